@@ -1,0 +1,199 @@
+"""Train the tile classifier (``vision/classifier_net.py``) on crops; resumable; exports models/tile_classifier.onnx.
+
+Crops come from the synthetic hands (``datasets/synth.py`` sidecars give each tile's box, name and up direction;
+boxes are jittered the way a finder misses) and from the training part of the real camerash photos (rotated by
+multiples of 90 degrees). The real photos whose name hashes into ``real_holdout`` are never trained on.
+Called by ``models/train.py classifier``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from synth import CLASS_ID, NAMES
+from vision.crops import CROP, crop_tiles
+
+CAMERASH = {f"dots-{n}": f"{n}p" for n in range(1, 10)}
+CAMERASH.update({f"bamboo-{n}": f"{n}s" for n in range(1, 10)})
+CAMERASH.update({f"characters-{n}": f"{n}m" for n in range(1, 10)})
+CAMERASH.update({"honors-east": "1z", "honors-south": "2z", "honors-west": "3z", "honors-north": "4z",
+                 "honors-white": "5z", "honors-green": "6z", "honors-red": "7z",
+                 "bonus-spring": "1f", "bonus-summer": "2f", "bonus-autumn": "3f", "bonus-winter": "4f",
+                 "bonus-plum": "5f", "bonus-orchid": "6f", "bonus-chrysanthemum": "7f", "bonus-bamboo": "8f"})
+HOLDOUT_PERCENT = 35
+
+
+def real_holdout(name: str) -> bool:
+    """True for the camerash photos kept out of training (about 35%, fixed by the file name)."""
+    return zlib.crc32(name.encode()) % 100 < HOLDOUT_PERCENT
+
+
+def load_real(root: Path, holdout: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Camerash photos (upright tiles, 240x320) as square crops; ``holdout`` picks which part."""
+    imgs, labels = [], []
+    with (root / "tiles-data" / "data.csv").open(newline="", encoding="utf-8-sig") as f:
+        for row in csv.DictReader(f):
+            name, label = row["image-name"], CAMERASH.get(row["label-name"].strip())
+            path = root / "tiles-resized" / name
+            if label is None or not path.exists() or real_holdout(name) != holdout:
+                continue
+            img = cv2.imread(str(path))
+            if img is None:
+                continue
+            img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+            h, w = img.shape[:2]
+            imgs.append(crop_tiles(img, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))[0])
+            labels.append(CLASS_ID[label])
+    return np.stack(imgs), np.array(labels, np.int64)
+
+
+def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
+               limit: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Jittered crops of every labelled tile in a split: (crops, class ids, up-direction bins)."""
+    crops, cls, ori = [], [], []
+    files = sorted((data / "layout" / split).glob("*.json"))
+    if limit:
+        files = files[:limit]
+    for js in files:
+        layout = json.loads(js.read_text())
+        img = cv2.imread(str(data / "images" / split / f"{js.stem}.jpg"))
+        if img is None:
+            continue
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+        tiles = [t for t in layout["tiles"] if t["visible"] >= 0.6]
+        if not tiles:
+            continue
+        boxes = np.array([t["box"] for t in tiles], np.float64)
+        for _ in range(variants):
+            w = (boxes[:, 2] - boxes[:, 0])[:, None]
+            h = (boxes[:, 3] - boxes[:, 1])[:, None]
+            jit = rng.normal(0, 0.05, (len(boxes), 4)) * np.concatenate([w, h, w, h], 1)
+            crops.append(crop_tiles(img, boxes + jit))
+            cls += [CLASS_ID[t["label"]] for t in tiles]
+            ori += [round(t["up_angle"] / 90) % 4 for t in tiles]
+    return np.concatenate(crops), np.array(cls, np.int64), np.array(ori, np.int64)
+
+
+def _augment(x: "torch.Tensor", gen: "torch.Generator") -> "torch.Tensor":  # noqa: F821
+    import torch
+
+    n = x.shape[0]
+    b = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=gen)
+    c = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12, generator=gen)
+    col = torch.empty(n, 3, 1, 1).uniform_(0.9, 1.1, generator=gen)
+    x = x * b * col + c
+    x = x + torch.randn(x.shape, generator=gen) * torch.empty(n, 1, 1, 1).uniform_(0, 0.04, generator=gen)
+    return x.clamp(0, 1)
+
+
+def _rot_real(x: np.ndarray, y: np.ndarray, reps: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """Real upright crops rotated by k*90 degrees clockwise; up-direction bin = k."""
+    xs, ys, os_ = [], [], []
+    for _ in range(reps):
+        k = rng.integers(0, 4, len(x))
+        for i in range(len(x)):
+            xs.append(np.rot90(x[i], -int(k[i])).copy())
+        ys.append(y)
+        os_.append(k)
+    return np.stack(xs), np.concatenate(ys), np.concatenate(os_)
+
+
+def evaluate(net: "torch.nn.Module", x: np.ndarray, y: np.ndarray, o: np.ndarray | None = None) -> dict:  # noqa: F821
+    import torch
+
+    net.eval()
+    pc, po = [], []
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255
+            lc, lo = net(xb)
+            pc.append(lc.argmax(1).numpy())
+            po.append(lo.argmax(1).numpy())
+    res = {"n": int(len(y)), "top1": float((np.concatenate(pc) == y).mean())}
+    if o is not None:
+        res["orient"] = float((np.concatenate(po) == o).mean())
+    return res
+
+
+def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Path, threads: int = 1) -> dict:
+    import torch
+    from torch import nn
+
+    from vision.classifier_net import TileNet
+
+    torch.set_num_threads(threads)
+    run.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(0)
+    t0 = time.time()
+    xs, ys, os_ = load_synth(data, "train", 2, rng)
+    xv, yv, ov = load_synth(data, "val", 1, rng)
+    xr, yr = load_real(real, holdout=False)
+    xh, yh = load_real(real, holdout=True)
+    xrr, yrr, orr = _rot_real(xr, yr, 12, rng)
+    print(f"crops: synth train {len(xs)}, synth val {len(xv)}, real train {len(xr)} (x12 rotated), "
+          f"real held out {len(xh)}; loaded in {time.time() - t0:.0f} s", flush=True)
+    x_all = np.concatenate([xs, xrr])
+    y_all = np.concatenate([ys, yrr])
+    o_all = np.concatenate([os_, orr])
+    net = TileNet(len(NAMES))
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    ckpt = run / "last.pt"
+    start = 0
+    history: list[dict] = []
+    if ckpt.exists():
+        state = torch.load(ckpt, map_location="cpu", weights_only=False)
+        net.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        start, history = state["epoch"] + 1, state["history"]
+        print(f"resuming classifier at epoch {start}", flush=True)
+    steps_per_epoch = (len(x_all) // 2 + 127) // 128  # half the synthetic variants each epoch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=epochs * steps_per_epoch,
+                                                last_epoch=start * steps_per_epoch - 1 if start else -1)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(0)
+    for epoch in range(start, epochs):
+        net.train()
+        te = time.time()
+        order = rng.permutation(len(x_all))[: steps_per_epoch * 128]
+        tot = 0.0
+        for s in range(steps_per_epoch):
+            idx = np.sort(order[s * 128:(s + 1) * 128])
+            if len(idx) == 0:
+                continue
+            xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
+            xb = _augment(xb, gen)
+            lc, lo = net(xb)
+            loss = lossf(lc, torch.from_numpy(y_all[idx])) + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss)
+        rec = {"epoch": epoch, "loss": tot / steps_per_epoch, "seconds": round(time.time() - te, 1),
+               "synth_val": evaluate(net, xv, yv, ov), "real_holdout": evaluate(net, xh, yh)}
+        history.append(rec)
+        print(json.dumps(rec), flush=True)
+        torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
+    export(net, models / "tile_classifier.onnx")
+    summary = {"epochs": epochs, "history": history, "train_crops": int(len(xs)), "real_train": int(len(xr)),
+               "real_holdout": int(len(xh)), "seconds_total": round(sum(h["seconds"] for h in history), 1)}
+    (run / "summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def export(net: "torch.nn.Module", dest: Path) -> Path:  # noqa: F821
+    import torch
+
+    net.eval()
+    x = torch.zeros(1, 3, CROP, CROP)
+    torch.onnx.export(net, (x,), str(dest), input_names=["crops"], output_names=["tile", "up"],
+                      dynamic_axes={"crops": {0: "n"}, "tile": {0: "n"}, "up": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+    return dest

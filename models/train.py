@@ -1,0 +1,99 @@
+"""Train mjscore's tile models on the CPU; resume an unfinished run; write weights and the model card here.
+
+Two stages (``vision/detector.py`` runs them in this order):
+
+1. ``finder``: a one-class YOLO11 (``models/finder.yaml``, slimmer than 'n') that boxes every tile, face up or
+   down. Trained with ultralytics on the synthetic hands (``datasets/synth.py``), ``single_cls=True``.
+2. ``classifier``: a small CNN (``vision/classifier_net.py``) on 64x64 crops around each box, with two heads: the
+   43 tile names (the contract's, plus ``back``) and the tile's up direction in the image (0/90/180/270 degrees,
+   which tells sideways tiles). Trained on crops cut from the synthetic hands plus the training part of the real
+   camerash photos; exported to ONNX for onnxruntime.
+
+Usage::
+
+    python models/train.py all --data /work/cache/datasets/hands      # both stages, resuming where they stopped
+    python models/train.py finder --epochs 12
+    python models/train.py classifier --epochs 8
+
+Runs and checkpoints live under ``--runs`` (default /work/cache/runs); the shipped files are
+``models/tile_finder.pt``, ``models/tile_classifier.onnx`` and ``models/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "datasets"))
+
+MODELS = ROOT / "models"
+
+
+def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int) -> Path:
+    from ultralytics import YOLO
+
+    run = runs / "finder"
+    last = run / "weights" / "last.pt"
+    t0 = time.time()
+    if last.exists() and not (run / "done").exists():
+        model = YOLO(str(last))
+        model.train(resume=True)
+    elif not (run / "done").exists():
+        model = YOLO(str(MODELS / "finder.yaml"))
+        model.train(data=str(data / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, workers=2,
+                    single_cls=True, project=str(runs), name="finder", exist_ok=True, plots=False,
+                    device="cpu", cache="ram", mosaic=0.5, scale=0.3, degrees=0.0, translate=0.1,
+                    fliplr=0.5, close_mosaic=2, patience=100, seed=0, deterministic=False, amp=False,
+                    val=True, pretrained=False)
+    (run / "done").write_text(f"{time.time() - t0:.0f}\n")
+    best = run / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
+def export_finder(weights: Path) -> Path:
+    import shutil
+
+    dest = MODELS / "tile_finder.pt"
+    # strip the optimizer: ultralytics' strip_optimizer keeps the model and its metadata only
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    tmp = weights.parent / "ship.pt"
+    shutil.copy(weights, tmp)
+    strip_optimizer(str(tmp))
+    shutil.copy(tmp, dest)
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="train mjscore's tile finder and tile classifier")
+    ap.add_argument("stage", choices=["finder", "classifier", "all", "card"])
+    ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
+    ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
+    ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
+    ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
+    ap.add_argument("--imgsz", type=int, default=512)
+    ap.add_argument("--batch", type=int, default=16)
+    args = ap.parse_args(argv)
+    args.runs.mkdir(parents=True, exist_ok=True)
+    if args.stage in ("classifier", "all"):
+        from classifier_train import train_classifier
+
+        train_classifier(args.data, args.real, args.runs / "classifier", args.epochs or 8, MODELS)
+    if args.stage in ("finder", "all"):
+        best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch)
+        print(f"finder: {export_finder(best)}")
+    if args.stage in ("card", "all"):
+        print(json.dumps({"card": str(MODELS / "README.md")}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""mjscore's vision stage: find and name every tile in a photo of a revealed hand.
+
+``vision.detect(photo)`` returns ``list[Detection]`` using the weights shipped in ``models/``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from vision.detection import Detection
+from vision.errors import BadImageError, ModelNotFoundError, VisionError
+
+if TYPE_CHECKING:
+    from vision.detector import TileDetector
+    from vision.image import ImageInput
+
+__all__ = ["BadImageError", "Detection", "ModelNotFoundError", "VisionError", "default_detector", "detect"]
+
+
+@lru_cache(maxsize=1)
+def default_detector() -> TileDetector:
+    """The detector with the shipped weights, loaded once."""
+    from vision.detector import TileDetector
+
+    return TileDetector()
+
+
+def detect(image: ImageInput) -> list[Detection]:
+    """Every tile in ``image`` (path, bytes or PIL image; EXIF orientation applied), with the shipped weights."""
+    return default_detector().detect(image)

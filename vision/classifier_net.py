@@ -1,0 +1,34 @@
+"""The tile classifier network (PyTorch), used to train and export it; detection runs its ONNX export.
+
+Input: (N, 3, 64, 64) float RGB in 0..1. Outputs: tile-name logits (N, 43) and up-direction logits (N, 4; the art's
+up points 0/90/180/270 degrees clockwise from the image's up).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class TileNet(nn.Module):
+    def __init__(self, n_classes: int = 43, n_orient: int = 4) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            _block(3, 24, 2), _block(24, 48, 1),  # 32
+            _block(48, 48, 2), _block(48, 96, 1),  # 16
+            _block(96, 96, 2), _block(96, 144, 1),  # 8
+            _block(144, 160, 2),  # 4
+        )
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(160 * 16, 256)
+        self.cls = nn.Linear(256, n_classes)
+        self.orient = nn.Linear(256, n_orient)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.features(x).flatten(1)
+        f = torch.relu(self.fc(self.drop(f)))
+        return self.cls(f), self.orient(f)

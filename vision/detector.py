@@ -1,0 +1,102 @@
+"""The tile detector: a one-class YOLO finder boxes every tile, a small CNN names each crop.
+
+The only module that imports ultralytics. Weights are passed in explicitly (``models/tile_finder.pt`` and
+``models/tile_classifier.onnx`` are the shipped ones, see ``models/README.md``); nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.crops import crop_tiles
+from vision.detection import Detection
+from vision.errors import ModelNotFoundError
+from vision.image import ImageInput, load_image
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+FINDER_WEIGHTS = MODELS / "tile_finder.pt"
+CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
+NAMES: tuple[str, ...] = tuple(
+    [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+    + [f"{n}f" for n in range(1, 9)] + ["back"]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorConfig:
+    conf: float = 0.3  # finder confidence threshold
+    iou: float = 0.5  # NMS IoU (class-agnostic)
+    imgsz: int = 512  # finder input size (long side)
+    work_side: int = 2048  # the photo is decoded to at most this long side; crops are cut from it
+    max_det: int = 120
+
+
+class TileDetector:
+    """Find and name every tile of a photo: ``TileDetector(finder, classifier).detect(photo)``."""
+
+    def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
+                 config: DetectorConfig | None = None) -> None:
+        for p in (finder, classifier):
+            if not Path(p).exists():
+                msg = f"model weights not found: {p}"
+                raise ModelNotFoundError(msg)
+        import onnxruntime as ort
+        from ultralytics import YOLO
+
+        self.config = config or DetectorConfig()
+        self._finder = YOLO(str(finder), task="detect")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 2
+        self._classifier = ort.InferenceSession(str(classifier), opts, providers=["CPUExecutionProvider"])
+
+    def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,)."""
+        c = self.config
+        bgr = np.ascontiguousarray(rgb[..., ::-1])
+        r = self._finder.predict(bgr, conf=c.conf, iou=c.iou, imgsz=c.imgsz, agnostic_nms=True, verbose=False,
+                                 max_det=c.max_det, device="cpu")[0]
+        return r.boxes.xyxy.cpu().numpy().astype(np.float64), r.boxes.conf.cpu().numpy().astype(np.float64)
+
+    def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per box: class id, its probability, and the up-direction bin (0..3, 90 degrees each, clockwise)."""
+        if len(boxes) == 0:
+            return np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64)
+        x = crop_tiles(rgb, boxes).astype(np.float32).transpose(0, 3, 1, 2) / 255
+        logits, up = self._classifier.run(None, {"crops": x})
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        p = e / e.sum(1, keepdims=True)
+        cls = p.argmax(1)
+        return cls, p[np.arange(len(cls)), cls], up.argmax(1)
+
+    def detect(self, image: ImageInput) -> list[Detection]:
+        """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
+        rgb, scale = load_image(image, self.config.work_side)
+        boxes, conf = self.find(rgb)
+        cls, prob, up = self.classify(rgb, boxes)
+        side = _sideways(cls, up)
+        out = []
+        for b, c, k, p, s in zip(boxes / scale, conf, cls, prob, side, strict=True):
+            x0, y0, x1, y1 = (round(float(v), 1) for v in b)
+            out.append(Detection(NAMES[int(k)], round(float(c * p), 4), (x0, y0, x1, y1), bool(s)))
+        out.sort(key=lambda d: (d.box[0], d.box[1]))
+        return out
+
+
+def _sideways(cls: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """A face-up tile is sideways when its up direction is across the most common one (backs never are).
+
+    >>> _sideways(np.array([0, 0, 0, 42]), np.array([0, 2, 1, 1])).tolist()
+    [False, False, True, False]
+    """
+    face = cls != NAMES.index("back")
+    if not face.any():
+        return np.zeros(len(cls), bool)
+    axis = up % 2
+    main = 1 if (axis[face] == 1).sum() > (axis[face] == 0).sum() else 0
+    return face & (axis != main)
