@@ -1,0 +1,1 @@
+"""mjscore api: joins the scorer and the vision stage (CLI and HTTP service)."""

@@ -1,0 +1,240 @@
+"""Every reading of a hand: sets and a pair, seven pairs, thirteen orphans, knitted shapes.
+
+Counts are 34-tuples (m 0-8, p 9-17, s 18-26, z 27-33), as in the 34-array of the riichi world.
+``divide`` is cached on the counts, so the same concealed part is divided once.
+Wild tiles (Fuzhou's gold) are passed as a number; a set made only of wilds has the index ``WILD``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from itertools import permutations
+
+from .hand import Hand, Meld, MeldKind
+from .tiles import Tile, format_tiles, tile_from_index
+
+Counts = tuple[int, ...]
+Block = tuple[MeldKind, int]  # (chow, first index) or (pung, index); a pair is kept apart
+WILD = -1
+
+KNITTED_SEQUENCES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(9 * suit + rank for suit, start in zip(order, (0, 1, 2)) for rank in (start, start + 3, start + 6))
+    for order in permutations(range(3))
+)
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+HONORS = range(27, 34)
+
+
+class Shape(StrEnum):
+    REGULAR = "regular"  # sets and a pair
+    SEVEN_PAIRS = "seven_pairs"
+    THIRTEEN_ORPHANS = "thirteen_orphans"
+    HONORS_AND_KNITTED = "honors_and_knitted"  # 全不靠 / 七星不靠
+    KNITTED_STRAIGHT = "knitted_straight"  # 组合龙 with a set and a pair
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """One reading of a hand.
+
+    ``sets`` holds the hand's melds first (as laid down), then the concealed sets found;
+    ``pair`` the pair of a regular or knitted-straight reading; ``pairs`` the seven pairs;
+    ``loose`` the single tiles of thirteen orphans, honours-and-knitted or the knitted straight.
+    """
+
+    shape: Shape
+    sets: tuple[Meld, ...] = ()
+    pair: Meld | None = None
+    pairs: tuple[Meld, ...] = ()
+    loose: tuple[Tile, ...] = ()
+
+    def groups(self) -> list[str]:
+        """The reading as the contract prints it: ``["[555z]", "123p", "789s", "5s5s"]``."""
+        out = [str(meld) for meld in self.sets]
+        if self.loose:
+            out.insert(0, format_tiles(self.loose))
+        out.extend(_pair_text(p) for p in self.pairs)
+        if self.pair is not None:
+            out.append(_pair_text(self.pair))
+        return out
+
+
+def _pair_text(pair: Meld) -> str:
+    return "".join(str(t) for t in pair.tiles)
+
+
+def counts_of(tiles: tuple[Tile, ...] | list[Tile]) -> Counts:
+    """The 34-count of tiles (flowers must be left out).
+
+    >>> counts_of([Tile.parse("1m"), Tile.parse("1m"), Tile.parse("7z")])[0]
+    2
+    """
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile.index] += 1
+    return tuple(counts)
+
+
+def divide(counts: Counts, sets: int, wilds: int = 0) -> tuple[tuple[tuple[Block, ...], int], ...]:
+    """All ways to split ``counts`` (plus ``wilds``) into ``sets`` sets and one pair.
+
+    Each way is ``(blocks, pair_index)``, blocks sorted. Cached on its arguments.
+
+    >>> [(b, pair) for b, pair in divide(counts_of([Tile.parse(t) for t in "1m 1m 1m 2m 3m".split()]), 1)]
+    [(((<MeldKind.CHOW: 'chow'>, 0),), 0)]
+    """
+    if sum(counts) + wilds != 3 * sets + 2:
+        return ()
+    return _divide(counts, sets, wilds)
+
+
+@lru_cache(maxsize=65536)
+def _divide(counts: Counts, sets: int, wilds: int) -> tuple[tuple[tuple[Block, ...], int], ...]:
+    found: dict[tuple[tuple[Block, ...], int], None] = {}
+    work = list(counts)
+    blocks: list[Block] = []
+
+    def walk(start: int, wild: int, pair: int | None) -> None:
+        i = start
+        while i < 34 and work[i] == 0:
+            i += 1
+        if i == 34:
+            _finish_with_wilds(wild, pair)
+            return
+        n = work[i]
+        # pung (with wilds filling in)
+        for real in (3, 2, 1) if wild else (3,):
+            if n >= real and 3 - real <= wild:
+                work[i] -= real
+                blocks.append((MeldKind.PUNG, i))
+                walk(i, wild - (3 - real), pair)
+                blocks.pop()
+                work[i] += real
+        # chows in which tile i is the lowest real tile
+        if i < 27:
+            rank = i % 9
+            for low in (rank, rank - 1, rank - 2) if wild else (rank,):
+                if low < 0 or low > 6:
+                    continue
+                base = i - rank + low
+                need = [base + k for k in range(3) if base + k != i]
+                missing = [t for t in need if t < i or work[t] == 0]
+                if len(missing) > wild or any(t < i for t in need if t not in missing):
+                    continue
+                taken = [t for t in need if t not in missing]
+                work[i] -= 1
+                for t in taken:
+                    work[t] -= 1
+                blocks.append((MeldKind.CHOW, base))
+                walk(i, wild - len(missing), pair)
+                blocks.pop()
+                for t in taken:
+                    work[t] += 1
+                work[i] += 1
+        # the pair
+        if pair is None:
+            for real in (2, 1) if wild else (2,):
+                if n >= real and 2 - real <= wild:
+                    work[i] -= real
+                    walk(i, wild - (2 - real), i)
+                    work[i] += real
+
+    def _finish_with_wilds(wild: int, pair: int | None) -> None:
+        extra: list[Block] = []
+        if pair is None:
+            if wild < 2:
+                return
+            wild -= 2
+            pair = WILD
+        if wild % 3:
+            return
+        extra = [(MeldKind.PUNG, WILD)] * (wild // 3)
+        all_blocks = blocks + extra
+        if len(all_blocks) != sets:
+            return
+        found[(tuple(sorted(all_blocks)), pair)] = None
+
+    walk(0, wilds, None)
+    return tuple(found)
+
+
+def decompose(hand: Hand, *, sets: int = 4, wilds: int = 0, wild_tile: Tile | None = None) -> tuple[Decomposition, ...]:
+    """Every regular reading (sets and a pair) of a hand whose melds stay as laid down.
+
+    ``wilds`` wild tiles join the concealed part (the caller leaves them out of ``hand``); in a
+    reading they stand for the tiles they complete, and a set or pair of wilds alone shows ``wild_tile``.
+    """
+    concealed = list(hand.concealed)
+    concealed.append(hand.win_tile)
+    counts = counts_of(concealed)
+    free = sets - len(hand.melds)
+    out = []
+    for blocks, pair in divide(counts, free, wilds):
+        found = tuple(_block_meld(kind, index, wild_tile) for kind, index in blocks)
+        out.append(Decomposition(Shape.REGULAR, sets=hand.melds + found, pair=_pair(pair, wild_tile)))
+    return tuple(out)
+
+
+def _block_meld(kind: MeldKind, index: int, wild_tile: Tile | None) -> Meld:
+    if kind is MeldKind.CHOW:
+        tiles = (tile_from_index(index), tile_from_index(index + 1), tile_from_index(index + 2))
+    else:
+        tile = _tile(index, wild_tile)
+        tiles = (tile, tile, tile)
+    return Meld(kind, tiles, concealed=True)
+
+
+def _tile(index: int, wild_tile: Tile | None) -> Tile:
+    if index != WILD:
+        return tile_from_index(index)
+    if wild_tile is None:
+        msg = "a set of wild tiles alone needs wild_tile to show it"
+        raise ValueError(msg)
+    return wild_tile
+
+
+def _pair(index: int, wild_tile: Tile | None = None) -> Meld:
+    tile = _tile(index, wild_tile)
+    return Meld(MeldKind.PAIR, (tile, tile), concealed=True)
+
+
+def seven_pairs(counts: Counts) -> tuple[int, ...] | None:
+    """The pair indices of a seven-pairs reading (four of a kind is two pairs), or None."""
+    if sum(counts) != 14 or any(c % 2 for c in counts):
+        return None
+    return tuple(i for i, c in enumerate(counts) for _ in range(c // 2))
+
+
+def is_thirteen_orphans(counts: Counts) -> bool:
+    """One of each terminal and honour, and one of them twice."""
+    return sum(counts) == 14 and all(counts[i] >= 1 for i in ORPHANS) and sum(counts[i] for i in ORPHANS) == 14
+
+
+def honors_and_knitted(counts: Counts) -> tuple[bool, bool] | None:
+    """全不靠 reading: ``(all seven honours, all nine knitted tiles)`` or None.
+
+    Fourteen different tiles: honours and numbered tiles of one knitted pattern
+    (147, 258, 369 each in its own suit).
+    """
+    if sum(counts) != 14 or any(c > 1 for c in counts):
+        return None
+    numbered = {i for i in range(27) if counts[i]}
+    for sequence in KNITTED_SEQUENCES:
+        if numbered <= set(sequence):
+            honors = sum(counts[i] for i in HONORS)
+            return honors == 7, len(numbered) == 9
+    return None
+
+
+def knitted_straight_rests(counts: Counts) -> list[tuple[tuple[int, ...], Counts]]:
+    """For each knitted straight (组合龙) the counts hold, the counts left once it is taken out."""
+    out = []
+    for sequence in KNITTED_SEQUENCES:
+        if all(counts[i] for i in sequence):
+            rest = list(counts)
+            for i in sequence:
+                rest[i] -= 1
+            out.append((sequence, tuple(rest)))
+    return out

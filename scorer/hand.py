@@ -1,0 +1,318 @@
+"""The hand model: melds, the concealed part, the winning tile, flowers; and the win context.
+
+A hand string (CONTRACT.md)::
+
+    [555z] [1111m] (9999p) 123p789s5s +5s  1f6f
+
+``[...]`` an exposed meld, ``(....)`` a concealed kong, loose tiles the concealed part without the
+winning tile, ``+X`` the winning tile, ``f`` tiles flowers wherever they stand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import ContextError, InvalidHandError, NotationError
+from .tiles import Suit, Tile, format_tiles, parse_tiles, sort_tiles
+
+
+class MeldKind(StrEnum):
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    PAIR = "pair"
+
+
+class Wind(StrEnum):
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+    NORTH = "N"
+
+    @property
+    def tile(self) -> Tile:
+        return Tile(Suit.HONOR, "ESWN".index(self.value) + 1)
+
+    def after(self, steps: int) -> Wind:
+        """The seat ``steps`` places counter-clockwise (East's next is South)."""
+        return WINDS[("ESWN".index(self.value) + steps) % 4]
+
+
+WINDS = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set of tiles: a chow, pung or kong (exposed unless ``concealed``), or a pair.
+
+    >>> str(Meld.of(parse_tiles("321m")))
+    '[123m]'
+    """
+
+    kind: MeldKind
+    tiles: tuple[Tile, ...]
+    concealed: bool = False
+
+    def __post_init__(self) -> None:
+        plain = sorted(t.plain() for t in self.tiles)
+        first = plain[0] if plain else None
+        size = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}[self.kind]
+        ok = len(plain) == size and first is not None and not first.is_flower
+        if ok and self.kind is MeldKind.CHOW:
+            ok = first.is_numbered and all(
+                t.suit == first.suit and t.rank == first.rank + i for i, t in enumerate(plain)
+            )
+        elif ok:
+            ok = all(t == first for t in plain)
+        if not ok:
+            msg = f"{format_tiles(self.tiles)} is no {self.kind}"
+            raise InvalidHandError(msg)
+        object.__setattr__(self, "tiles", sort_tiles(self.tiles))
+
+    @classmethod
+    def of(cls, tiles: tuple[Tile, ...], *, concealed: bool = False) -> Meld:
+        """The meld these tiles make: chow, pung or kong, told apart by the tiles."""
+        if len(tiles) == 4:
+            kind = MeldKind.KONG
+        elif len(tiles) == 3 and len({t.plain() for t in tiles}) == 1:
+            kind = MeldKind.PUNG
+        elif len(tiles) == 3:
+            kind = MeldKind.CHOW
+        else:
+            msg = f"{format_tiles(tiles)} is no meld: a meld has 3 or 4 tiles, it has {len(tiles)}"
+            raise InvalidHandError(msg)
+        return cls(kind, tiles, concealed)
+
+    @property
+    def first(self) -> Tile:
+        return self.tiles[0].plain()
+
+    @property
+    def is_set(self) -> bool:
+        """A pung or kong (a set of equal tiles)."""
+        return self.kind in (MeldKind.PUNG, MeldKind.KONG)
+
+    def __str__(self) -> str:
+        body = format_tiles(self.tiles)
+        if not self.concealed:
+            return f"[{body}]"
+        return f"({body})" if self.kind is MeldKind.KONG else body
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A winning hand as laid down: concealed tiles, melds, the winning tile, flowers.
+
+    ``concealed`` holds the concealed part WITHOUT the winning tile; ``melds`` the exposed melds
+    and concealed kongs in the order given. Tuples are kept in canonical order.
+    """
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    win_tile: Tile
+    flowers: tuple[Tile, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "concealed", sort_tiles(self.concealed))
+        object.__setattr__(self, "flowers", sort_tiles(self.flowers))
+        if self.win_tile.is_flower:
+            msg = f"the winning tile {self.win_tile} is a flower: flowers are set aside, never won on"
+            raise InvalidHandError(msg)
+        for tile in self.concealed:
+            if tile.is_flower:
+                msg = f"flower {tile} stands among the concealed tiles; flowers are kept apart"
+                raise InvalidHandError(msg)
+        for flower in self.flowers:
+            if not flower.is_flower:
+                msg = f"{flower} is not a flower"
+                raise InvalidHandError(msg)
+        for meld in self.melds:
+            if meld.concealed and meld.kind is not MeldKind.KONG:
+                msg = f"{meld} is concealed, but only kongs are laid down concealed"
+                raise InvalidHandError(msg)
+        counts = Counter(t.plain() for t in self.all_tiles)
+        counts.update(self.flowers)
+        for tile, count in counts.items():
+            limit = 1 if tile.is_flower else 4
+            if count > limit:
+                where = "flower" if tile.is_flower else "tile"
+                msg = f"{count} copies of {tile}: a set has {limit} of each {where}"
+                raise InvalidHandError(msg)
+
+    @property
+    def all_tiles(self) -> tuple[Tile, ...]:
+        """Every tile of the hand (melds, concealed part and winning tile), flowers left out."""
+        tiles = [t for meld in self.melds for t in meld.tiles]
+        tiles.extend(self.concealed)
+        tiles.append(self.win_tile)
+        return tuple(tiles)
+
+    @property
+    def kong_count(self) -> int:
+        return sum(1 for meld in self.melds if meld.kind is MeldKind.KONG)
+
+    @property
+    def is_concealed(self) -> bool:
+        """No exposed (claimed) meld; concealed kongs keep a hand concealed."""
+        return all(meld.concealed for meld in self.melds)
+
+    def check_size(self, sets: int = 4) -> None:
+        """Raise unless the hand holds ``sets`` sets and a pair worth of tiles (plus one per kong)."""
+        if len(self.melds) > sets:
+            msg = f"{len(self.melds)} melds, but a hand has at most {sets} sets"
+            raise InvalidHandError(msg)
+        expected = 3 * (sets - len(self.melds)) + 2
+        have = len(self.concealed) + 1
+        if have != expected:
+            base = 3 * sets + 2
+            msg = (
+                f"wrong tile count: {len(self.all_tiles)} tiles where a hand holds {base + self.kong_count}"
+                f" ({base} plus one per kong): beside {len(self.melds)} meld(s) the concealed part with the"
+                f" winning tile must have {expected} tiles, it has {have}"
+            )
+            raise InvalidHandError(msg)
+
+    def __str__(self) -> str:
+        return format_hand(self)
+
+
+def parse_hand(text: str) -> Hand:
+    """A hand from its string; errors name the column.
+
+    >>> str(parse_hand("[555z](1111m)123p789s5s+5s 2f"))
+    '[555z] (1111m) 123p5789s +5s 2f'
+    """
+    if not isinstance(text, str):
+        msg = f"a hand must be a string, not {type(text).__name__}"
+        raise NotationError(msg, None)
+    melds: list[Meld] = []
+    loose: list[Tile] = []
+    win: list[tuple[Tile, int]] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char.isspace():
+            i += 1
+        elif char in "[(":
+            close = "]" if char == "[" else ")"
+            end = _find_close(text, i, close)
+            tiles = parse_tiles(text[i + 1 : end], i + 1)
+            if any(t.is_flower for t in tiles):
+                msg = f"flower inside the meld at column {i + 1}: flowers stand apart"
+                raise NotationError(msg, i)
+            try:
+                meld = Meld.of(tiles, concealed=char == "(")
+            except InvalidHandError as exc:
+                msg = f"meld at column {i + 1}: {exc}"
+                raise NotationError(msg, i) from None
+            if meld.concealed and meld.kind is not MeldKind.KONG:
+                msg = f"({text[i + 1:end]}) at column {i + 1}: parentheses are for concealed kongs (four equal tiles)"
+                raise NotationError(msg, i)
+            melds.append(meld)
+            i = end + 1
+        elif char in "])":
+            msg = f"unexpected {char!r} at column {i + 1}: no meld is open"
+            raise NotationError(msg, i)
+        elif char == "+":
+            body = text[i + 1 : i + 3]
+            if len(body) < 2 or not body[0].isdigit() or body[1] not in "mpszf":
+                msg = f"'+' at column {i + 1} must be followed by one tile, e.g. +5s"
+                raise NotationError(msg, i)
+            if i + 3 < len(text) and text[i + 3].isdigit():
+                msg = f"'+' at column {i + 1} marks exactly one winning tile; put a space after it"
+                raise NotationError(msg, i)
+            win.append((parse_tiles(body, i + 1)[0], i))
+            i += 3
+        else:
+            end = i
+            while end < len(text) and not text[end].isspace() and text[end] not in "[]()+":
+                end += 1
+            loose.extend(parse_tiles(text[i:end], i))
+            i = end
+    if not win:
+        msg = "no winning tile: mark it with '+', e.g. 123p789s5s +5s"
+        raise NotationError(msg, len(text))
+    if len(win) > 1:
+        msg = f"a second winning tile at column {win[1][1] + 1}: a hand wins on exactly one"
+        raise NotationError(msg, win[1][1])
+    win_tile = win[0][0]
+    flowers = [t for t in loose if t.is_flower]
+    if win_tile.is_flower:
+        msg = f"the winning tile at column {win[0][1] + 1} is a flower; flowers are set aside"
+        raise NotationError(msg, win[0][1])
+    concealed = tuple(t for t in loose if not t.is_flower)
+    return Hand(concealed=concealed, melds=tuple(melds), win_tile=win_tile, flowers=tuple(flowers))
+
+
+def _find_close(text: str, start: int, close: str) -> int:
+    for j in range(start + 1, len(text)):
+        if text[j] == close:
+            return j
+        if text[j] in "[]()+":
+            msg = f"meld opened at column {start + 1} is not closed with {close!r} before {text[j]!r} at column {j + 1}"
+            raise NotationError(msg, j)
+    msg = f"meld opened at column {start + 1} is never closed with {close!r}"
+    raise NotationError(msg, start)
+
+
+def format_hand(hand: Hand) -> str:
+    """The canonical string: melds as given, the concealed part sorted, ``+win``, then flowers."""
+    parts = [str(meld) for meld in hand.melds]
+    if hand.concealed:
+        parts.append(format_tiles(hand.concealed))
+    parts.append(f"+{hand.win_tile}")
+    if hand.flowers:
+        parts.append(format_tiles(hand.flowers))
+    return " ".join(parts)
+
+
+def parse_flowers(text: str) -> tuple[Tile, ...]:
+    """The request's ``flowers`` field: flower tiles only."""
+    tiles = parse_tiles(text)
+    for tile in tiles:
+        if not tile.is_flower:
+            msg = f"{tile} in 'flowers' is not a flower (1f-8f)"
+            raise NotationError(msg)
+    return tiles
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """How the hand was won: the fields of the contract's request shared by every rule set."""
+
+    self_draw: bool = False
+    seat_wind: Wind = Wind.EAST
+    round_wind: Wind = Wind.EAST
+    discarder: Wind | None = None
+    last_tile: bool = False
+    kong_replacement: bool = False
+    robbing_kong: bool = False
+    last_of_kind: bool = False
+
+    def check(self, hand: Hand) -> None:
+        """Raise ``ContextError`` where the flags contradict each other or the hand."""
+        if self.self_draw and self.discarder is not None:
+            msg = "a self-drawn win has no discarder"
+            raise ContextError(msg)
+        if self.discarder is not None and self.discarder == self.seat_wind:
+            msg = f"the discarder {self.discarder} is the winner's own seat"
+            raise ContextError(msg)
+        if self.kong_replacement and not self.self_draw:
+            msg = "kong_replacement (杠上开花) is a self-drawn win; set self_draw"
+            raise ContextError(msg)
+        if self.kong_replacement and hand.kong_count == 0:
+            msg = "kong_replacement (杠上开花) needs a kong in the hand"
+            raise ContextError(msg)
+        if self.robbing_kong and self.self_draw:
+            msg = "robbing_kong (抢杠) is a win on another's kong, not a self-draw"
+            raise ContextError(msg)
+        if self.robbing_kong and self.kong_replacement:
+            msg = "robbing_kong and kong_replacement cannot both hold"
+            raise ContextError(msg)
+        if self.robbing_kong:
+            held = sum(1 for t in hand.all_tiles if t.plain() == hand.win_tile.plain())
+            if held != 1:
+                msg = f"robbing_kong: the robbed tile {hand.win_tile} cannot also be in the hand ({held} copies)"
+                raise ContextError(msg)

@@ -1,0 +1,259 @@
+"""Chinese Official (MCR) scoring: the 81 fans of the 1998 competition rules.
+
+>>> from scorer.hand import parse_hand
+>>> result = score(parse_hand("[555z]123p789s456m5s+5s"))
+>>> result.total, [f.name_zh for f in result.fans]
+(11, ['花龙', '箭刻', '单钓将'])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..decompose import (
+    Counts,
+    Decomposition,
+    Shape,
+    counts_of,
+    decompose,
+    divide,
+    honors_and_knitted,
+    is_thirteen_orphans,
+    knitted_straight_rests,
+    seven_pairs,
+)
+from ..errors import ContextError, NotWinningError
+from ..hand import Hand, Meld, MeldKind, WinContext
+from ..options import apply_options
+from ..result import Fan, ScoreResult
+from ..tiles import tile_from_index
+from .config import DEFAULT, MCRConfig
+from .patterns import BY_ID, PATTERNS, apply_exclusions, detect_all
+from .reading import Reading, SetInfo, concealed_pung_count, wait_kind, waits
+
+__all__ = ["DEFAULT", "PATTERNS", "MCRConfig", "rank_key", "score", "score_request", "settle"]
+
+RULES = "mcr"
+
+
+def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT) -> ScoreResult:
+    """Score a winning hand under the 1998 rules; the best reading is chosen by ``rank_key``."""
+    ctx = ctx or WinContext()
+    hand.check_size(4)
+    ctx.check(hand)
+    _check_last_of_kind(hand, ctx)
+    candidates = [_score_reading(r, config) for r in _readings(hand, ctx)]
+    if not candidates:
+        msg = (
+            f"{hand} is not a winning hand: it reads as neither four sets and a pair, seven pairs,"
+            " thirteen orphans, nor a knitted hand"
+        )
+        raise NotWinningError(msg)
+    fans, reading = max(candidates, key=rank_key)
+    flowers = len(hand.flowers)
+    if flowers:
+        fans = {**fans, "flower_tiles": flowers}
+    total = sum(BY_ID[f].value * n for f, n in fans.items())
+    meets = total - flowers >= config.minimum
+    return ScoreResult(
+        rules=RULES,
+        total=total,
+        fans=tuple(Fan(p.id, p.name, p.name_zh, p.value, fans[p.id]) for p in PATTERNS if p.id in fans),
+        meets_minimum=meets,
+        payments=settle(total, ctx, config) if meets else (),
+        decomposition=tuple(reading.decomposition.groups()),
+    )
+
+
+_TIE_PREFERRED = frozenset({"pure_triple_chow", "triple_pung"})
+
+
+def rank_key(candidate: tuple[dict[str, int], Reading]) -> tuple[int, bool, bool, tuple[int, ...]]:
+    """就高不就低: the reading with the most fans wins.
+
+    Readings with equal totals are told apart as the reference calculator does (its dated patches
+    of 2022 and 2023), so that players comparing the two see the same fans: first a reading with
+    一色三同顺 or 三同刻, then a reading of sets over seven pairs, then the reading whose fans are
+    the higher ones compared from the highest down. Any tie left keeps the first reading found.
+    """
+    fans, reading = candidate
+    values = sorted((BY_ID[f].value for f, n in fans.items() for _ in range(n)), reverse=True)
+    preferred = not _TIE_PREFERRED.isdisjoint(fans)
+    return sum(values), preferred, reading.shape is not Shape.SEVEN_PAIRS, tuple(values)
+
+
+def settle(total: int, ctx: WinContext, config: MCRConfig = DEFAULT) -> tuple[tuple[str, int], ...]:
+    """Payments by the 1998 settlement: self-draw, each of the three pays base + total; on a discard,
+    the discarder pays base + total and the other two pay the base. Empty when the discarder is unknown."""
+    seats = ["E", "S", "W", "N"]
+    winner = ctx.seat_wind.value
+    pays: dict[str, int] = {}
+    if ctx.self_draw:
+        for seat in seats:
+            if seat != winner:
+                pays[seat] = -(config.base_points + total)
+    elif ctx.discarder is not None:
+        for seat in seats:
+            if seat != winner:
+                pays[seat] = -(config.base_points + total if seat == ctx.discarder.value else config.base_points)
+    else:
+        return ()
+    pays[winner] = -sum(pays.values())
+    return tuple((seat, pays[seat]) for seat in seats)
+
+
+def _check_last_of_kind(hand: Hand, ctx: WinContext) -> None:
+    if ctx.last_of_kind and any(t.plain() == hand.win_tile.plain() for t in hand.concealed):
+        msg = f"last_of_kind (和绝张): you hold another {hand.win_tile}, so the winning tile is not the last one"
+        raise ContextError(msg)
+
+
+def _score_reading(r: Reading, config: MCRConfig) -> tuple[dict[str, int], Reading]:
+    found = detect_all(r)
+    if not config.melded_and_concealed_kong and found.pop("concealed_kong_and_melded_kong", 0):
+        found["melded_kong"] = found["concealed_kong"] = 1
+    fans = apply_exclusions(found)
+    if not fans:
+        fans = {"chicken_hand": 1}
+    return fans, r
+
+
+def _readings(hand: Hand, ctx: WinContext) -> list[Reading]:
+    concealed = hand.concealed + (hand.win_tile,)
+    ccounts = counts_of(concealed)
+    all_counts = counts_of(hand.all_tiles)
+    before = list(ccounts)
+    win = hand.win_tile.index
+    before[win] -= 1
+    before_counts = tuple(before)
+    free_sets = 4 - len(hand.melds)
+    unique_wait = len(waits(before_counts, free_sets)) == 1
+    fixed = [_meld_info(m) for m in hand.melds]
+    common = _Common(hand, ctx, all_counts, win)
+    out: list[Reading] = []
+    for d in decompose(hand):
+        sets = tuple(fixed) + tuple(_meld_info(m) for m in d.sets[len(hand.melds) :])
+        pair = d.pair.first.index if d.pair else None
+        wait = wait_kind(sets, pair, win) if unique_wait else None
+        out.append(common.reading(Shape.REGULAR, d, sets, pair, wait))
+    if not hand.melds:
+        pairs = seven_pairs(ccounts)
+        if pairs is not None:
+            d = Decomposition(Shape.SEVEN_PAIRS, pairs=tuple(_pair_meld(i) for i in pairs))
+            out.append(common.reading(Shape.SEVEN_PAIRS, d, (), None, None))
+        if is_thirteen_orphans(ccounts):
+            d = Decomposition(Shape.THIRTEEN_ORPHANS, loose=concealed)
+            out.append(common.reading(Shape.THIRTEEN_ORPHANS, d, (), None, None))
+        knitted = honors_and_knitted(ccounts)
+        if knitted is not None:
+            d = Decomposition(Shape.HONORS_AND_KNITTED, loose=concealed)
+            out.append(common.reading(Shape.HONORS_AND_KNITTED, d, (), None, None, knitted))
+    if len(hand.melds) <= 1:
+        out.extend(_knitted_straight_readings(hand, ccounts, fixed, common))
+    return out
+
+
+def _knitted_straight_readings(hand: Hand, ccounts: Counts, fixed: list[SetInfo], common: _Common) -> list[Reading]:
+    """组合龙 with one more set and a pair.
+
+    Wait fans (边张, 坎张, 单钓将) count when a copy of the winning tile stands in the set or pair
+    beside the knitted nine, as PyMahjongGB counts them; the reference calculator's newer versions
+    count none when the winning tile also belongs to the knitted nine. A winning tile found only in
+    the knitted nine is no wait.
+    """
+    out = []
+    win = common.win
+    for sequence, rest in knitted_straight_rests(ccounts):
+        for blocks, pair in divide(rest, 1 - len(hand.melds)):
+            found = [SetInfo(kind, index, False, False) for kind, index in blocks]
+            sets = tuple(fixed) + tuple(found)
+            wait = None
+            if rest[win]:  # the winning tile can complete the set or pair beside the knitted nine
+                if hand.melds:
+                    wait = "single"
+                else:
+                    before = list(rest)
+                    before[win] -= 1
+                    if len(waits(tuple(before), 1)) == 1:
+                        wait = wait_kind(sets, pair, win)
+            melds = hand.melds + tuple(_set_meld(kind, index) for kind, index in blocks)
+            d = Decomposition(Shape.KNITTED_STRAIGHT, sets=melds, pair=_pair_meld(pair),
+                              loose=tuple(tile_from_index(i) for i in sequence))
+            out.append(common.reading(Shape.KNITTED_STRAIGHT, d, sets, pair, wait))
+    return out
+
+
+class _Common:
+    """What every reading of one hand shares."""
+
+    def __init__(self, hand: Hand, ctx: WinContext, counts: Counts, win: int) -> None:
+        self.hand = hand
+        self.ctx = ctx
+        self.counts = counts
+        self.win = win
+        self.kinds = frozenset(i for i, c in enumerate(counts) if c)
+        self.exposed = sum(1 for m in hand.melds if not m.concealed)
+        self.melded_kongs = sum(1 for m in hand.melds if m.kind is MeldKind.KONG and not m.concealed)
+        self.concealed_kongs = sum(1 for m in hand.melds if m.kind is MeldKind.KONG and m.concealed)
+        in_melds = sum(1 for m in hand.melds for t in m.tiles if t.index == win)
+        self.last_of_kind = ctx.last_of_kind or (in_melds == 3 and not ctx.robbing_kong)
+
+    def reading(
+        self,
+        shape: Shape,
+        d: Decomposition,
+        sets: tuple[SetInfo, ...],
+        pair: int | None,
+        wait: str | None,
+        knitted: tuple[bool, bool] = (False, False),
+    ) -> Reading:
+        ctx = self.ctx
+        return Reading(
+            shape=shape,
+            decomposition=d,
+            sets=sets,
+            chows=tuple(sorted(s.first for s in sets if s.kind is MeldKind.CHOW)),
+            pungs=tuple(sorted(s.first for s in sets if s.kind is not MeldKind.CHOW)),
+            pair=pair,
+            counts=self.counts,
+            kinds=self.kinds,
+            win=self.win,
+            self_draw=ctx.self_draw,
+            last_tile=ctx.last_tile,
+            kong_replacement=ctx.kong_replacement,
+            robbing_kong=ctx.robbing_kong,
+            last_of_kind=self.last_of_kind and not ctx.robbing_kong,
+            seat_wind=ctx.seat_wind.tile.index,
+            round_wind=ctx.round_wind.tile.index,
+            exposed_melds=self.exposed,
+            concealed_pungs=concealed_pung_count(sets, self.win, ctx.self_draw),
+            melded_kongs=self.melded_kongs,
+            concealed_kongs=self.concealed_kongs,
+            wait=wait,
+            greater_honors=knitted[0],
+            knitted_in_honors=knitted[1],
+        )
+
+
+def _meld_info(meld: Meld) -> SetInfo:
+    return SetInfo(meld.kind, meld.first.index, not meld.concealed, meld.concealed and meld.kind is MeldKind.KONG)
+
+
+def _pair_meld(index: int) -> Meld:
+    tile = tile_from_index(index)
+    return Meld(MeldKind.PAIR, (tile, tile), concealed=True)
+
+
+def _set_meld(kind: MeldKind, index: int) -> Meld:
+    if kind is MeldKind.CHOW:
+        tiles = tuple(tile_from_index(index + k) for k in range(3))
+    else:
+        tiles = (tile_from_index(index),) * 3
+    return Meld(kind, tiles, concealed=True)
+
+
+
+
+def score_request(hand: Hand, ctx: WinContext, options: Mapping[str, Any], request: Mapping[str, Any]) -> ScoreResult:
+    """The request path: ``options`` are ``MCRConfig`` fields."""
+    return score(hand, ctx, apply_options(DEFAULT, options, RULES))

@@ -1,0 +1,43 @@
+"""Rule-set settings from a request's ``options`` object: known names only, checked types."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping, TypeVar
+
+from .errors import ContextError
+
+C = TypeVar("C")
+
+
+def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C:
+    """``config`` with ``options`` applied; an unknown name or a wrong type is a ``ContextError``.
+
+    >>> from scorer.mcr.config import MCRConfig
+    >>> apply_options(MCRConfig(), {"minimum": 6}, "mcr").minimum
+    6
+    """
+    if not options:
+        return config
+    if not isinstance(options, Mapping):
+        msg = "'options' must be an object"
+        raise ContextError(msg)
+    fields = {f.name: f for f in dataclasses.fields(config)}  # type: ignore[arg-type]
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        if name not in fields:
+            known = ", ".join(sorted(fields))
+            msg = f"unknown option {name!r} for {rules}; known: {known}"
+            raise ContextError(msg)
+        current = getattr(config, name)
+        if isinstance(current, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(current, int):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, type(current))
+        if not ok:
+            msg = f"option {name!r} for {rules} takes a {type(current).__name__}, not {value!r}"
+            raise ContextError(msg)
+        changes[name] = value
+    return dataclasses.replace(config, **changes)  # type: ignore[type-var]

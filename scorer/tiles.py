@@ -1,0 +1,174 @@
+"""Tiles and the mpsz notation for runs of tiles.
+
+``1m``-``9m`` characters, ``1p``-``9p`` dots, ``1s``-``9s`` bamboo, ``1z``-``7z`` honours
+(East South West North, White Green Red), ``1f``-``8f`` flowers, ``0m 0p 0s`` red fives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Iterable
+
+from .errors import NotationError
+
+
+class Suit(StrEnum):
+    MAN = "m"
+    PIN = "p"
+    SOU = "s"
+    HONOR = "z"
+    FLOWER = "f"
+
+
+_MAX_RANK = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 8}
+_OFFSET = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
+NUMBERED = frozenset({Suit.MAN, Suit.PIN, Suit.SOU})
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One tile. A red five equals the plain five everywhere but Riichi's dora count.
+
+    >>> Tile.parse("0m") == Tile.parse("5m"), Tile.parse("0m").red
+    (True, True)
+    """
+
+    suit: Suit
+    rank: int
+    red: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= _MAX_RANK[self.suit]:
+            msg = f"no tile {self.rank}{self.suit}: ranks of '{self.suit}' run 1-{_MAX_RANK[self.suit]}"
+            raise NotationError(msg)
+        if self.red and (self.rank != 5 or self.suit not in NUMBERED):
+            msg = "only a numbered five can be red"
+            raise NotationError(msg)
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """One tile from its two-character name (``"5m"``, ``"0p"``, ``"7z"``, ``"3f"``)."""
+        tiles = parse_tiles(text)
+        if len(tiles) != 1:
+            msg = f"expected one tile, got {len(tiles)} in {text!r}"
+            raise NotationError(msg, 0)
+        return tiles[0]
+
+    @property
+    def index(self) -> int:
+        """0-33 for m, p, s, z (the 34-kind index used by decomposition); flowers have none."""
+        if self.suit is Suit.FLOWER:
+            msg = "a flower has no 34-kind index"
+            raise ValueError(msg)
+        return _OFFSET[self.suit] + self.rank - 1
+
+    @property
+    def is_flower(self) -> bool:
+        return self.suit is Suit.FLOWER
+
+    @property
+    def is_honor(self) -> bool:
+        return self.suit is Suit.HONOR
+
+    @property
+    def is_numbered(self) -> bool:
+        return self.suit in NUMBERED
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.is_numbered and self.rank in (1, 9)
+
+    def plain(self) -> Tile:
+        """The same tile without its red mark."""
+        return Tile(self.suit, self.rank) if self.red else self
+
+    def __str__(self) -> str:
+        return f"{0 if self.red else self.rank}{self.suit}"
+
+    def __repr__(self) -> str:
+        return f"Tile({str(self)!r})"
+
+
+def tile_from_index(index: int) -> Tile:
+    """The plain tile of a 34-kind index.
+
+    >>> tile_from_index(27)
+    Tile('1z')
+    """
+    return _BY_INDEX[index]
+
+
+_SUITS_BY_LETTER = {s.value: s for s in Suit}
+_BY_INDEX = tuple(
+    Tile(suit, rank) for suit in (Suit.MAN, Suit.PIN, Suit.SOU, Suit.HONOR) for rank in range(1, _MAX_RANK[suit] + 1)
+)
+
+
+def parse_tiles(text: str, start: int = 0) -> tuple[Tile, ...]:
+    """Tiles from runs like ``"123m55z0p"``; ``start`` offsets error positions.
+
+    >>> [str(t) for t in parse_tiles("19m0p")]
+    ['1m', '9m', '0p']
+    """
+    tiles: list[Tile] = []
+    digits: list[tuple[int, int]] = []
+    for offset, char in enumerate(text):
+        position = start + offset
+        if char.isdigit():
+            digits.append((int(char), position))
+        elif char in _SUITS_BY_LETTER:
+            if not digits:
+                msg = f"suit letter '{char}' at column {position + 1} has no digits before it"
+                raise NotationError(msg, position)
+            suit = _SUITS_BY_LETTER[char]
+            for digit, where in digits:
+                tiles.append(_make(digit, suit, where))
+            digits = []
+        elif char.isspace():
+            if digits:
+                msg = f"digits at column {digits[0][1] + 1} have no suit letter (m, p, s, z or f) after them"
+                raise NotationError(msg, digits[0][1])
+        else:
+            msg = f"unexpected {char!r} at column {position + 1}: expected a digit or one of m p s z f"
+            raise NotationError(msg, position)
+    if digits:
+        msg = f"digits at column {digits[0][1] + 1} have no suit letter (m, p, s, z or f) after them"
+        raise NotationError(msg, digits[0][1])
+    return tuple(tiles)
+
+
+def _make(digit: int, suit: Suit, position: int) -> Tile:
+    if digit == 0:
+        if suit not in NUMBERED:
+            msg = f"0 at column {position + 1} is a red five, which only m, p and s have"
+            raise NotationError(msg, position)
+        return Tile(suit, 5, red=True)
+    if digit > _MAX_RANK[suit]:
+        msg = f"no tile {digit}{suit} (column {position + 1}): '{suit}' runs 1-{_MAX_RANK[suit]}"
+        raise NotationError(msg, position)
+    return Tile(suit, digit)
+
+
+def _sort_key(tile: Tile) -> tuple[int, int, bool]:
+    return ("mpszf".index(tile.suit), tile.rank, tile.red)
+
+
+def sort_tiles(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
+    """Tiles in canonical order: m, p, s, z, f, then rank, a red five after the plain ones."""
+    return tuple(sorted(tiles, key=_sort_key))
+
+
+def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:
+    """Runs of one suit share their letter; canonical order unless ``sort`` is false.
+
+    >>> format_tiles(parse_tiles("5s1m2m3m0s"))
+    '123m50s'
+    """
+    ordered = sort_tiles(tiles) if sort else tuple(tiles)
+    out: list[str] = []
+    for i, tile in enumerate(ordered):
+        out.append("0" if tile.red else str(tile.rank))
+        if i + 1 == len(ordered) or ordered[i + 1].suit != tile.suit:
+            out.append(tile.suit.value)
+    return "".join(out)
