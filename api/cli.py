@@ -46,10 +46,16 @@ def _context_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--flowers", default="", help="flower tiles, e.g. 1f6f")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule-set option, e.g. minimum=8 (JSON values); repeatable")
-    p.add_argument("--riichi", dest="riichi_json", default=None, metavar="JSON",
-                   help='the request\'s "riichi" object as JSON')
-    p.add_argument("--fuzhou", dest="fuzhou_json", default=None, metavar="JSON",
-                   help='the request\'s "fuzhou" object as JSON')
+    r = p.add_argument_group("riichi", "fields of the request's \"riichi\" object")
+    for flag in ("riichi", "double-riichi", "ippatsu", "open-riichi", "tenhou", "chiihou", "renhou", "nagashi-mangan"):
+        r.add_argument(f"--{flag}", action="store_true", dest=f"r_{flag.replace('-', '_')}")
+    r.add_argument("--dora", default="", help="dora indicators, e.g. 3m7z")
+    r.add_argument("--ura", default="", help="ura dora indicators (with riichi only)")
+    r.add_argument("--honba", type=int, default=0)
+    r.add_argument("--riichi-sticks", type=int, default=0)
+    f = p.add_argument_group("fuzhou", "fields of the request's \"fuzhou\" object")
+    f.add_argument("--gold", default=None, help="the gold (金) tile, e.g. 2m")
+    f.add_argument("--dealer-streak", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print the contract's JSON object")
 
 
@@ -101,10 +107,13 @@ def request_from_args(args: argparse.Namespace, hand: str | None) -> dict[str, A
             options[name] = value
     if options:
         request["options"] = options
-    for section in ("riichi", "fuzhou"):
-        raw = getattr(args, f"{section}_json")
-        if raw:
-            request[section] = json.loads(raw)
+    if args.rules == "riichi":
+        riichi: dict[str, Any] = {k[2:]: v for k, v in vars(args).items() if k.startswith("r_")}
+        riichi.update(dora_indicators=args.dora, ura_indicators=args.ura, honba=args.honba,
+                      riichi_sticks=args.riichi_sticks)
+        request["riichi"] = riichi
+    if args.rules == "fuzhou":
+        request["fuzhou"] = {"gold": args.gold, "dealer_streak": args.dealer_streak}
     return request
 
 
@@ -113,8 +122,6 @@ def _score(args: argparse.Namespace) -> int:
         result = score_parsed(request_from_args(args, args.hand))
     except ScorerError as exc:
         return _fail(exc.code, str(exc), args.json)
-    except json.JSONDecodeError as exc:
-        return _fail("bad_request", f"--riichi/--fuzhou is not JSON: {exc}", args.json)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
