@@ -15,7 +15,7 @@ from .result import ScoreResult
 
 RULE_SETS = ("mcr", "riichi", "guangdong", "fuzhou")
 _FLAGS = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
-_SECTIONS = ("riichi", "fuzhou")
+_SECTIONS = ("riichi", "fuzhou", "guangdong")  # rule-set objects; "guangdong" holds liability facts
 FIELDS = frozenset({"rules", "hand", "seat_wind", "round_wind", "discarder", "flowers", "options", *_FLAGS, *_SECTIONS})
 
 
