@@ -220,9 +220,6 @@ def parse_hand(text: str) -> Hand:
             if len(body) < 2 or not body[0].isdigit() or body[1] not in "mpszf":
                 msg = f"'+' at column {i + 1} must be followed by one tile, e.g. +5s"
                 raise NotationError(msg, i)
-            if i + 3 < len(text) and text[i + 3].isdigit():
-                msg = f"'+' at column {i + 1} marks exactly one winning tile; put a space after it"
-                raise NotationError(msg, i)
             win.append((parse_tiles(body, i + 1)[0], i))
             i += 3
         else:
