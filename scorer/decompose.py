@@ -160,6 +160,42 @@ def _divide(counts: Counts, sets: int, wilds: int) -> tuple[tuple[tuple[Block, .
     return tuple(found)
 
 
+def is_complete(counts: Counts, sets: int) -> bool:
+    """Whether ``counts`` split into ``sets`` sets and a pair (faster than listing the ways).
+
+    >>> is_complete(counts_of([Tile.parse(t) for t in "1m 1m 1m 2m 3m".split()]), 1)
+    True
+    """
+    return sum(counts) == 3 * sets + 2 and _complete(counts, False)
+
+
+@lru_cache(maxsize=131072)
+def _complete(counts: Counts, paired: bool) -> bool:
+    i = 0
+    while i < 34 and counts[i] == 0:
+        i += 1
+    if i == 34:
+        return paired
+    n = counts[i]
+    work = list(counts)
+    if n >= 3:
+        work[i] -= 3
+        if _complete(tuple(work), paired):
+            return True
+        work[i] += 3
+    if not paired and n >= 2:
+        work[i] -= 2
+        if _complete(tuple(work), True):
+            return True
+        work[i] += 2
+    if i < 27 and i % 9 < 7 and counts[i + 1] and counts[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        return _complete(tuple(work), paired)
+    return False
+
+
 def decompose(hand: Hand, *, sets: int = 4, wilds: int = 0, wild_tile: Tile | None = None) -> tuple[Decomposition, ...]:
     """Every regular reading (sets and a pair) of a hand whose melds stay as laid down.
 

@@ -8,14 +8,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ..decompose import (
     Counts,
-    Decomposition,
     Shape,
     counts_of,
-    decompose,
     divide,
     honors_and_knitted,
     is_thirteen_orphans,
@@ -26,10 +25,10 @@ from ..errors import ContextError, NotWinningError
 from ..hand import Hand, Meld, MeldKind, WinContext
 from ..options import apply_options
 from ..result import Fan, ScoreResult
-from ..tiles import tile_from_index
+from ..tiles import format_tiles, tile_from_index
 from .config import DEFAULT, MCRConfig
-from .patterns import BY_ID, PATTERNS, apply_exclusions, detect_all
-from .reading import Reading, SetInfo, concealed_pung_count, wait_kind, waits
+from .patterns import BY_ID, PATTERNS, Pattern, apply_exclusions, detect_all
+from .reading import Reading, SetInfo, concealed_pung_count, only_wait, wait_kind
 
 __all__ = ["DEFAULT", "PATTERNS", "MCRConfig", "rank_key", "score", "score_request", "settle"]
 
@@ -58,14 +57,19 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
     return ScoreResult(
         rules=RULES,
         total=total,
-        fans=tuple(Fan(p.id, p.name, p.name_zh, p.value, fans[p.id]) for p in PATTERNS if p.id in fans),
+        fans=tuple(_fan(p, fans[p.id]) for p in PATTERNS if p.id in fans),
         meets_minimum=meets,
         payments=settle(total, ctx, config) if meets else (),
-        decomposition=tuple(reading.decomposition.groups()),
+        decomposition=groups_of(reading, hand),
     )
 
 
 _TIE_PREFERRED = frozenset({"pure_triple_chow", "triple_pung"})
+
+
+@lru_cache(maxsize=1024)
+def _fan(pattern: Pattern, count: int) -> Fan:
+    return Fan(pattern.id, pattern.name, pattern.name_zh, pattern.value, count)
 
 
 def rank_key(candidate: tuple[dict[str, int], Reading]) -> tuple[int, bool, bool, tuple[int, ...]]:
@@ -121,39 +125,40 @@ def _score_reading(r: Reading, config: MCRConfig) -> tuple[dict[str, int], Readi
 def _readings(hand: Hand, ctx: WinContext) -> list[Reading]:
     concealed = hand.concealed + (hand.win_tile,)
     ccounts = counts_of(concealed)
-    all_counts = counts_of(hand.all_tiles)
+    common = _Common(hand, ctx)
+    win = common.win
     before = list(ccounts)
-    win = hand.win_tile.index
     before[win] -= 1
     before_counts = tuple(before)
     free_sets = 4 - len(hand.melds)
-    unique_wait = len(waits(before_counts, free_sets)) == 1
-    fixed = [_meld_info(m) for m in hand.melds]
-    common = _Common(hand, ctx, all_counts, win)
+    fixed = tuple(_meld_info(m) for m in hand.melds)
     out: list[Reading] = []
-    for d in decompose(hand):
-        sets = tuple(fixed) + tuple(_meld_info(m) for m in d.sets[len(hand.melds) :])
-        pair = d.pair.first.index if d.pair else None
-        wait = wait_kind(sets, pair, win) if unique_wait else None
-        out.append(common.reading(Shape.REGULAR, d, sets, pair, wait))
+    unique: bool | None = None  # computed once, and only when a reading could take a wait fan
+    for blocks, pair in divide(ccounts, free_sets):
+        sets = fixed + tuple(SetInfo(kind, index, False, False) for kind, index in blocks)
+        wait = wait_kind(sets, pair, win)
+        if wait is not None:
+            if unique is None:
+                unique = only_wait(before_counts, free_sets, win)
+            if not unique:
+                wait = None
+        out.append(common.reading(Shape.REGULAR, sets, pair, wait))
     if not hand.melds:
-        pairs = seven_pairs(ccounts)
-        if pairs is not None:
-            d = Decomposition(Shape.SEVEN_PAIRS, pairs=tuple(_pair_meld(i) for i in pairs))
-            out.append(common.reading(Shape.SEVEN_PAIRS, d, (), None, None))
+        if seven_pairs(ccounts) is not None:
+            out.append(common.reading(Shape.SEVEN_PAIRS, (), None, None))
         if is_thirteen_orphans(ccounts):
-            d = Decomposition(Shape.THIRTEEN_ORPHANS, loose=concealed)
-            out.append(common.reading(Shape.THIRTEEN_ORPHANS, d, (), None, None))
+            out.append(common.reading(Shape.THIRTEEN_ORPHANS, (), None, None))
         knitted = honors_and_knitted(ccounts)
         if knitted is not None:
-            d = Decomposition(Shape.HONORS_AND_KNITTED, loose=concealed)
-            out.append(common.reading(Shape.HONORS_AND_KNITTED, d, (), None, None, knitted))
+            out.append(common.reading(Shape.HONORS_AND_KNITTED, (), None, None, knitted))
     if len(hand.melds) <= 1:
         out.extend(_knitted_straight_readings(hand, ccounts, fixed, common))
     return out
 
 
-def _knitted_straight_readings(hand: Hand, ccounts: Counts, fixed: list[SetInfo], common: _Common) -> list[Reading]:
+def _knitted_straight_readings(
+    hand: Hand, ccounts: Counts, fixed: tuple[SetInfo, ...], common: _Common
+) -> list[Reading]:
     """组合龙 with one more set and a pair.
 
     Wait fans (边张, 坎张, 单钓将) count when a copy of the winning tile stands in the set or pair
@@ -165,8 +170,7 @@ def _knitted_straight_readings(hand: Hand, ccounts: Counts, fixed: list[SetInfo]
     win = common.win
     for sequence, rest in knitted_straight_rests(ccounts):
         for blocks, pair in divide(rest, 1 - len(hand.melds)):
-            found = [SetInfo(kind, index, False, False) for kind, index in blocks]
-            sets = tuple(fixed) + tuple(found)
+            sets = fixed + tuple(SetInfo(kind, index, False, False) for kind, index in blocks)
             wait = None
             if rest[win]:  # the winning tile can complete the set or pair beside the knitted nine
                 if hand.melds:
@@ -174,84 +178,99 @@ def _knitted_straight_readings(hand: Hand, ccounts: Counts, fixed: list[SetInfo]
                 else:
                     before = list(rest)
                     before[win] -= 1
-                    if len(waits(tuple(before), 1)) == 1:
+                    if only_wait(tuple(before), 1, win):
                         wait = wait_kind(sets, pair, win)
-            melds = hand.melds + tuple(_set_meld(kind, index) for kind, index in blocks)
-            d = Decomposition(Shape.KNITTED_STRAIGHT, sets=melds, pair=_pair_meld(pair),
-                              loose=tuple(tile_from_index(i) for i in sequence))
-            out.append(common.reading(Shape.KNITTED_STRAIGHT, d, sets, pair, wait))
+            out.append(common.reading(Shape.KNITTED_STRAIGHT, sets, pair, wait, knitted_sequence=sequence))
     return out
 
 
 class _Common:
     """What every reading of one hand shares."""
 
-    def __init__(self, hand: Hand, ctx: WinContext, counts: Counts, win: int) -> None:
-        self.hand = hand
+    def __init__(self, hand: Hand, ctx: WinContext) -> None:
         self.ctx = ctx
-        self.counts = counts
-        self.win = win
-        self.kinds = frozenset(i for i, c in enumerate(counts) if c)
+        self.counts = counts_of(hand.all_tiles)
+        self.win = win = hand.win_tile.index
+        self.kinds = frozenset(i for i, c in enumerate(self.counts) if c)
+        self.suits = frozenset(k // 9 for k in self.kinds if k < 27)
+        self.honors = any(k >= 27 for k in self.kinds)
         self.exposed = sum(1 for m in hand.melds if not m.concealed)
         self.melded_kongs = sum(1 for m in hand.melds if m.kind is MeldKind.KONG and not m.concealed)
         self.concealed_kongs = sum(1 for m in hand.melds if m.kind is MeldKind.KONG and m.concealed)
         in_melds = sum(1 for m in hand.melds for t in m.tiles if t.index == win)
-        self.last_of_kind = ctx.last_of_kind or (in_melds == 3 and not ctx.robbing_kong)
+        self.last_of_kind = (ctx.last_of_kind or in_melds == 3) and not ctx.robbing_kong
+        self.seat = ctx.seat_wind.tile.index
+        self.round = ctx.round_wind.tile.index
 
     def reading(
         self,
         shape: Shape,
-        d: Decomposition,
         sets: tuple[SetInfo, ...],
         pair: int | None,
         wait: str | None,
         knitted: tuple[bool, bool] = (False, False),
+        knitted_sequence: tuple[int, ...] = (),
     ) -> Reading:
         ctx = self.ctx
+        chows = sorted(s.first for s in sets if s.kind is MeldKind.CHOW)
+        pungs = sorted(s.first for s in sets if s.kind is not MeldKind.CHOW)
         return Reading(
             shape=shape,
-            decomposition=d,
             sets=sets,
-            chows=tuple(sorted(s.first for s in sets if s.kind is MeldKind.CHOW)),
-            pungs=tuple(sorted(s.first for s in sets if s.kind is not MeldKind.CHOW)),
+            chows=tuple(chows),
+            pungs=tuple(pungs),
             pair=pair,
             counts=self.counts,
             kinds=self.kinds,
+            suits=self.suits,
+            honors=self.honors,
             win=self.win,
             self_draw=ctx.self_draw,
             last_tile=ctx.last_tile,
             kong_replacement=ctx.kong_replacement,
             robbing_kong=ctx.robbing_kong,
-            last_of_kind=self.last_of_kind and not ctx.robbing_kong,
-            seat_wind=ctx.seat_wind.tile.index,
-            round_wind=ctx.round_wind.tile.index,
+            last_of_kind=self.last_of_kind,
+            seat_wind=self.seat,
+            round_wind=self.round,
             exposed_melds=self.exposed,
-            concealed_pungs=concealed_pung_count(sets, self.win, ctx.self_draw),
+            concealed_pungs=concealed_pung_count(sets, self.win, ctx.self_draw) if pungs else 0,
             melded_kongs=self.melded_kongs,
             concealed_kongs=self.concealed_kongs,
             wait=wait,
             greater_honors=knitted[0],
             knitted_in_honors=knitted[1],
+            knitted=knitted_sequence,
         )
+
+
+def groups_of(reading: Reading, hand: Hand) -> tuple[str, ...]:
+    """The reading as the contract prints it, built only for the reading that scored best."""
+    if reading.shape is Shape.SEVEN_PAIRS:
+        pairs = seven_pairs(counts_of(hand.concealed + (hand.win_tile,))) or ()
+        return tuple(_pair_text(i) for i in pairs)
+    if reading.shape in (Shape.THIRTEEN_ORPHANS, Shape.HONORS_AND_KNITTED):
+        return (format_tiles(hand.concealed + (hand.win_tile,)),)
+    out = [format_tiles(tile_from_index(i) for i in reading.knitted)] if reading.knitted else []
+    out.extend(str(m) for m in hand.melds)
+    out.extend(_set_text(s.kind, s.first) for s in reading.sets[len(hand.melds) :])
+    if reading.pair is not None:
+        out.append(_pair_text(reading.pair))
+    return tuple(out)
+
+
+def _set_text(kind: MeldKind, index: int) -> str:
+    suit = "mpsz"[index // 9]
+    rank = index % 9 + 1
+    return f"{rank}{rank + 1}{rank + 2}{suit}" if kind is MeldKind.CHOW else f"{rank}{rank}{rank}{suit}"
+
+
+def _pair_text(index: int) -> str:
+    text = str(tile_from_index(index))
+    return text + text
 
 
 def _meld_info(meld: Meld) -> SetInfo:
     return SetInfo(meld.kind, meld.first.index, not meld.concealed, meld.concealed and meld.kind is MeldKind.KONG)
-
-
-def _pair_meld(index: int) -> Meld:
-    tile = tile_from_index(index)
-    return Meld(MeldKind.PAIR, (tile, tile), concealed=True)
-
-
-def _set_meld(kind: MeldKind, index: int) -> Meld:
-    if kind is MeldKind.CHOW:
-        tiles = tuple(tile_from_index(index + k) for k in range(3))
-    else:
-        tiles = (tile_from_index(index),) * 3
-    return Meld(kind, tiles, concealed=True)
-
-
 
 
 def score_request(hand: Hand, ctx: WinContext, options: Mapping[str, Any], request: Mapping[str, Any]) -> ScoreResult:

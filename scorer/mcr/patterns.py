@@ -40,16 +40,15 @@ class Pattern:
 # --- detectors: facts of one reading --------------------------------------------------------------
 
 
-def _tiles(r: Reading) -> frozenset[int]:
-    return r.kinds
-
-
-def _suits(r: Reading) -> set[int]:
-    return {k // 9 for k in r.kinds if k < 27}
+def _suits(r: Reading) -> frozenset[int]:
+    return r.suits
 
 
 def _has_honors(r: Reading) -> bool:
-    return any(k >= 27 for k in r.kinds)
+    return r.honors
+
+
+_COMBINATIONS: set[Callable[[Reading], int]] = set()  # detectors read from the combination tables
 
 
 def _chow(name: str) -> Callable[[Reading], int]:
@@ -57,6 +56,7 @@ def _chow(name: str) -> Callable[[Reading], int]:
         return chow_fans(r.chows).get(name, 0)
 
     detect.__name__ = f"_detect_{name}"
+    _COMBINATIONS.add(detect)
     return detect
 
 
@@ -65,6 +65,7 @@ def _pung(name: str) -> Callable[[Reading], int]:
         return pung_fans(r.pungs).get(name, 0)
 
     detect.__name__ = f"_detect_{name}"
+    _COMBINATIONS.add(detect)
     return detect
 
 
@@ -466,14 +467,21 @@ PATTERNS: tuple[Pattern, ...] = (
 
 BY_ID: dict[str, Pattern] = {p.id: p for p in PATTERNS}
 _ORDER = {p.id: i for i, p in enumerate(PATTERNS)}
+_SKIPPED = _COMBINATIONS | {_flowers, _never}
 _BY_SHAPE: dict[Shape, tuple[Pattern, ...]] = {
-    shape: tuple(p for p in PATTERNS if shape in p.shapes and p.detect not in (_flowers, _never)) for shape in Shape
+    shape: tuple(p for p in PATTERNS if shape in p.shapes and p.detect not in _SKIPPED) for shape in Shape
 }
 
 
 def detect_all(r: Reading) -> dict[str, int]:
-    """Every fan the reading shows, before exclusions."""
+    """Every fan the reading shows, before exclusions.
+
+    The fans of combined sets come straight from their cached tables (what their detectors read).
+    """
     found: dict[str, int] = {}
+    if r.shape is Shape.REGULAR:
+        found.update(chow_fans(r.chows))
+        found.update(pung_fans(r.pungs))
     for pattern in _BY_SHAPE[r.shape]:
         n = pattern.detect(r)
         if n > 0:

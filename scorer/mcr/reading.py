@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..decompose import Counts, Decomposition, Shape, divide, seven_pairs
+from ..decompose import Counts, Shape, is_complete, seven_pairs
 from ..hand import MeldKind
 
 WINDS = frozenset(range(27, 31))
@@ -33,13 +33,14 @@ class Reading:
     """One reading of one hand with its win context, as the detectors need it."""
 
     shape: Shape
-    decomposition: Decomposition
     sets: tuple[SetInfo, ...]
     chows: tuple[int, ...]  # first indices, sorted
     pungs: tuple[int, ...]  # pungs and kongs, indices sorted
     pair: int | None
     counts: Counts  # every tile of the hand, melds included
     kinds: frozenset[int]
+    suits: frozenset[int]  # numbered suits present: 0 m, 1 p, 2 s
+    honors: bool  # any honour tile
     win: int
     self_draw: bool
     last_tile: bool
@@ -55,6 +56,7 @@ class Reading:
     wait: str | None  # "edge", "closed", "single" or None
     greater_honors: bool = False
     knitted_in_honors: bool = False
+    knitted: tuple[int, ...] = ()  # the nine tiles of a knitted straight reading
 
 
 def concealed_pung_count(sets: tuple[SetInfo, ...], win: int, self_draw: bool) -> int:
@@ -71,19 +73,32 @@ def concealed_pung_count(sets: tuple[SetInfo, ...], win: int, self_draw: bool) -
 
 
 @lru_cache(maxsize=65536)
-def waits(counts: Counts, sets: int) -> tuple[int, ...]:
-    """The tiles that complete ``counts`` (the concealed part before the win) as ``sets`` sets and a pair.
-
-    Seven pairs count too when all thirteen tiles are concealed, as in the reference calculator.
-    """
-    out = []
-    for tile in range(34):
-        added = list(counts)
+def only_wait(before: Counts, sets: int, win: int) -> bool:
+    """Whether ``win`` is the one tile completing ``before`` (the concealed part before the win)
+    as ``sets`` sets and a pair, or as seven pairs when all thirteen tiles are concealed,
+    as in the reference calculator. Only tiles next to held ones can complete a hand."""
+    for tile in _candidates(before):
+        if tile == win:
+            continue
+        added = list(before)
         added[tile] += 1
         after = tuple(added)
-        if divide(after, sets) or (sets == 4 and seven_pairs(after) is not None):
-            out.append(tile)
-    return tuple(out)
+        if is_complete(after, sets) or (sets == 4 and seven_pairs(after) is not None):
+            return False
+    return True
+
+
+def _candidates(counts: Counts) -> set[int]:
+    out = set()
+    for tile, n in enumerate(counts):
+        if not n:
+            continue
+        if tile >= 27:
+            out.add(tile)
+            continue
+        base, rank = tile - tile % 9, tile % 9
+        out.update(base + r for r in range(max(0, rank - 2), min(8, rank + 2) + 1))
+    return out
 
 
 def wait_kind(sets: tuple[SetInfo, ...], pair: int | None, win: int) -> str | None:
