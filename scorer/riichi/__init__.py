@@ -1,0 +1,186 @@
+"""Riichi (日本麻将) scoring: yaku, fu, limits, points and payments, per seed 002.
+
+>>> from scorer.hand import parse_hand
+>>> result = score(parse_hand("234m456p34567s99s+8s"), riichi=RiichiContext(riichi=True))
+>>> result.total, [f.id for f in result.fans], dict(result.details)["points"]
+(2, ['riichi', 'pinfu'], 2900)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+from ..errors import ContextError, NotWinningError
+from ..hand import Hand, WinContext, Wind
+from ..options import apply_options
+from ..result import Fan, ScoreResult
+from .config import DEFAULT, LIBRARY, RiichiConfig
+from .context import RiichiContext, context_from_request
+from .fu import fu as fu_of
+from .patterns import (
+    BY_ID,
+    PATTERNS,
+    Pattern,
+    aotenjou_exclusions,
+    apply_exclusions,
+    enabled,
+    paarenchan_needs_yaku,
+    yakuman_only,
+)
+from .points import base_points, hand_value, payments
+from .reading import KOKUSHI, Facts, Reading, readings
+
+__all__ = [
+    "DEFAULT",
+    "LIBRARY",
+    "PATTERNS",
+    "RiichiConfig",
+    "RiichiContext",
+    "rank_key",
+    "score",
+    "score_request",
+]
+
+RULES = "riichi"
+NO_RIICHI = RiichiContext()
+_NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
+
+# (points, has a yakuman, han, fu, unrounded fu, reading, fans)
+Candidate = tuple[int, bool, int, int, int, Reading, dict[str, int]]
+
+
+def rank_key(candidate: Candidate) -> tuple[int, bool, int, int, int]:
+    """The reading that gives the most points wins (高点法).
+
+    Ties: a real yakuman before a counted one, then more han, then more fu, then more fu before
+    rounding (the ``mahjong`` library's order, so that the yaku shown agree with it). Any tie left
+    keeps the first reading found.
+    """
+    points, yakuman, han, fu, raw = candidate[:5]
+    return points, yakuman, han, fu, raw
+
+
+def score(
+    hand: Hand, ctx: WinContext | None = None, config: RiichiConfig = DEFAULT, riichi: RiichiContext = NO_RIICHI
+) -> ScoreResult:
+    """Score a winning hand; raise ``NotWinningError`` without a yaku (dora are no yaku)."""
+    ctx = ctx or WinContext()
+    hand.check_size(4)
+    ctx.check(hand)
+    riichi.check(hand, ctx, config)
+    f = Facts(hand, ctx, riichi, config)
+    if riichi.nagashi_mangan:
+        return _nagashi(f)
+    yaku_patterns, dora_patterns = enabled(config)
+    values = _values(config, f.closed, riichi.paarenchan)
+    dealer = ctx.seat_wind is Wind.EAST
+    aotenjou = config.aotenjou
+    best: Candidate | None = None
+    shapes = 0
+    for r in readings(f):
+        shapes += 1
+        r.fu, r.raw_fu, r.pinfu = fu_of(r)
+        found = {}
+        for p in yaku_patterns:
+            n = p.detect(r)
+            if n and values[p.id]:
+                found[p.id] = n
+        found = apply_exclusions(found)
+        found = aotenjou_exclusions(found) if aotenjou else yakuman_only(found)
+        found = paarenchan_needs_yaku(found, config.paarenchan_needs_yaku)
+        if not found:
+            continue
+        yakuman = any(BY_ID[i].yakuman for i in found)
+        han = sum(values[i] * n for i, n in found.items())
+        if aotenjou or not yakuman:
+            for p in dora_patterns:
+                n = p.detect(r)
+                if n:
+                    found[p.id] = n
+                    han += n
+        fu = r.fu
+        if aotenjou and r.shape == KOKUSHI:
+            fu = 30 if f.self_draw else 40  # as the library's Aotenjou scorer
+        if not aotenjou and config.limit_to_sextuple_yakuman and han > 78:
+            han = 78
+        a, _ = base_points(han, fu, yakuman and not aotenjou, config)
+        candidate: Candidate = (hand_value(a, dealer, f.self_draw), yakuman, han, fu, r.raw_fu, r, found)
+        if best is None or rank_key(candidate) > rank_key(best):
+            best = candidate
+    if best is None:
+        if shapes:
+            msg = (f"{hand} has no yaku, so it cannot win: it reads as a winning shape, but no yaku applies"
+                   " (dora alone do not make a hand win)")
+        else:
+            msg = (f"{hand} is not a winning hand: it reads as neither four sets and a pair, seven pairs"
+                   " nor thirteen orphans")
+        raise NotWinningError(msg)
+    return _result(f, best, values)
+
+
+def _result(f: Facts, best: Candidate, values: dict[str, int]) -> ScoreResult:
+    points, yakuman, han, fu, _, reading, found = best
+    config = f.config
+    a, limit = base_points(han, fu, yakuman and not config.aotenjou, config)
+    fans = tuple(
+        Fan(p.id, p.name, p.name_zh, values.get(p.id, 1) if p.kind != "dora" else 1, found[p.id])
+        for p in PATTERNS
+        if p.id in found
+    )
+    return ScoreResult(
+        rules=RULES,
+        total=han,
+        fans=fans,
+        meets_minimum=True,
+        payments=_payments(f, a),
+        decomposition=reading.groups(),
+        details=_details(f, han, fu, limit, points),
+    )
+
+
+def _payments(f: Facts, a: int) -> tuple[tuple[str, int], ...]:
+    ctx = f.ctx
+    discarder = ctx.discarder.value if ctx.discarder is not None else None
+    return payments(a, ctx.seat_wind.value, f.self_draw, discarder, f.rc.honba)
+
+
+def _details(f: Facts, han: int, fu: int, limit: str | None, points: int) -> tuple[tuple[str, Any], ...]:
+    """han, fu, limit and points (the hand's value with honba, as the document's 最终结果), and the
+    riichi sticks collected from the table (``deposits``, outside ``payments``)."""
+    honba = f.rc.honba * 300
+    return (("han", han), ("fu", fu), ("limit", limit), ("points", points + honba),
+            ("deposits", 1000 * f.rc.riichi_sticks))
+
+
+@lru_cache(maxsize=256)
+def _values(config: RiichiConfig, closed: bool, paarenchan: int) -> dict[str, int]:
+    """Han of each pattern for a closed or open hand under ``config`` (0: not counted)."""
+    out = {p.id: p.value(closed, config) for p in PATTERNS}
+    out["paarenchan"] = BY_ID["paarenchan"].value(closed, config, max(paarenchan, 1))
+    return out
+
+
+def _nagashi(f: Facts) -> ScoreResult:
+    """流局满贯: at the exhaustive draw, every discard a terminal or honour and none claimed. Paid as a
+    mangan self-draw, with honba and sticks, whatever the hand (the document's first variant)."""
+    if f.ctx.discarder is not None:
+        msg = "nagashi mangan (流局满贯) is paid as a self-draw; it has no discarder"
+        raise ContextError(msg)
+    a, limit = base_points(5, 25, False, f.config)
+    dealer = f.ctx.seat_wind is Wind.EAST
+    points = hand_value(a, dealer, True)
+    seat = f.ctx.seat_wind.value
+    pays = payments(a, seat, True, None, f.rc.honba)
+    fans = (Fan(_NAGASHI.id, _NAGASHI.name, _NAGASHI.name_zh, 5, 1),)
+    groups = tuple(str(m) for m in f.hand.melds) + (" ".join(str(t) for t in (*f.hand.concealed, f.hand.win_tile)),)
+    honba = 100 * f.rc.honba * 3
+    details = (("han", 5), ("fu", 25), ("limit", limit), ("points", points + honba),
+               ("deposits", 1000 * f.rc.riichi_sticks))
+    return ScoreResult(RULES, 5, fans, True, pays, groups, details)
+
+
+def score_request(hand: Hand, ctx: WinContext, options: Mapping[str, Any], request: Mapping[str, Any]) -> ScoreResult:
+    """The request path: ``options`` are ``RiichiConfig`` fields, ``request["riichi"]`` the riichi object."""
+    config = apply_options(DEFAULT, options, RULES)
+    return score(hand, ctx, config, context_from_request(request.get("riichi")))

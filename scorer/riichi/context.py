@@ -1,0 +1,178 @@
+"""The Riichi part of a request: riichi flags, dora indicators, honba and riichi sticks.
+
+``RiichiContext`` holds the contract's ``"riichi"`` object; ``context_from_request`` reads it strictly
+(an unknown field or a wrong type is a ``ContextError``), ``check`` refuses flags that contradict each
+other or the hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+from ..errors import ContextError, InvalidHandError
+from ..hand import Hand, WinContext, Wind
+from ..tiles import Tile, parse_tiles
+from .config import RiichiConfig
+
+
+@dataclass(frozen=True, slots=True)
+class RiichiContext:
+    """The contract's ``"riichi"`` object.
+
+    Two optional fields extend it, for the document's agreed rules and the library's test suite:
+    ``paarenchan`` (八连庄: how many yakuman it is worth, 0 = none; needs option ``has_paarenchan``)
+    and ``nuki_dora`` (norths set aside in three-player games, each a dora; the library's
+    ``num_nuki_dora``).
+    """
+
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    open_riichi: bool = False
+    dora_indicators: tuple[Tile, ...] = ()
+    ura_indicators: tuple[Tile, ...] = ()
+    honba: int = 0
+    riichi_sticks: int = 0
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    nagashi_mangan: bool = False
+    paarenchan: int = 0
+    nuki_dora: int = 0
+
+    @property
+    def in_riichi(self) -> bool:
+        """Riichi or double riichi was declared (double riichi alone is enough)."""
+        return self.riichi or self.double_riichi
+
+    def check(self, hand: Hand, ctx: WinContext, config: RiichiConfig) -> None:
+        """Raise ``ContextError`` where the flags contradict each other, the hand or the settings."""
+        _check_flags(self, hand, ctx, config)
+        _check_copies(self, hand)
+
+
+_FIELDS = {f.name: f for f in fields(RiichiContext)}
+_TILE_FIELDS = ("dora_indicators", "ura_indicators")
+_INT_FIELDS = ("honba", "riichi_sticks", "paarenchan", "nuki_dora")
+
+
+def context_from_request(obj: Any) -> RiichiContext:
+    """The ``"riichi"`` object of a request (None or missing = all defaults).
+
+    >>> context_from_request({"riichi": True, "dora_indicators": "3m"}).dora_indicators
+    (Tile('3m'),)
+    """
+    if obj is None:
+        return RiichiContext()
+    if not isinstance(obj, Mapping):
+        msg = "'riichi' must be an object"
+        raise ContextError(msg)
+    values: dict[str, Any] = {}
+    for name, value in obj.items():
+        if name not in _FIELDS:
+            msg = f"unknown field 'riichi.{name}'; known: {', '.join(sorted(_FIELDS))}"
+            raise ContextError(msg)
+        if name in _TILE_FIELDS:
+            if not isinstance(value, str):
+                msg = f"'riichi.{name}' must be a string of tiles, e.g. \"3m7z\", not {value!r}"
+                raise ContextError(msg)
+            tiles = parse_tiles(value)
+            for tile in tiles:
+                if tile.is_flower:
+                    msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
+                    raise ContextError(msg)
+            values[name] = tiles
+        elif name in _INT_FIELDS:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                msg = f"'riichi.{name}' must be a whole number 0 or more, not {value!r}"
+                raise ContextError(msg)
+            values[name] = value
+        else:
+            if not isinstance(value, bool):
+                msg = f"'riichi.{name}' must be true or false, not {value!r}"
+                raise ContextError(msg)
+            values[name] = value
+    return RiichiContext(**values)
+
+
+def _refuse(msg: str) -> None:
+    raise ContextError(msg)
+
+
+def _check_flags(rc: RiichiContext, hand: Hand, ctx: WinContext, config: RiichiConfig) -> None:
+    closed = hand.is_concealed
+    dealer = ctx.seat_wind is Wind.EAST
+    if rc.in_riichi and not closed:
+        _refuse("riichi is declared only with a closed hand, and this hand has an exposed meld")
+    if rc.ippatsu and not rc.in_riichi:
+        _refuse("ippatsu (一发) needs riichi or double riichi")
+    if rc.open_riichi and not rc.in_riichi:
+        _refuse("open_riichi (开立直) needs riichi or double riichi")
+    if rc.open_riichi and not config.has_open_riichi:
+        _refuse("open riichi (开立直) is an agreed rule: set option has_open_riichi to play it")
+    if ctx.last_tile and ctx.kong_replacement:
+        _refuse("a kong replacement tile is not the last wall tile: rinshan and haitei cannot both hold"
+                " (the document counts only rinshan, 岭上开花; drop last_tile)")
+    if ctx.last_tile and ctx.robbing_kong:
+        _refuse("houtei (河底) is a win on the last discard, not on a robbed kong")
+    if ctx.last_of_kind:
+        _refuse("last_of_kind (和绝张) is an MCR flag; Riichi has no such yaku")
+    if hand.flowers:
+        _refuse("Riichi is played without flowers; remove the f tiles")
+    if rc.tenhou:
+        if not dealer:
+            _refuse("tenhou (天和) is the dealer's win; the dealer sits East")
+        if not ctx.self_draw:
+            _refuse("tenhou (天和) is a self-drawn win; set self_draw")
+        if hand.melds:
+            _refuse("tenhou (天和) is won on the first draw, before any meld or kong")
+        if rc.in_riichi:
+            _refuse("tenhou (天和) is won before any discard, so before riichi")
+    if rc.chiihou:
+        if dealer:
+            _refuse("chiihou (地和) is a non-dealer's win; the dealer (East) wins tenhou")
+        if not ctx.self_draw:
+            _refuse("chiihou (地和) is a self-drawn win; set self_draw")
+        if hand.melds:
+            _refuse("chiihou (地和) is won on the first draw, before any meld or kong")
+        if rc.in_riichi:
+            _refuse("chiihou (地和) is won on the first draw, before riichi")
+    if rc.renhou:
+        if not config.has_renhou:
+            _refuse("renhou (人和) is an agreed rule: set option has_renhou to play it")
+        if dealer:
+            _refuse("renhou (人和) is a non-dealer's win; the dealer sits East")
+        if ctx.self_draw:
+            _refuse("renhou (人和) is a win on a discard before one's first draw, not a self-draw")
+        if hand.melds:
+            _refuse("renhou (人和) is won before any meld or kong")
+    if sum((rc.tenhou, rc.chiihou, rc.renhou)) > 1:
+        _refuse("tenhou, chiihou and renhou exclude each other")
+    if rc.paarenchan and not config.has_paarenchan:
+        _refuse("paarenchan (八连庄) is an agreed rule: set option has_paarenchan to play it")
+    if rc.ura_indicators and not rc.in_riichi:
+        _refuse("ura dora indicators count only for a hand in riichi")
+    if len(rc.ura_indicators) > len(rc.dora_indicators) and rc.dora_indicators:
+        _refuse("there is one ura indicator under each dora indicator, not more")
+
+
+def _check_copies(rc: RiichiContext, hand: Hand) -> None:
+    """Dora indicators are tiles too: with the hand they hold at most four copies of a tile, one red five
+    of each suit, and at most five indicators of each kind."""
+    if len(rc.dora_indicators) > 5 or len(rc.ura_indicators) > 5:
+        msg = "at most five dora indicators (one plus one per kong) and five ura indicators"
+        raise ContextError(msg)
+    seen = Counter(t.plain() for t in hand.all_tiles)
+    seen.update(t.plain() for t in rc.dora_indicators)
+    seen.update(t.plain() for t in rc.ura_indicators)
+    for tile, count in seen.items():
+        if count > 4:
+            msg = f"{count} copies of {tile} between the hand and the dora indicators: a set has 4"
+            raise InvalidHandError(msg)
+    reds = Counter(t.suit for t in (*hand.all_tiles, *rc.dora_indicators, *rc.ura_indicators) if t.red)
+    for suit, count in reds.items():
+        if count > 1:
+            msg = f"{count} red fives of '{suit}' (0{suit}): a set has one red five of each suit"
+            raise InvalidHandError(msg)
