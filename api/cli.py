@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from scorer import ScoreResult, ScorerError
+from scorer import ScorerError, ScoreResult
 from scorer.request import RULE_SETS, error_object, score_parsed, score_request
 
 COMMANDS = ("score", "batch", "detect", "serve")

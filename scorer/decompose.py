@@ -20,7 +20,7 @@ Block = tuple[MeldKind, int]  # (chow, first index) or (pung, index); a pair is 
 WILD = -1
 
 KNITTED_SEQUENCES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(9 * suit + rank for suit, start in zip(order, (0, 1, 2)) for rank in (start, start + 3, start + 6))
+    tuple(9 * suit + rank for suit, start in zip(order, (0, 1, 2), strict=True) for rank in range(start, 9, 3))
     for order in permutations(range(3))
 )
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)

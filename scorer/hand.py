@@ -57,9 +57,9 @@ class Meld:
 
     def __post_init__(self) -> None:
         plain = sorted(t.plain() for t in self.tiles)
-        first = plain[0] if plain else None
         size = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}[self.kind]
-        ok = len(plain) == size and first is not None and not first.is_flower
+        ok = len(plain) == size and not plain[0].is_flower
+        first = plain[0] if plain else Tile(Suit.FLOWER, 1)
         if ok and self.kind is MeldKind.CHOW:
             ok = first.is_numbered and all(
                 t.suit == first.suit and t.rank == first.rank + i for i, t in enumerate(plain)

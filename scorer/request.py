@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import ContextError, ScorerError
 from .hand import WINDS, WinContext, Wind, parse_flowers, parse_hand
@@ -79,8 +80,8 @@ def context_from(obj: Mapping[str, Any]) -> WinContext:
             raise ContextError(msg)
         flags[name] = value
     return WinContext(
-        seat_wind=_wind(obj, "seat_wind", Wind.EAST),
-        round_wind=_wind(obj, "round_wind", Wind.EAST),
+        seat_wind=_wind(obj, "seat_wind", Wind.EAST) or Wind.EAST,
+        round_wind=_wind(obj, "round_wind", Wind.EAST) or Wind.EAST,
         discarder=_wind(obj, "discarder", None),
         **flags,
     )

@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from ..decompose import (
     Counts,
@@ -30,7 +31,7 @@ from .config import DEFAULT, MCRConfig
 from .patterns import BY_ID, PATTERNS, Pattern, apply_exclusions, detect_all
 from .reading import Reading, SetInfo, concealed_pung_count, only_wait, wait_kind
 
-__all__ = ["DEFAULT", "PATTERNS", "MCRConfig", "rank_key", "score", "score_request", "settle"]
+__all__ = ["DEFAULT", "MCRConfig", "PATTERNS", "rank_key", "score", "score_request", "settle"]
 
 RULES = "mcr"
 

@@ -107,7 +107,7 @@ def chow_fans(chows: tuple[int, ...]) -> dict[str, int]:
                 return out
         pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
         found = [two_chows_fan(chows[i], chows[j]) for i, j in pairs]
-        taking_part = {k for (i, j), fan in zip(pairs, found) if fan for k in (i, j)}
+        taking_part = {k for (i, j), fan in zip(pairs, found, strict=True) if fan for k in (i, j)}
         return _trim(found, len(taking_part) - 1) if taking_part else {}
     if n == 3:
         three = three_chows_fan(*chows)

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..decompose import Shape
-from ..hand import MeldKind
 from .combinations import chow_fans, pung_fans
 from .reading import DRAGONS, GREEN, REVERSIBLE, TERMINALS, WINDS, Reading
 

@@ -29,7 +29,8 @@ def test_contract_example() -> None:
 
 
 def test_spaces_are_optional() -> None:
-    assert parse_hand("[555z][1111m](9999p)123p789s5s+5s1f6f") == parse_hand("[555z] [1111m] (9999p) 123p789s5s +5s 1f6f")
+    spaced = parse_hand("[555z] [1111m] (9999p) 123p789s5s +5s 1f6f")
+    assert parse_hand("[555z][1111m](9999p)123p789s5s+5s1f6f") == spaced
 
 
 def test_flowers_may_stand_anywhere() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from scorer.hand import WINDS, Hand, Meld, MeldKind, WinContext
-from scorer.tiles import tile_from_index
+from scorer.tiles import Tile, tile_from_index
 
 _KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))
 
@@ -41,7 +41,7 @@ def _try(rng: random.Random) -> tuple[Hand, WinContext] | None:
         concealed = orphans + [rng.choice(orphans)]
     elif shape < 0.12:  # honours and knitted, or a knitted straight
         suits = rng.sample(range(3), 3)
-        knitted = [9 * s + r for s, ranks in zip(suits, _KNITTED) for r in ranks]
+        knitted = [9 * s + r for s, ranks in zip(suits, _KNITTED, strict=True) for r in ranks]
         if rng.random() < 0.5:
             numbered = rng.sample(knitted, rng.randint(7, 9))
             concealed = numbered + rng.sample(range(27, 34), 14 - len(numbered))
@@ -67,8 +67,8 @@ def _try(rng: random.Random) -> tuple[Hand, WinContext] | None:
     rng.shuffle(concealed)
     win = concealed.pop()
     tiles = tuple(tile_from_index(i) for i in concealed)
-    hand = Hand(tiles, tuple(melds), tile_from_index(win), tuple(tile_from_index(0).__class__.parse(f"{i}f")
-                                                                  for i in rng.sample(range(1, 9), rng.choice((0, 0, 0, 1, 2)))))
+    flowers = tuple(Tile.parse(f"{i}f") for i in rng.sample(range(1, 9), rng.choice((0, 0, 0, 1, 2))))
+    hand = Hand(tiles, tuple(melds), tile_from_index(win), flowers)
     self_draw = rng.random() < 0.4
     seat = rng.choice(WINDS)
     kong = hand.kong_count > 0 and rng.random() < 0.15

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import WinContext, Wind, parse_hand, score
+from scorer import ContextError, WinContext, Wind, parse_hand, score
 from scorer.decompose import Shape
 from scorer.mcr import MCRConfig, rank_key, settle
 from scorer.mcr.patterns import BY_ID, PATTERNS, apply_exclusions
@@ -182,3 +182,34 @@ def test_result_names_the_reading() -> None:
     result = score("[555z]123p789s456m5s+5s", "mcr")
     assert result.decomposition == ("[555z]", "456m", "123p", "789s", "5s5s")
     assert parse_hand("[555z]123p789s456m5s+5s").melds[0].kind == "pung"
+
+
+# --- where the rulebooks are read differently: our choices, each tested -------------------------------
+
+
+def test_choice_tile_hog_counts_inside_seven_pairs() -> None:
+    # 四归一: "4 equal tiles in the sets, pairs and eyes" (1998 rules); two equal pairs are such tiles
+    found = fans("11112255m3377p9s+9s")
+    assert found["seven_pairs"] == 1 and found["tile_hog"] == 1
+
+
+def test_choice_knitted_straight_wait_when_a_copy_stands_beside_it() -> None:
+    # 7s is in the knitted 147s and also completes the pair: 单钓将 counts (as PyMahjongGB)
+    assert fans("[345m]258m147s369p7s+7s")["single_wait"] == 1
+    # the winning 3m completes 123m beside the knitted 369m: 边张
+    assert fans("123m33m69m147s258p+3m")["edge_wait"] == 1
+    # a winning tile found only in the knitted nine is no wait
+    assert not {"edge_wait", "closed_wait", "single_wait"} & set(fans("58m147s369p456m55z+2m"))
+
+
+def test_choice_last_of_kind_refused_for_a_tile_also_held() -> None:
+    with pytest.raises(ContextError, match="not the last one"):
+        score("[234s][234s][234s][234s]6s+6s", "mcr", last_of_kind=True)
+
+
+def test_choice_last_of_kind_given_when_the_other_three_are_in_own_melds() -> None:
+    assert fans("[111m][345p][789s]88s2m3m+1m")["last_tile"] == 1
+
+
+def test_choice_robbing_the_kong_is_not_also_last_tile() -> None:
+    assert "last_tile" not in fans("[123m][345p][789s]88s56p+7p", robbing_kong=True, last_of_kind=True)
