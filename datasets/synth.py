@@ -81,6 +81,18 @@ def load_styles(art: Path, include: list[str] | None = None, exclude: list[str] 
     return styles
 
 
+def plain_style(rgb: tuple[int, int, int] = (235, 235, 225), name: str = "plain", text: bool = True) -> Style:
+    """A style drawn here, no art needed: each face is ``rgb`` with its tile name written on it (for tests)."""
+    faces = {}
+    for label in FACE_LABELS + FLOWER_LABELS:
+        img = np.empty((200, 150, 3), np.uint8)
+        img[:] = rgb
+        if text:
+            cv2.putText(img, label, (12, 125), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (20, 20, 20), 5, cv2.LINE_AA)
+        faces[label] = img
+    return Style(name, faces)
+
+
 # -------------------------------------------------------------------------------------------------------- hand ----
 @dataclass
 class Group:
@@ -624,6 +636,8 @@ _STYLE_CACHE: dict[tuple, list[Style]] = {}
 
 def _styles_cached(art: str, include: tuple, exclude: tuple) -> list[Style]:
     key = (art, include, exclude)
+    if art == "plain":
+        return [plain_style()]
     if key not in _STYLE_CACHE:
         _STYLE_CACHE[key] = load_styles(Path(art), list(include) or None, list(exclude) or None)
     return _STYLE_CACHE[key]

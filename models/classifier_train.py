@@ -136,8 +136,8 @@ def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Pat
     xv, yv, ov = load_synth(data, "val", 1, rng)
     xr, yr = load_real(real, holdout=False)
     xh, yh = load_real(real, holdout=True)
-    xrr, yrr, orr = _rot_real(xr, yr, 12, rng)
-    print(f"crops: synth train {len(xs)}, synth val {len(xv)}, real train {len(xr)} (x12 rotated), "
+    xrr, yrr, orr = _rot_real(xr, yr, 24, rng)
+    print(f"crops: synth train {len(xs)}, synth val {len(xv)}, real train {len(xr)} (x24 rotated), "
           f"real held out {len(xh)}; loaded in {time.time() - t0:.0f} s", flush=True)
     x_all = np.concatenate([xs, xrr])
     y_all = np.concatenate([ys, yrr])
@@ -175,7 +175,7 @@ def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Pat
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss)
+            tot += loss.item()
         rec = {"epoch": epoch, "loss": tot / steps_per_epoch, "seconds": round(time.time() - te, 1),
                "synth_val": evaluate(net, xv, yv, ov), "real_holdout": evaluate(net, xh, yh)}
         history.append(rec)
@@ -192,6 +192,7 @@ def export(net: "torch.nn.Module", dest: Path) -> Path:  # noqa: F821
     import torch
 
     net.eval()
+    dest.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, CROP, CROP)
     torch.onnx.export(net, (x,), str(dest), input_names=["crops"], output_names=["tile", "up"],
                       dynamic_axes={"crops": {0: "n"}, "tile": {0: "n"}, "up": {0: "n"}}, opset_version=17,

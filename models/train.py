@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "datasets"))
 MODELS = ROOT / "models"
 
 
-def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int) -> Path:
+def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, hours: float) -> Path:
     from ultralytics import YOLO
 
     run = runs / "finder"
@@ -45,14 +45,14 @@ def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int) ->
     t0 = time.time()
     if last.exists() and not (run / "done").exists():
         model = YOLO(str(last))
-        model.train(resume=True)
+        model.train(resume=True, **({"time": hours} if hours else {}))  # a new time budget counts from now
     elif not (run / "done").exists():
         model = YOLO(str(MODELS / "finder.yaml"))
         model.train(data=str(data / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, workers=2,
                     single_cls=True, project=str(runs), name="finder", exist_ok=True, plots=False,
                     device="cpu", cache="ram", mosaic=0.5, scale=0.3, degrees=0.0, translate=0.1,
                     fliplr=0.5, close_mosaic=2, patience=100, seed=0, deterministic=False, amp=False,
-                    val=True, pretrained=False)
+                    val=True, pretrained=False, time=hours or None)
     (run / "done").write_text(f"{time.time() - t0:.0f}\n")
     best = run / "weights" / "best.pt"
     return best if best.exists() else last
@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
     ap.add_argument("--imgsz", type=int, default=512)
     ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--hours", type=float, default=0.0, help="finder: train for this long (the schedule fits it)")
     args = ap.parse_args(argv)
     args.runs.mkdir(parents=True, exist_ok=True)
     if args.stage in ("classifier", "all"):
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
         train_classifier(args.data, args.real, args.runs / "classifier", args.epochs or 8, MODELS)
     if args.stage in ("finder", "all"):
-        best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch)
+        best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
     if args.stage in ("card", "all"):
         print(json.dumps({"card": str(MODELS / "README.md")}))

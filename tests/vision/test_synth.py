@@ -1,0 +1,103 @@
+"""The synthetic hand generator: a valid YOLO dataset, reproducible, labels that match the drawing."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import synth
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTRACT_NAMES = (
+    [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+    + [f"{n}f" for n in range(1, 9)] + ["back"]
+)
+
+
+def _small(out: Path, seed: int = 0, art: Path = Path("plain")) -> Path:
+    return synth.generate(out, {"train": 3, "val": 2}, seed, art, min_mp=0.3, max_mp=0.4, progress=False)
+
+
+def test_names_are_the_contract_tiles() -> None:
+    assert list(synth.NAMES) == CONTRACT_NAMES
+    text = (ROOT / "datasets" / "hands.yaml").read_text()
+    assert re.findall(r"^\s+\d+: '([^']+)'", text, re.M) == CONTRACT_NAMES
+    assert not re.search(r"^(download|path)\s*:", text, re.M)
+
+
+def test_dataset_passes_ultralytics_checker(tmp_path: Path) -> None:
+    from ultralytics.data.utils import check_det_dataset
+
+    yaml = _small(tmp_path / "ds")
+    text = yaml.read_text()
+    assert not re.search(r"^(download|path)\s*:", text, re.M)
+    data = check_det_dataset(str(yaml), autodownload=False)
+    assert data["nc"] == 43
+    assert list(data["names"].values()) == CONTRACT_NAMES
+    assert len(list((tmp_path / "ds" / "images" / "train").glob("*.jpg"))) == 3
+    assert len(list((tmp_path / "ds" / "labels" / "val").glob("*.txt"))) == 2
+
+
+def test_same_seed_same_images(tmp_path: Path) -> None:
+    _small(tmp_path / "a", seed=7)
+    _small(tmp_path / "b", seed=7)
+    for f in sorted((tmp_path / "a").rglob("*.*")):
+        if f.name == "data.yaml":
+            continue
+        assert f.read_bytes() == (tmp_path / "b" / f.relative_to(tmp_path / "a")).read_bytes(), f
+
+
+def test_labels_match_what_was_drawn() -> None:
+    red = synth.plain_style((230, 25, 25), "red", text=False)
+    for index in range(6):
+        jpg, lines, layout = synth.make_scene(synth.SceneSpec(index, 3, "train", 0.4, 0.6), [red])
+        img = cv2.cvtColor(cv2.imdecode(np.frombuffer(jpg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        h, w = img.shape[:2]
+        shown = [t for t in layout["tiles"] if t["visible"] >= 0.6]
+        assert len(lines) == len(shown)
+        for line, t in zip(lines, shown, strict=True):
+            cls, cx, cy, bw, bh = line.split()
+            assert synth.NAMES[int(cls)] == t["label"]
+            x0, y0, x1, y1 = t["box"]
+            assert float(cx) == pytest.approx((x0 + x1) / 2 / w, abs=1e-5)
+            assert float(bw) == pytest.approx((x1 - x0) / w, abs=1e-5)
+            quad = np.array(t["quad"])
+            assert quad[:, 0].min() >= x0 - 1 and quad[:, 0].max() <= x1 + 1 or t["visible"] < 1
+            if t["label"] != "back" and t["visible"] == 1:
+                # the middle of a face-up tile is the face's red, not table or back
+                cxp, cyp = quad.mean(0).astype(int)
+                r, g, b = img[cyp - 1:cyp + 2, cxp - 1:cxp + 2].reshape(-1, 3).mean(0)
+                assert r > g + 40 and r > b + 40, (index, t["label"], (r, g, b))
+
+
+def _count_notation(hand: str) -> int:
+    return sum(len(m.group(1)) for m in re.finditer(r"(\d+)[mpszf]", hand))
+
+
+def test_sidecar_holds_the_true_layout(tmp_path: Path) -> None:
+    _small(tmp_path / "ds", seed=11)
+    for js in sorted((tmp_path / "ds" / "layout").rglob("*.json")):
+        layout = json.loads(js.read_text())
+        hand = layout["hand"]
+        assert hand.count("+") == 1
+        groups = {g["id"]: g for g in layout["groups"]}
+        hand_tiles = [t for t in layout["tiles"] if groups[t["group"]]["kind"] != "distractor"]
+        # every tile of the hand is drawn once, in its group
+        assert len(hand_tiles) == _count_notation(hand)
+        for gid, g in groups.items():
+            if g["kind"] == "distractor":
+                continue
+            drawn = [t for t in layout["tiles"] if t["group"] == gid]
+            assert len(drawn) == len(g["tiles"])
+            want = sorted("back" if b else t for t, b in zip(g["tiles"], g["backs"], strict=True))
+            assert sorted(t["label"] for t in drawn) == want
+            side = [t for t in drawn if t["sideways"]]
+            assert len(side) == (1 if g["kind"] in ("chow", "pung", "kong") and g["sideways_index"] >= 0 else 0)
+        kinds = [g["kind"] for g in groups.values()]
+        assert hand.count("(") == kinds.count("concealed_kong")
+        assert hand.count("[") == sum(kinds.count(k) for k in ("chow", "pung", "kong"))
