@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import ContextError, NotWinningError
 from ..hand import Hand, WinContext, Wind
@@ -66,7 +67,8 @@ def score(
 ) -> ScoreResult:
     """Score a winning hand; raise ``NotWinningError`` without a yaku (dora are no yaku)."""
     ctx = ctx or WinContext()
-    hand.check_size(4)
+    if not riichi.nagashi_mangan:  # nagashi mangan scores the discards, not the 13 tiles held at the draw
+        hand.check_size(4)
     ctx.check(hand)
     riichi.check(hand, ctx, config)
     f = Facts(hand, ctx, riichi, config)
@@ -87,7 +89,10 @@ def score(
             if n and values[p.id]:
                 found[p.id] = n
         found = apply_exclusions(found)
-        found = aotenjou_exclusions(found) if aotenjou else yakuman_only(found)
+        if aotenjou and r.shape != KOKUSHI:
+            found = aotenjou_exclusions(found)
+        else:  # the library's Aotenjou scorer, too, counts only yakuman (and dora) with thirteen orphans
+            found = yakuman_only(found)
         found = paarenchan_needs_yaku(found, config.paarenchan_needs_yaku)
         if not found:
             continue

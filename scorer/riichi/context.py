@@ -8,8 +8,9 @@ other or the hand.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import ContextError, InvalidHandError
 from ..hand import Hand, WinContext, Wind
@@ -152,15 +153,13 @@ def _check_flags(rc: RiichiContext, hand: Hand, ctx: WinContext, config: RiichiC
         _refuse("tenhou, chiihou and renhou exclude each other")
     if rc.paarenchan and not config.has_paarenchan:
         _refuse("paarenchan (八连庄) is an agreed rule: set option has_paarenchan to play it")
-    if rc.ura_indicators and not rc.in_riichi:
-        _refuse("ura dora indicators count only for a hand in riichi")
-    if len(rc.ura_indicators) > len(rc.dora_indicators) and rc.dora_indicators:
-        _refuse("there is one ura indicator under each dora indicator, not more")
 
 
 def _check_copies(rc: RiichiContext, hand: Hand) -> None:
-    """Dora indicators are tiles too: with the hand they hold at most four copies of a tile, one red five
-    of each suit, and at most five indicators of each kind."""
+    """Dora indicators are tiles too: with the hand they hold at most four copies of a tile. A game shows at
+    most five dora indicators (one, and one per kong) and as many ura indicators.
+
+    Red fives are not limited beyond that: sets differ (one of each suit, two red 5p, ...)."""
     if len(rc.dora_indicators) > 5 or len(rc.ura_indicators) > 5:
         msg = "at most five dora indicators (one plus one per kong) and five ura indicators"
         raise ContextError(msg)
@@ -170,9 +169,4 @@ def _check_copies(rc: RiichiContext, hand: Hand) -> None:
     for tile, count in seen.items():
         if count > 4:
             msg = f"{count} copies of {tile} between the hand and the dora indicators: a set has 4"
-            raise InvalidHandError(msg)
-    reds = Counter(t.suit for t in (*hand.all_tiles, *rc.dora_indicators, *rc.ura_indicators) if t.red)
-    for suit, count in reds.items():
-        if count > 1:
-            msg = f"{count} red fives of '{suit}' (0{suit}): a set has one red five of each suit"
             raise InvalidHandError(msg)
