@@ -33,7 +33,7 @@ class DetectorConfig:
     conf: float = 0.3  # finder confidence threshold
     iou: float = 0.5  # NMS IoU (class-agnostic)
     imgsz: int = 512  # finder input size (long side)
-    work_side: int = 2048  # the photo is decoded to at most this long side; crops are cut from it
+    work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
 
 

@@ -1,0 +1,251 @@
+"""Evaluate mjscore's tile detector beside the peer baseline (PyPI ``mahjong-detector``), in one run.
+
+1. Synthetic hands drawn in a tile style kept out of training (``kd_traditional``), 3-12 MP: mAP50 and the share of
+   tiles read right (a true tile counts when a detection overlaps it at IoU >= 0.5 with the right name).
+2. The held-out real camerash photos (never trained on): top-1 over the 42 face classes (the detection with the
+   highest confidence names the photo; for mjscore also the classifier alone on the whole photo).
+3. Speed: one 12-megapixel phone JPEG to detections, median of 20 runs, for each.
+
+The baseline has 34 classes (no flowers, no back): it is scored on the true tiles of those classes, and mjscore's
+figures on that same subset are given beside it.
+
+Usage: ``python bench/eval_vision.py [--hands 60] [--out /work/cache/bench/eval_vision.json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "datasets"))
+sys.path.insert(0, str(ROOT / "models"))
+
+import synth  # noqa: E402
+from classifier_train import CAMERASH, real_holdout  # noqa: E402
+
+BASELINE_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
+BASELINE_CLASSES = frozenset(synth.NAMES[:34])
+
+
+# ------------------------------------------------------------------------------------------------- detectors ----
+class Mjscore:
+    name = "mjscore"
+
+    def __init__(self) -> None:
+        from vision.detector import TileDetector
+
+        self.det = TileDetector()
+
+    def __call__(self, image: bytes) -> list[tuple[str, float, tuple[float, ...]]]:
+        return [(d.label, d.confidence, d.box) for d in self.det.detect(image)]
+
+
+class Baseline:
+    name = "mahjong-detector"
+
+    def __init__(self) -> None:
+        from mahjong_detector.predict import CLASS_NAMES, predict
+        from mahjong_detector.preprocess import preprocess_image
+
+        self._pre, self._predict = preprocess_image, predict
+        self._names = [BASELINE_NAMES.get(n, n) for n in CLASS_NAMES]
+
+    def __call__(self, image: bytes) -> list[tuple[str, float, tuple[float, ...]]]:
+        img = Image.open(io.BytesIO(image))
+        pre, pad = self._pre(img)
+        return [(self._names[d.class_id], d.confidence, (d.x1, d.y1, d.x2, d.y2)) for d in self._predict(pre, pad)]
+
+
+# --------------------------------------------------------------------------------------------------- scoring ----
+def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of one xyxy box against many."""
+    x0, y0 = np.maximum(a[0], b[:, 0]), np.maximum(a[1], b[:, 1])
+    x1, y1 = np.minimum(a[2], b[:, 2]), np.minimum(a[3], b[:, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    area = lambda z: (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])  # noqa: E731
+    return inter / np.maximum(area(a) + area(b) - inter, 1e-9)
+
+
+def read_right(truth: list[tuple[str, tuple]], dets: list[tuple[str, float, tuple]]) -> tuple[int, int]:
+    """(true tiles matched at IoU >= 0.5 by a detection of the right name, true tiles); one detection per tile."""
+    if not truth:
+        return 0, 0
+    used: set[int] = set()
+    ok = 0
+    boxes = np.array([d[2] for d in dets], np.float64).reshape(-1, 4)
+    for label, box in truth:
+        if len(boxes) == 0:
+            break
+        ious = iou(np.array(box, np.float64), boxes)
+        for j in np.argsort(-ious):
+            if ious[j] < 0.5:
+                break
+            if j in used:
+                continue
+            used.add(int(j))
+            ok += dets[j][0] == label
+            break
+    return ok, len(truth)
+
+
+def map50(per_image: list[tuple[list, list]], classes: frozenset[str]) -> float:
+    """Mean over classes (that occur in the truth) of all-point-interpolated AP at IoU 0.5."""
+    aps = []
+    for c in sorted(classes):
+        scored = []
+        n_true = 0
+        for truth, dets in per_image:
+            tb = np.array([b for lbl, b in truth if lbl == c], np.float64).reshape(-1, 4)
+            n_true += len(tb)
+            taken = np.zeros(len(tb), bool)
+            for lbl, conf, box in sorted((d for d in dets if d[0] == c), key=lambda d: -d[1]):
+                hit = False
+                if len(tb):
+                    ious = iou(np.array(box, np.float64), tb)
+                    ious[taken] = 0
+                    j = int(ious.argmax())
+                    if ious[j] >= 0.5:
+                        taken[j] = hit = True
+                scored.append((conf, hit))
+        if n_true == 0:
+            continue
+        scored.sort(key=lambda s: -s[0])
+        tp = np.cumsum([h for _, h in scored]) if scored else np.zeros(0)
+        fp = np.cumsum([not h for _, h in scored]) if scored else np.zeros(0)
+        rec = tp / n_true if len(tp) else np.zeros(0)
+        prec = tp / np.maximum(tp + fp, 1e-9) if len(tp) else np.zeros(0)
+        mrec = np.concatenate([[0], rec, [1]])
+        mpre = np.concatenate([[1], prec, [0]])
+        mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
+        aps.append(float(np.sum((mrec[1:] - mrec[:-1]) * mpre[1:])))
+    return float(np.mean(aps)) if aps else 0.0
+
+
+# ------------------------------------------------------------------------------------------------ the runs ------
+def held_out_hands(n: int, art: Path, out: Path) -> list[tuple[bytes, list]]:
+    styles = synth.load_styles(art, include=list(synth.HELD_OUT_STYLES))
+    scenes = []
+    for i in range(n):
+        jpg, _lines, layout = synth.make_scene(synth.SceneSpec(i, 2026, "heldout", 3.0, 12.0), styles)
+        truth = [(t["label"], tuple(t["box"])) for t in layout["tiles"] if t["visible"] >= 0.6]
+        scenes.append((jpg, truth))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "heldout_000.jpg").write_bytes(scenes[0][0])
+    return scenes
+
+
+def eval_hands(model, scenes: list[tuple[bytes, list]]) -> dict:  # noqa: ANN001
+    per_image = [(truth, model(jpg)) for jpg, truth in scenes]
+    res = {}
+    for subset, classes in (("all", frozenset(synth.NAMES)), ("baseline_classes", BASELINE_CLASSES)):
+        sub = [([t for t in truth if t[0] in classes], [d for d in dets if d[0] in classes or subset == "all"])
+               for truth, dets in per_image]
+        ok = tot = 0
+        for truth, dets in sub:
+            a, b = read_right(truth, dets)
+            ok, tot = ok + a, tot + b
+        res[subset] = {"tiles": tot, "read_right": round(ok / max(tot, 1), 4), "map50": round(map50(sub, classes), 4)}
+    return res
+
+
+def real_photos(real: Path) -> list[tuple[bytes, str]]:
+    import csv
+
+    out = []
+    with (real / "tiles-data" / "data.csv").open(newline="", encoding="utf-8-sig") as f:
+        for row in csv.DictReader(f):
+            label = CAMERASH.get(row["label-name"].strip())
+            path = real / "tiles-resized" / row["image-name"]
+            if label and path.exists() and real_holdout(row["image-name"]):
+                out.append((path.read_bytes(), label))
+    return out
+
+
+def eval_real(model, photos: list[tuple[bytes, str]], classes: frozenset[str]) -> dict:  # noqa: ANN001
+    ok = n = 0
+    for jpg, label in photos:
+        if label not in classes:
+            continue
+        dets = model(jpg)
+        top = max(dets, key=lambda d: d[1])[0] if dets else None
+        ok += top == label
+        n += 1
+    return {"photos": n, "top1": round(ok / max(n, 1), 4)}
+
+
+def eval_real_classifier(photos: list[tuple[bytes, str]]) -> dict:
+    """mjscore's classifier alone on each whole photo (the crop a perfect finder would give)."""
+    from vision.detector import TileDetector
+    from vision.image import load_image
+
+    det = TileDetector()
+    ok = 0
+    for jpg, label in photos:
+        rgb, _ = load_image(jpg)
+        h, w = rgb.shape[:2]
+        cls, _p, _u = det.classify(rgb, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))
+        ok += synth.NAMES[int(cls[0])] == label
+    return {"photos": len(photos), "top1": round(ok / max(len(photos), 1), 4)}
+
+
+def speed(model, jpg: bytes, runs: int = 20) -> dict:  # noqa: ANN001
+    model(jpg)  # warm up
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        model(jpg)
+        times.append(time.perf_counter() - t)
+    return {"runs": runs, "median_ms": round(1000 * statistics.median(times), 1),
+            "min_ms": round(1000 * min(times), 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=60)
+    ap.add_argument("--art", type=Path, default=synth.DEFAULT_ART)
+    ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
+    ap.add_argument("--out", type=Path, default=Path("/work/cache/bench/eval_vision.json"))
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--no-baseline", action="store_true")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    scenes = held_out_hands(args.hands, args.art, args.out.parent)
+    photos = real_photos(args.real)
+    big = synth.make_scene(synth.SceneSpec(0, 12, "speed", 12.0, 12.0), synth.load_styles(args.art))[0]
+    w, h = Image.open(io.BytesIO(big)).size
+    models = [Mjscore()]
+    if not args.no_baseline:
+        try:
+            models.append(Baseline())
+        except ImportError:
+            print("mahjong-detector not installed (pip install mahjong-detector): baseline skipped")
+    report: dict = {"held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands,
+                    "real_photos_held_out": len(photos), "speed_image": f"{w}x{h} JPEG ({w * h / 1e6:.1f} MP)"}
+    for m in models:
+        classes = frozenset(synth.NAMES[:42]) if m.name == "mjscore" else BASELINE_CLASSES
+        r = {"synthetic_hands": eval_hands(m, scenes), "real_top1": eval_real(m, photos, classes)}
+        if m.name == "mjscore":
+            r["real_top1_baseline_classes"] = eval_real(m, photos, BASELINE_CLASSES)
+            r["real_top1_classifier_only"] = eval_real_classifier(photos)
+        r["speed_12mp"] = speed(m, big, args.runs)
+        report[m.name] = r
+        print(json.dumps({m.name: r}, indent=1), flush=True)
+    report["seconds"] = round(time.time() - t0, 1)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

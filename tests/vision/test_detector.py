@@ -1,0 +1,107 @@
+"""vision.detect and its parts: image loading (EXIF), crops, sideways, and the shipped weights on a fresh photo."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import vision
+from vision.crops import crop_tiles
+from vision.detection import Detection
+from vision.errors import BadImageError, ModelNotFoundError, VisionError
+from vision.image import load_image
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+SHIPPED = (MODELS / "tile_finder.pt").exists() and (MODELS / "tile_classifier.onnx").exists()
+
+
+def _jpeg(w: int, h: int, orientation: int | None = None) -> bytes:
+    img = Image.new("RGB", (w, h), (200, 30, 30))
+    img.paste((30, 30, 200), (0, 0, w // 2, h // 2))  # blue top-left quarter
+    buf = io.BytesIO()
+    exif = Image.Exif()
+    if orientation:
+        exif[0x0112] = orientation
+    img.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["bytes", "path", "pil"])
+def test_load_image_applies_exif_orientation(kind: str, tmp_path: Path) -> None:
+    data = _jpeg(40, 20, orientation=6)  # stored landscape, shown rotated 90 degrees clockwise
+    src: object = data
+    if kind == "path":
+        src = tmp_path / "p.jpg"
+        src.write_bytes(data)
+    elif kind == "pil":
+        src = Image.open(io.BytesIO(data))
+    rgb, scale = load_image(src)  # type: ignore[arg-type]
+    assert rgb.shape == (40, 20, 3)
+    assert scale == 1.0
+    assert rgb[2, 17, 2] > 150  # the blue quarter is now top-right
+
+
+def test_load_image_shrinks_large_jpegs() -> None:
+    rgb, scale = load_image(_jpeg(4000, 3000), max_side=1600)
+    assert max(rgb.shape[:2]) == 1600
+    assert scale == pytest.approx(0.4)
+
+
+def test_bad_image_is_a_typed_error() -> None:
+    with pytest.raises(BadImageError) as info:
+        load_image(b"not an image")
+    assert isinstance(info.value, VisionError)
+    assert info.value.code == "bad_image"
+
+
+def test_crop_centres_the_box() -> None:
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[40:60, 90:110] = 255
+    crop = crop_tiles(img, np.array([[90.0, 40.0, 110.0, 60.0]]), size=16, margin=2.0)[0]
+    assert crop[8, 8].tolist() == [255, 255, 255]
+    assert crop[0, 0].tolist() == [0, 0, 0]
+
+
+def test_missing_weights_raise_model_not_found(tmp_path: Path) -> None:
+    from vision.detector import TileDetector
+
+    with pytest.raises(ModelNotFoundError) as info:
+        TileDetector(tmp_path / "none.pt", tmp_path / "none.onnx")
+    assert info.value.code == "model_not_found"
+
+
+def test_detection_is_frozen() -> None:
+    d = Detection("5m", 0.9, (1.0, 2.0, 3.0, 4.0), False)
+    with pytest.raises(AttributeError):
+        d.label = "6m"  # type: ignore[misc]
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / area if area > 0 else 0.0
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
+def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
+    import synth
+
+    styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
+    found = read = total = 0
+    for index in range(3):
+        jpg, _lines, layout = synth.make_scene(synth.SceneSpec(index, 99, "test", 2.0, 3.0), styles)
+        dets = vision.detect(jpg)
+        assert all(isinstance(d, Detection) and d.label in synth.NAMES for d in dets)
+        for t in (t for t in layout["tiles"] if t["visible"] >= 0.6):
+            best = max(dets, key=lambda d: _iou(d.box, tuple(t["box"])), default=None)
+            total += 1
+            if best is not None and _iou(best.box, tuple(t["box"])) >= 0.5:
+                found += 1
+                read += best.label == t["label"]
+    assert found / total >= 0.9, (found, total)
+    assert read / total >= 0.8, (read, total)
