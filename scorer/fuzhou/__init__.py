@@ -214,7 +214,9 @@ def _special_points(best: Candidate, config: FuzhouConfig) -> int:
     return sum(values[s] for s in best.specials)
 
 
-def _fans(best: Candidate, flowers: int, kongs: int, golds: int, streak: int, values: dict[str, int]) -> tuple[Fan, ...]:
+def _fans(
+    best: Candidate, flowers: int, kongs: int, golds: int, streak: int, values: dict[str, int]
+) -> tuple[Fan, ...]:
     """The formula's parts, then the specials; values times counts add up to the total (in 底番)."""
     parts: list[tuple[str, int, int]] = [("base", BASE_POINTS, 1), ("flowers", 1, flowers), ("kongs", 1, kongs),
                                          ("golds", 1, golds), ("dealer_streak", 1, streak)]
@@ -289,7 +291,7 @@ def _readings(hand: Hand, ctx: WinContext, facts: FuzhouFacts, golds: int, flowe
     counts = counts_of(real)
     free = SETS - len(hand.melds)
     meld_tiles = [t.plain() for m in hand.melds for t in m.tiles]
-    common = {
+    common: dict[str, Any] = {
         "golds": golds,
         "flower_points": flowers,
         "self_draw": ctx.self_draw,
@@ -355,7 +357,10 @@ def _kan_readings(
         groups = [str(m) for m in hand.melds] + [f"{low}{gold}{high}"]
         read = [low, gold, high]
         for kind, index in blocks:
-            group = [tile_from_index(index + k) for k in range(3)] if kind is MeldKind.CHOW else [tile_from_index(index)] * 3
+            if kind is MeldKind.CHOW:
+                group = [tile_from_index(index + k) for k in range(3)]
+            else:
+                group = [tile_from_index(index)] * 3
             read.extend(group)
             groups.append(format_tiles(group))
         p = tile_from_index(pair)

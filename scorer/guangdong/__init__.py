@@ -230,7 +230,7 @@ def _score_reading(r: Reading, config: GuangdongConfig) -> Candidate:
 def _readings(hand: Hand, ctx: WinContext, facts: GuangdongFacts) -> list[Reading]:
     all_counts = counts_of(hand.all_tiles)
     kinds = frozenset(i for i, c in enumerate(all_counts) if c)
-    common = {
+    common: dict[str, Any] = {
         "kinds": kinds,
         "concealed": hand.is_concealed,
         "self_draw": ctx.self_draw or ctx.robbing_kong,

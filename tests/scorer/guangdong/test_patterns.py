@@ -34,9 +34,11 @@ TABLE = [
     # 爆和以外: one special alone, no additions
     pytest.param("[111m][444m]999m222m5m+5m", {}, {"pure_pungs": 1}, 6, 64, id="pure_pungs 清碰 6"),
     pytest.param("[111m][999p]111s22z77z+7z", {}, {"mixed_terminals": 1}, 6, 64, id="mixed_terminals 混幺九 6"),
-    pytest.param("[555z][666z]123m456m7z+7z", {}, {"little_three_dragons": 1}, 7, 128, id="little_three_dragons 小三元 7"),
+    pytest.param("[555z][666z]123m456m7z+7z", {}, {"little_three_dragons": 1}, 7, 128,
+                 id="little_three_dragons 小三元 7"),
     pytest.param("[111z][222z][333z]123m4z+4z", {}, {"little_four_winds": 1}, 7, 128, id="little_four_winds 小四喜 7"),
-    pytest.param("[111z][222z][555z]666z7z+7z", {}, {"all_honors": 1}, 8, 256, id="all_honors 字一色 8 (over 小三元 7)"),
+    pytest.param("[111z][222z][555z]666z7z+7z", {}, {"all_honors": 1}, 8, 256,
+                 id="all_honors 字一色 8 (over 小三元 7)"),
     pytest.param("[111m][999m][111p]999s1s+1s", {}, {"all_terminals": 1}, 8, 256, id="all_terminals 清幺九 8"),
     pytest.param("[555z][666z][777z]123m9m+9m", {}, {"big_three_dragons": 1}, 9, 512, id="big_three_dragons 大三元 9"),
     pytest.param("[111z][222z][333z][444z]9m+9m", {}, {"big_four_winds": 1}, 9, 512, id="big_four_winds 大四喜 9"),
@@ -49,7 +51,8 @@ TABLE = [
                  {"human_hand": 1}, 9, 512, id="human 人和 as 十三幺 9"),
     # 附加情况 (each +1 within the cap)
     pytest.param("[123m][444p]789s234s5s+5s", {"self_draw": True}, {"self_drawn": 1}, 1, 2, id="self_drawn 自摸 +1"),
-    pytest.param("[222z][444p]789s234s5s+5s", {"seat_wind": "S", "discarder": "E"}, {"seat_wind": 1}, 1, 2, id="seat_wind 门风 +1"),
+    pytest.param("[222z][444p]789s234s5s+5s", {"seat_wind": "S", "discarder": "E"}, {"seat_wind": 1}, 1, 2,
+                 id="seat_wind 门风 +1"),
     pytest.param("[222z][444p]789s234s5s+5s", {"seat_wind": "W", "round_wind": "S", "discarder": "E"},
                  {"prevalent_wind": 1}, 1, 2, id="prevalent_wind 圈风 +1"),
     pytest.param("[222z][444p]789s234s5s+5s", {"seat_wind": "S", "round_wind": "S", "discarder": "E"},
@@ -96,6 +99,7 @@ def test_every_pattern_has_a_row() -> None:
 def test_fan_values_are_the_seed_table() -> None:
     from scorer.guangdong.patterns import BY_ID
 
-    table = {"鸡糊": 0, "平胡": 1, "碰碰胡": 3, "混一色": 3, "混碰": 5, "清一色": 5, "清碰": 6, "混幺九": 6, "小三元": 7,
-             "小四喜": 7, "字一色": 8, "清幺九": 8, "大三元": 9, "大四喜": 9, "十三幺": 9, "天和": 9, "地和": 9, "人和": 9}
+    table = {"鸡糊": 0, "平胡": 1, "碰碰胡": 3, "混一色": 3, "混碰": 5, "清一色": 5, "清碰": 6, "混幺九": 6,
+             "小三元": 7, "小四喜": 7, "字一色": 8, "清幺九": 8, "大三元": 9, "大四喜": 9, "十三幺": 9,
+             "天和": 9, "地和": 9, "人和": 9}
     assert {p.name_zh: p.value for p in BY_ID.values() if p.name_zh in table} == table

@@ -66,7 +66,8 @@ def test_minimum(hand: str, minimum: int, fans: int, meets: bool) -> None:
 def test_below_the_minimum_nobody_pays() -> None:
     from scorer.hand import Wind
 
-    result = score(parse_hand("[123m][444p]789s234s5s+5s"), WinContext(discarder=Wind.SOUTH), GuangdongConfig(minimum=1))
+    hand = parse_hand("[123m][444p]789s234s5s+5s")
+    result = score(hand, WinContext(discarder=Wind.SOUTH), GuangdongConfig(minimum=1))
     assert (result.meets_minimum, result.payments) == (False, ())
 
 
