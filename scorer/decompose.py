@@ -92,6 +92,8 @@ def divide(counts: Counts, sets: int, wilds: int = 0) -> tuple[tuple[tuple[Block
 
 @lru_cache(maxsize=65536)
 def _divide(counts: Counts, sets: int, wilds: int) -> tuple[tuple[tuple[Block, ...], int], ...]:
+    if wilds == 0:
+        return _divide_plain(counts)
     found: dict[tuple[tuple[Block, ...], int], None] = {}
     work = list(counts)
     blocks: list[Block] = []
@@ -157,6 +159,47 @@ def _divide(counts: Counts, sets: int, wilds: int) -> tuple[tuple[tuple[Block, .
         found[(tuple(sorted(all_blocks)), pair)] = None
 
     walk(0, wilds, None)
+    return tuple(found)
+
+
+def _divide_plain(counts: Counts) -> tuple[tuple[tuple[Block, ...], int], ...]:
+    """``divide`` without wilds: the same ways in the same order (pungs, chows, then the pair, as the
+    reference calculator; the order settles exact ties between readings), found faster."""
+    found: dict[tuple[tuple[Block, ...], int], None] = {}
+    work = list(counts)
+    blocks: list[Block] = []
+    pung, chow = MeldKind.PUNG, MeldKind.CHOW
+
+    def walk(i: int, pair: int) -> None:
+        while i < 34 and not work[i]:
+            i += 1
+        if i == 34:
+            if pair >= 0:
+                found[(tuple(sorted(blocks)), pair)] = None
+            return
+        n = work[i]
+        if n >= 3:
+            work[i] = n - 3
+            blocks.append((pung, i))
+            walk(i, pair)
+            blocks.pop()
+            work[i] = n
+        if i < 27 and i % 9 < 7 and work[i + 1] and work[i + 2]:
+            work[i] = n - 1
+            work[i + 1] -= 1
+            work[i + 2] -= 1
+            blocks.append((chow, i))
+            walk(i, pair)
+            blocks.pop()
+            work[i] = n
+            work[i + 1] += 1
+            work[i + 2] += 1
+        if pair < 0 and n >= 2:
+            work[i] = n - 2
+            walk(i, i)
+            work[i] = n
+
+    walk(0, -1)
     return tuple(found)
 
 

@@ -213,3 +213,11 @@ def test_choice_last_of_kind_given_when_the_other_three_are_in_own_melds() -> No
 
 def test_choice_robbing_the_kong_is_not_also_last_tile() -> None:
     assert "last_tile" not in fans("[123m][345p][789s]88s56p+7p", robbing_kong=True, last_of_kind=True)
+
+
+def test_exact_tie_keeps_the_first_reading_in_enumeration_order() -> None:
+    # 123p 123p 44p (边张) and 11p 234p 234p (坎张) score alike; readings are listed pungs first, then
+    # chows, then the pair (as the reference calculator lists them), and the first one stands
+    result = score("[444s]1122344p789s+3p", "mcr")
+    assert result.decomposition == ("[444s]", "123p", "123p", "789s", "4p4p")
+    assert {f.id for f in result.fans} == {"pure_double_chow", "one_voided_suit", "no_honors", "edge_wait"}
