@@ -36,7 +36,17 @@ from .patterns import (
     flower_points,
 )
 
-__all__ = ["DEFAULT", "SPECIALS", "FuzhouConfig", "FuzhouFacts", "rank_key", "score", "score_request", "settle"]
+__all__ = [
+    "DEFAULT",
+    "SPECIALS",
+    "Candidate",
+    "FuzhouConfig",
+    "FuzhouFacts",
+    "rank_key",
+    "score",
+    "score_request",
+    "settle",
+]
 
 RULES = "fuzhou"
 SETS = 5
