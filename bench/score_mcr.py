@@ -16,14 +16,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorer.decompose import _complete, _divide  # noqa: E402
-from scorer.mcr import combinations, reading, score  # noqa: E402
+from scorer.decompose import _complete, _divide, waits  # noqa: E402
+from scorer.mcr import combinations, score  # noqa: E402
 from tests.scorer.mcr.gb import gb_args  # noqa: E402
 from tests.scorer.mcr.randhands import random_hand  # noqa: E402
 
 
 def _clear_caches() -> None:
-    for cached in (_divide, _complete, reading.only_wait, combinations.chow_fans, combinations.pung_fans):
+    for cached in (_divide, _complete, waits, combinations.chow_fans, combinations.pung_fans):
         cached.cache_clear()
 
 

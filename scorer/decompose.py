@@ -203,6 +203,68 @@ def _divide_plain(counts: Counts) -> tuple[tuple[tuple[Block, ...], int], ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=65536)
+def waits(before: Counts) -> frozenset[int]:
+    """The tiles that would complete ``before`` (3n+1 tiles) as sets and a pair.
+
+    One search: take sets off until one tile is left (it waits for its pair) or four are (a pair and
+    two tiles that wait for the third of their set).
+
+    >>> sorted(waits(counts_of([Tile.parse(t) for t in "2m 3m 5p 5p".split()])))
+    [0, 3]
+    """
+    out: set[int] = set()
+    work = list(before)
+
+    def partial() -> None:
+        tiles = [i for i in range(34) for _ in range(work[i])]
+        if len(tiles) == 1:
+            out.add(tiles[0])
+            return
+        a, b = tiles
+        if a == b:
+            out.add(a)
+        elif a < 27 and a // 9 == b // 9:
+            if b == a + 1:
+                if a % 9 > 0:
+                    out.add(a - 1)
+                if b % 9 < 8:
+                    out.add(b + 1)
+            elif b == a + 2:
+                out.add(a + 1)
+
+    def walk(start: int, left: int) -> None:
+        if left == 1:
+            partial()
+            return
+        if left == 4:
+            for i in range(34):
+                if work[i] >= 2:
+                    work[i] -= 2
+                    partial()
+                    work[i] += 2
+        for i in range(start, 34):  # sets are taken in order, each from any tile not below the last
+            if not work[i]:
+                continue
+            if work[i] >= 3:
+                work[i] -= 3
+                walk(i, left - 3)
+                work[i] += 3
+            if i < 27 and i % 9 < 7 and work[i + 1] and work[i + 2]:
+                work[i] -= 1
+                work[i + 1] -= 1
+                work[i + 2] -= 1
+                walk(i, left - 3)
+                work[i] += 1
+                work[i + 1] += 1
+                work[i + 2] += 1
+
+    total = sum(before)
+    if total % 3 == 1:
+        walk(0, total)
+    return frozenset(out)
+
+
 def is_complete(counts: Counts, sets: int) -> bool:
     """Whether ``counts`` split into ``sets`` sets and a pair (faster than listing the ways).
 

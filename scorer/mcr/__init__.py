@@ -140,7 +140,7 @@ def _readings(hand: Hand, ctx: WinContext) -> list[Reading]:
         wait = wait_kind(sets, pair, win)
         if wait is not None:
             if unique is None:
-                unique = only_wait(before_counts, free_sets, win)
+                unique = only_wait(before_counts, win)
             if not unique:
                 wait = None
         out.append(common.reading(Shape.REGULAR, sets, pair, wait))
@@ -179,7 +179,7 @@ def _knitted_straight_readings(
                 else:
                     before = list(rest)
                     before[win] -= 1
-                    if only_wait(tuple(before), 1, win):
+                    if only_wait(tuple(before), win):
                         wait = wait_kind(sets, pair, win)
             out.append(common.reading(Shape.KNITTED_STRAIGHT, sets, pair, wait, knitted_sequence=sequence))
     return out

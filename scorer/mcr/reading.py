@@ -6,9 +6,8 @@ Tile indices are the 34-kind ones (m 0-8, p 9-17, s 18-26, z 27-33: E S W N, Whi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from ..decompose import Counts, Shape, is_complete, seven_pairs
+from ..decompose import Counts, Shape, waits
 from ..hand import MeldKind
 
 WINDS = frozenset(range(27, 31))
@@ -72,33 +71,13 @@ def concealed_pung_count(sets: tuple[SetInfo, ...], win: int, self_draw: bool) -
     return count
 
 
-@lru_cache(maxsize=65536)
-def only_wait(before: Counts, sets: int, win: int) -> bool:
-    """Whether ``win`` is the one tile completing ``before`` (the concealed part before the win)
-    as ``sets`` sets and a pair, or as seven pairs when all thirteen tiles are concealed,
-    as in the reference calculator. Only tiles next to held ones can complete a hand."""
-    for tile in _candidates(before):
-        if tile == win:
-            continue
-        added = list(before)
-        added[tile] += 1
-        after = tuple(added)
-        if is_complete(after, sets) or (sets == 4 and seven_pairs(after) is not None):
-            return False
-    return True
-
-
-def _candidates(counts: Counts) -> set[int]:
-    out = set()
-    for tile, n in enumerate(counts):
-        if not n:
-            continue
-        if tile >= 27:
-            out.add(tile)
-            continue
-        base, rank = tile - tile % 9, tile % 9
-        out.update(base + r for r in range(max(0, rank - 2), min(8, rank + 2) + 1))
-    return out
+def only_wait(before: Counts, win: int) -> bool:
+    """Whether ``win`` is the one tile that completes ``before`` (the concealed part before the win):
+    as sets and a pair, or as seven pairs when all thirteen tiles are concealed, as the reference does."""
+    found = waits(before)
+    if sum(before) == 13 and sum(c // 2 for c in before) == 6:
+        found = found | {i for i, c in enumerate(before) if c % 2}
+    return found == {win}
 
 
 def wait_kind(sets: tuple[SetInfo, ...], pair: int | None, win: int) -> str | None:
