@@ -1,0 +1,58 @@
+"""Service settings, read from the environment with the ``MJ_`` prefix (or a ``.env`` file).
+
+Every field below is ``MJ_<NAME>`` in upper case, e.g. ``MJ_MAX_UPLOAD_BYTES=10000000``. Lists (``MJ_CORS_ORIGINS``)
+take a JSON list or comma-separated values. ``docs/api.md`` lists them with their defaults.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+class Settings(BaseSettings):
+    """Limits, model paths, CORS and logging of the HTTP service."""
+
+    model_config = SettingsConfigDict(env_prefix="MJ_", env_file=".env", extra="ignore")
+
+    # uploads and bodies
+    max_upload_bytes: int = Field(20_000_000, ge=1, description="largest photo upload in bytes (413 beyond)")
+    max_pixels: int = Field(100_000_000, ge=1, description="largest photo in pixels, checked before decoding (413)")
+    max_json_bytes: int = Field(4_000_000, ge=1, description="largest JSON body in bytes (413 beyond)")
+    max_batch: int = Field(1000, ge=1, le=1000, description="most hands in one /v1/score/batch body")
+    # the model
+    load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
+    finder_weights: Path = Field(MODELS / "tile_finder.pt", description="the YOLO tile finder")
+    classifier_weights: Path = Field(MODELS / "tile_classifier.onnx", description="the tile classifier")
+    # photo concurrency, per worker process
+    max_concurrent_photos: int = Field(1, ge=1, description="photos processed at once per worker")
+    photo_queue_seconds: float = Field(5.0, ge=0, description="how long an excess photo waits for a slot (then 503)")
+    retry_after_seconds: int = Field(2, ge=0, description="the Retry-After header of a 503")
+    # HTTP
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list, description="allowed CORS origins")
+    workers: int = Field(1, ge=1, description="worker processes for `mjscore serve` (documented; see docs/api.md)")
+    log_level: str = Field("INFO", description="level of the service's own log lines")
+    access_log: bool = Field(True, description="one JSON log line per request on stderr")
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The settings of this process (read once; tests override the dependency or clear the cache)."""
+    return Settings()

@@ -1,0 +1,219 @@
+"""Dependencies of the routes: settings, the detector, the photo pipeline, the photo slots and upload checks.
+
+``Detector`` is a Protocol: tests put a fake in with ``app.dependency_overrides[get_detector] = lambda: fake``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import warnings
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from types import ModuleType
+from typing import Annotated, Any, Protocol
+
+from fastapi import Depends, Request, UploadFile
+from starlette.exceptions import HTTPException
+
+from api.config import Settings, get_settings
+
+
+class Detector(Protocol):
+    """Anything that finds tiles: ``vision.detector.TileDetector`` or a test's fake."""
+
+    def detect(self, image: Any) -> Sequence[Any]: ...
+
+
+class ApiError(HTTPException):
+    """An error answered as the contract's error object with ``status``; ``headers`` e.g. Retry-After.
+
+    A subclass of Starlette's ``HTTPException`` so that it passes unchanged through FastAPI's body parsing.
+    """
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status_code=status, detail=message, headers=headers)
+        self.code = code
+        self.message = message
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+# --- the detector ------------------------------------------------------------------------------------------------
+
+
+def get_detector(request: Request) -> Detector:
+    """The detector loaded at start-up, or 503 when there is none (no weights yet, or loading failed)."""
+    detector: Detector | None = getattr(request.app.state, "detector", None)
+    if detector is None:
+        reason = getattr(request.app.state, "model_error", None) or "the tile detector is not loaded"
+        settings: Settings = request.app.state.settings
+        raise ApiError(503, "model_not_ready", f"photo reading is not available: {reason}",
+                       {"Retry-After": str(settings.retry_after_seconds)})
+    return detector
+
+
+DetectorDep = Annotated[Detector, Depends(get_detector)]
+
+
+def get_photo() -> ModuleType:
+    """The photo pipeline ``api.photo`` (``recognize``, ``score_photo``), imported on first use."""
+    try:
+        import api.photo as photo
+    except ImportError as exc:  # the module is written by another issue; answer 503 until it exists
+        raise ApiError(503, "not_available", f"photo reading is not available: {exc}") from exc
+    return photo
+
+
+PhotoDep = Annotated[ModuleType, Depends(get_photo)]
+
+
+# --- how many photos at once -------------------------------------------------------------------------------------
+
+
+class PhotoSlots:
+    """At most ``size`` photos in work per process; an excess request waits ``wait`` seconds, then gets 503."""
+
+    def __init__(self, size: int, wait: float, retry_after: int) -> None:
+        self.size = size
+        self.wait = wait
+        self.retry_after = retry_after
+        self._sem = asyncio.Semaphore(size)
+        self.waiting = 0
+
+    @property
+    def busy(self) -> int:
+        return self.size - self._sem._value  # noqa: SLF001 - for /readyz and tests only
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        self.waiting += 1
+        try:
+            await asyncio.wait_for(self._sem.acquire(), timeout=self.wait)
+        except TimeoutError:
+            msg = f"all {self.size} photo slots are busy; retry in {self.retry_after} s"
+            raise ApiError(503, "busy", msg, {"Retry-After": str(self.retry_after)}) from None
+        finally:
+            self.waiting -= 1
+        try:
+            yield
+        finally:
+            self._sem.release()
+
+
+def get_slots(request: Request) -> PhotoSlots:
+    slots: PhotoSlots = request.app.state.photo_slots
+    return slots
+
+
+SlotsDep = Annotated[PhotoSlots, Depends(get_slots)]
+
+
+# --- uploads -----------------------------------------------------------------------------------------------------
+
+# (format name, Pillow's format) by their leading bytes; the header the client sends is not trusted
+_HEIF_BRANDS = (b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1")
+ACCEPTED = ("jpeg", "png", "webp", "heic")
+_PILLOW_FORMATS = {"jpeg": {"JPEG", "MPO"}, "png": {"PNG"}, "webp": {"WEBP"}, "heic": {"HEIF", "HEIC", "AVIF"}}
+MIN_SIDE = 16
+
+
+def sniff(data: bytes) -> str | None:
+    """The image type from its first bytes: jpeg, png, webp, heic, or another name, or None when unknown.
+
+    >>> sniff(b"\\xff\\xd8\\xff\\xe0..."), sniff(b"\\x89PNG\\r\\n\\x1a\\n..."), sniff(b"GIF89a"), sniff(b"hello")
+    ('jpeg', 'png', 'gif', None)
+    """
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+        return "heic"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis"):
+        return "avif"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "gif"
+    if data[:2] == b"BM":
+        return "bmp"
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return "tiff"
+    if data[:4] == b"%PDF":
+        return "pdf"
+    return None
+
+
+async def read_upload(upload: UploadFile, limit: int) -> bytes:
+    """The uploaded bytes, reading no more than ``limit`` + 1 of them (413 beyond ``limit``)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = await upload.read(1 << 20)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > limit:
+            msg = f"the photo is larger than {limit} bytes (MJ_MAX_UPLOAD_BYTES)"
+            raise ApiError(413, "too_large", msg)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def check_photo(data: bytes, max_pixels: int) -> tuple[str, int, int]:
+    """Check an upload before any decoding: its type from the bytes, then its size from the header alone.
+
+    Returns (type, width, height) as stored (before EXIF orientation). Raises ``ApiError``: 400 ``bad_image`` (empty,
+    unreadable header, too small), 415 ``unsupported_media_type``, 413 ``image_too_large`` (more than ``max_pixels``,
+    e.g. a decompression bomb).
+    """
+    if not data:
+        raise ApiError(400, "bad_image", "the photo is empty")
+    kind = sniff(data)
+    if kind not in ACCEPTED:
+        what = f"a {kind.upper()} file" if kind else "not an image this service knows"
+        msg = f"the photo is {what}; send JPEG, PNG, WebP or HEIC"
+        raise ApiError(415, "unsupported_media_type", msg)
+    _register_heif()
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(io.BytesIO(data))  # reads the header only; no pixel is decoded here
+            width, height = img.size
+            fmt = img.format
+    except Image.DecompressionBombError as exc:
+        msg = f"the photo has too many pixels: {exc}"
+        raise ApiError(413, "image_too_large", msg) from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
+        msg = f"cannot read the photo's {kind.upper()} header: {exc}"
+        raise ApiError(400, "bad_image", msg) from exc
+    if fmt not in _PILLOW_FORMATS[kind]:
+        msg = f"the photo starts like {kind.upper()} but reads as {fmt}"
+        raise ApiError(400, "bad_image", msg)
+    if width * height > max_pixels:
+        msg = f"the photo is {width}x{height} = {width * height} pixels, more than {max_pixels} (MJ_MAX_PIXELS)"
+        raise ApiError(413, "image_too_large", msg)
+    if min(width, height) < MIN_SIDE:
+        msg = f"the photo is {width}x{height}; a side of at least {MIN_SIDE} pixels is needed"
+        raise ApiError(400, "bad_image", msg)
+    return kind, width, height
+
+
+_heif_registered = False
+
+
+def _register_heif() -> None:
+    global _heif_registered
+    if _heif_registered:
+        return
+    try:
+        from pillow_heif import register_heif_opener
+
+        register_heif_opener()
+    except ImportError:  # pragma: no cover - pillow-heif is a dependency; without it HEIC gets 400
+        pass
+    _heif_registered = True

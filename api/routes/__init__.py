@@ -1,0 +1,1 @@
+"""The service's routers: scoring, photos, rules and health."""

@@ -1,0 +1,104 @@
+"""POST /v1/recognize and /v1/score-photo: a photo (multipart) to detections, layout and hand; and its score.
+
+Every upload is checked before decoding (size, type sniffed from the bytes, pixels from the header); the model
+runs in a worker thread, at most ``MJ_MAX_CONCURRENT_PHOTOS`` photos at a time per process.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import anyio
+from fastapi import APIRouter, File, Form, UploadFile
+
+from api import schemas
+from api.deps import ApiError, DetectorDep, PhotoDep, SettingsDep, SlotsDep, check_photo, read_upload
+from scorer.request import FIELDS, RULE_SETS, context_from
+
+router = APIRouter(tags=["photo"])
+
+PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": schemas.ErrorPublic, "description": "the photo cannot be read (`bad_image`) or the request part "
+                                                       "is not JSON (`bad_request`)"},
+    413: {"model": schemas.ErrorPublic, "description": "larger than MJ_MAX_UPLOAD_BYTES (`too_large`) or "
+                                                       "MJ_MAX_PIXELS (`image_too_large`)"},
+    415: {"model": schemas.ErrorPublic, "description": "not JPEG, PNG, WebP or HEIC (`unsupported_media_type`)"},
+    422: {"model": schemas.ErrorPublic, "description": "a part is missing or the request object is wrong"},
+    503: {"model": schemas.ErrorPublic, "description": "no model loaded yet (`model_not_ready`) or every photo slot "
+                                                       "busy (`busy`); see Retry-After"},
+}
+
+FileField = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP or HEIC; EXIF orientation is applied")]
+
+
+async def _photo_bytes(file: UploadFile, settings: Any) -> bytes:
+    data = await read_upload(file, settings.max_upload_bytes)
+    check_photo(data, settings.max_pixels)
+    return data
+
+
+@router.post(
+    "/recognize",
+    response_model=schemas.RecognitionPublic,
+    summary="Read the tiles of a photo",
+    responses={200: {"content": {"application/json": {"example": schemas.RECOGNITION_EXAMPLE}}}, **PHOTO_ERRORS},
+)
+async def recognize(
+    file: FileField, settings: SettingsDep, detector: DetectorDep, photo: PhotoDep, slots: SlotsDep
+) -> dict[str, Any]:
+    """A photo in (multipart part ``file``); the detections, the layout and the hand they read as out."""
+    data = await _photo_bytes(file, settings)
+    async with slots.slot():
+        result: dict[str, Any] = await anyio.to_thread.run_sync(photo.recognize, data, detector)
+    return result
+
+
+def parse_photo_request(text: str) -> dict[str, Any]:
+    """The ``request`` part: a request object without ``hand``, checked before the photo is read."""
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        msg = f"the request part is not JSON: {exc}"
+        raise ApiError(400, "bad_request", msg) from None
+    if not isinstance(obj, dict):
+        raise ApiError(422, "bad_request", "the request part must be a JSON object, e.g. {\"rules\": \"mcr\"}")
+    if "hand" in obj:
+        raise ApiError(422, "bad_request", "the request part has no 'hand': the hand is read from the photo")
+    unknown = sorted(set(obj) - FIELDS)
+    if unknown:
+        msg = f"unknown field {unknown[0]!r}; known fields: {', '.join(sorted(FIELDS - {'hand'}))}"
+        raise ApiError(422, "bad_request", msg)
+    if obj.get("rules") not in RULE_SETS:
+        msg = f"'rules' must be one of {', '.join(RULE_SETS)}, not {obj.get('rules')!r}"
+        raise ApiError(422, "bad_request", msg)
+    context_from(obj)  # winds and flags; a ScorerError becomes 422
+    return obj
+
+
+@router.post(
+    "/score-photo",
+    response_model=schemas.ScorePhotoPublic,
+    summary="Read a photo and score the hand",
+    responses={
+        200: {"content": {"application/json": {"example": {
+            "recognition": schemas.RECOGNITION_EXAMPLE, "result": schemas.SCORE_RESULT_EXAMPLE,
+        }}}},
+        **PHOTO_ERRORS,
+    },
+)
+async def score_photo(
+    file: FileField,
+    request: Annotated[str, Form(description='the request object without "hand", as JSON',
+                                 examples=['{"rules": "mcr", "discarder": "S"}'])],
+    settings: SettingsDep,
+    detector: DetectorDep,
+    photo: PhotoDep,
+    slots: SlotsDep,
+) -> dict[str, Any]:
+    """A photo (part ``file``) and a request object (part ``request``) in; the recognition and the result out."""
+    obj = parse_photo_request(request)
+    data = await _photo_bytes(file, settings)
+    async with slots.slot():
+        answer: dict[str, Any] = await anyio.to_thread.run_sync(photo.score_photo, data, detector, obj)
+    return answer
