@@ -37,11 +37,11 @@ from .patterns import (
 )
 
 __all__ = [
-    "DEFAULT",
-    "SPECIALS",
     "Candidate",
+    "DEFAULT",
     "FuzhouConfig",
     "FuzhouFacts",
+    "SPECIALS",
     "rank_key",
     "score",
     "score_request",

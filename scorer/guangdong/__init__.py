@@ -21,7 +21,16 @@ from ..result import Fan, ScoreResult
 from .config import DEFAULT, GuangdongConfig
 from .patterns import BY_ID, PATTERNS, Kind, Reading, apply_exclusions, detect_all, special_value, specials_stand_alone
 
-__all__ = ["DEFAULT", "PATTERNS", "GuangdongConfig", "GuangdongFacts", "rank_key", "score", "score_request", "settle"]
+__all__ = [
+    "DEFAULT",
+    "GuangdongConfig",
+    "GuangdongFacts",
+    "PATTERNS",
+    "rank_key",
+    "score",
+    "score_request",
+    "settle",
+]
 
 RULES = "guangdong"
 SEATS = ("E", "S", "W", "N")
