@@ -1,8 +1,8 @@
 """Fuzhou (福州麻将) scoring, after seed 003: 16-tile hands (five sets and a pair), honours and the eight
 flowers set aside as flowers, the gold (金) wild, points by the seed's formulas and its special wins.
 
-Honours in a Fuzhou hand string: every ``z`` tile standing loose (as ``1z`` in ``123m ... +5s 1z1z 3f``)
-is a flower set aside, like ``1f``-``8f``; honours in a meld or as the winning tile are an error.
+Honours in a Fuzhou hand string: every ``z`` tile (written loose, as ``1z`` in ``123m ... +5s 1z1z 3f``, or
+grouped as a meld, ``[1111z]``) is a flower set aside, like ``1f``-``8f``; an honour as the winning tile is an error.
 
 >>> from scorer.hand import parse_hand
 >>> r = score(parse_hand("123m456m789m123p45p+6p 99s 1z 3f"), gold=None)
@@ -245,19 +245,21 @@ def _choices(found: list[str]) -> list[list[str]]:
 
 
 def _set_honours_aside(hand: Hand) -> tuple[Hand, tuple[Tile, ...]]:
-    """The hand without its loose honours, and the honours (flowers in Fuzhou)."""
-    for meld in hand.melds:
-        if meld.first.is_honor:
-            msg = f"{meld}: honours are flowers in Fuzhou and make no meld; write them loose, e.g. 1z1z"
-            raise InvalidHandError(msg)
+    """The hand without its honours, and the honours (flowers in Fuzhou).
+
+    Honours make no meld in Fuzhou, so honours written as a meld (``[111z]``, ``(1111z)``, as a photo's layout
+    may group four Easts laid out together) are flowers too; the winning tile cannot be one.
+    """
     if hand.win_tile.is_honor:
         msg = f"the winning tile {hand.win_tile} is an honour, a flower in Fuzhou: flowers are set aside, never won on"
         raise InvalidHandError(msg)
     honours = tuple(t for t in hand.concealed if t.is_honor)
+    honours += tuple(t for m in hand.melds if m.first.is_honor for t in m.tiles)
     if not honours:
         return hand, ()
     rest = tuple(t for t in hand.concealed if not t.is_honor)
-    return Hand(rest, hand.melds, hand.win_tile, hand.flowers), honours
+    melds = tuple(m for m in hand.melds if not m.first.is_honor)
+    return Hand(rest, melds, hand.win_tile, hand.flowers), tuple(sorted(honours))
 
 
 def _check_golds(hand: Hand, ctx: WinContext, facts: FuzhouFacts) -> int:

@@ -38,6 +38,9 @@ def parts(result) -> dict[str, int]:
         # honours loose in the hand are flowers: 1z 7z + 3f = 花 3; 3 + 5 = 8
         pytest.param("1z " + PLAIN + " 7z 3f", None, 0, {"discarder": "S"}, 8, {"base": 5, "flowers": 3},
                      id="honours are flowers"),
+        # honours grouped like a meld are flowers too (a photo's layout may group them): 6 + 1 + 5 = 12
+        pytest.param(PLAIN + " [1111z] 7z", None, 0, {"discarder": "S"}, 12, {"base": 5, "flowers": 7},
+                     id="honours written as a meld are flowers"),
         # 春夏秋冬 all four = 6, plus 梅 1: 花 7; 7 + 5 = 12
         pytest.param(PLAIN + " 1234f5f", None, 0, {"discarder": "S"}, 12, {"base": 5, "flowers": 7},
                      id="seasons set counts 6"),

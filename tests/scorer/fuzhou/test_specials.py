@@ -151,7 +151,6 @@ def test_full_flush_over_half_flush_when_golds_can_stand_for_themselves() -> Non
         ("[222m]456m789m456p789p1s+1s 1f", "2m", {"discarder": "S"}, {}, "invalid_hand", "claimed meld"),
         ("2m2m2m456m789m456p789p9s+2m", "2m", {"self_draw": True}, {}, "invalid_hand", "at most 3"),
         ("456m789m456p789p123s9s+2m", "2m", {"discarder": "S"}, {}, "bad_request", "discarded gold"),
-        ("[111z]456m789m456p789p9s+9s", None, {"discarder": "S"}, {}, "invalid_hand", "honours are flowers"),
         ("456m789m456p789p123s9s+1z", None, {"discarder": "S"}, {}, "invalid_hand", "honour"),
         ("456m789m456p789p123s9s+9s", "1z", {"discarder": "S"}, {}, "bad_request", "gold"),
         ("456m789m456p789p12s99s+2m", "2m", {"discarder": "S"}, {"robbing_gold": True}, "bad_request", "discard"),
