@@ -130,6 +130,11 @@ def score(
     flowers = flower_points(core.flowers, honours)
     kongs = sum(2 if m.concealed else 1 for m in core.melds if m.kind is MeldKind.KONG)
     readings = _readings(core, ctx, facts, golds, flowers + kongs)
+    if not ctx.self_draw and not special_win and not config.free_gold_discard and _free_gold(core, facts.gold, golds):
+        readings = [r for r in readings if {"golden_pair", "golden_dragon"} & set(detect_all(r))]
+        if not readings:
+            msg = f"{hand} holds a free gold (闲金: it waits on any tile), which may not win on a discard"
+            raise NotWinningError(msg)
     values = {s.id: s.value for s in SPECIALS} | {"golden_kan": config.golden_kan}
     candidates: list[Candidate] = []
     for r in readings:
@@ -141,11 +146,6 @@ def score(
             streak = facts.dealer_streak
             total = (streak + part) * 2 + extra if self_like else streak + part + extra
             candidates.append(Candidate(total, tuple(specials), self_like, r))
-    if not ctx.self_draw and not special_win and not config.free_gold_discard and _free_gold(core, facts.gold, golds):
-        candidates = [c for c in candidates if {"golden_pair", "golden_dragon"} & set(c.specials)]
-        if not candidates:
-            msg = f"{hand} holds a free gold (闲金: it waits on any tile), which may not win on a discard"
-            raise NotWinningError(msg)
     if not candidates:
         msg = f"{hand} is not a winning hand: it reads as no five sets and a pair (golds wild) and holds no three golds"
         raise NotWinningError(msg)
