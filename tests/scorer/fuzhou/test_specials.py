@@ -52,9 +52,9 @@ NO_FLOWER = "123m456m789m123p456p9s+9s"
                      id="heavenly 天和"),
         # 金雀 点炮: 2 + 2 + 0 + 5 + 60 = 69 (a free gold may win on a discard when it is 金雀)
         pytest.param(SPARROW, "2m", {"discarder": "S"}, {}, 69, ["golden_pair"], id="golden sparrow 金雀 discard"),
-        # a free gold winning on a discard as 金雀, where 清一色 (dead golds) is the higher special:
-        # 0 + 2 + 0 + 5 + 240 = 247 (only the highest special on an ordinary win)
-        pytest.param("456m789m456m789m12m2m2m+3m", "2m", {"discarder": "S"}, {}, 247, ["full_flush"],
+        # a free gold winning on a discard as 金雀 (1m + gold + 3m, two golds the pair), where 清一色 (dead golds)
+        # is the higher special: three golds, 0 + 3 + 0 + 5 + 240 = 248 (only the highest special counts)
+        pytest.param("456m789m456m789m12m2m2m+3m", "2m", {"discarder": "S"}, {}, 248, ["full_flush"],
                      id="free gold wins on a discard as 金雀, scores 清一色"),
         # 金雀 自摸: (2 + 2 + 0 + 5) × 2 + 60 = 78
         pytest.param(SPARROW, "2m", {"self_draw": True}, {}, 78, ["golden_pair"], id="golden sparrow 金雀 self-draw"),
