@@ -50,7 +50,7 @@ def test_request_options_and_liability_object() -> None:
         ({"guangdong": {"human": 1}}, "bad_request", "true or false"),
         ({"guangdong": "W"}, "bad_request", "must be an object"),
         ({"hand": "123m456p789s234s5s+4s"}, "not_winning", "not a winning hand"),
-        ({"hand": "1133m5577p99s1122z+2z"}, "not_winning", "not a winning hand"),  # seven pairs: no Guangdong win
+        ({"hand": "1133m5577p99s112z+2z"}, "not_winning", "not a winning hand"),  # seven pairs: no Guangdong win
         ({"hand": "123m456p789s234s+5s"}, "invalid_hand", "wrong tile count"),
     ],
 )
