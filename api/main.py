@@ -258,9 +258,12 @@ class RequestMiddleware:
                 await error_response(413, "too_large", msg)(scope, receive, send_with_id)
             else:
                 await self.app(scope, capped_receive, send_with_id)
-        except Exception:
+        except Exception as exc:  # the catch-all: logged with its request id, answered with the error object
+            log.error("unhandled error in %s %s (request %s)", scope["method"], scope["path"], rid, exc_info=exc)
+            if not status:
+                message = f"internal error; quote request id {rid}"
+                await error_response(500, "internal_error", message)(scope, receive, send_with_id)
             status = status or 500
-            raise
         finally:
             if self.log:
                 self._log(scope, rid, status, sent, started)
@@ -283,7 +286,7 @@ def _setup_logging(settings: Settings) -> None:
     """Service log lines go to stderr as they are (already JSON); uvicorn's own access line is turned off."""
     logger = logging.getLogger("api")
     logger.setLevel(settings.log_level.upper())
-    if not logger.handlers:
+    if not logger.handlers and not logging.getLogger().handlers:  # uvicorn sets up only its own loggers
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(message)s"))
         logger.addHandler(handler)
@@ -301,7 +304,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     spec = get_openapi(title=app.title, version=app.version, summary=app.summary, description=app.description,
                        routes=app.routes)
     components = spec.setdefault("components", {}).setdefault("schemas", {})
-    for model in (schemas.ScoreRequest, schemas.BatchRequest):
+    for model in (schemas.ScoreRequest, schemas.BatchRequest, schemas.PhotoRequest):
         schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
         for name, sub in schema.pop("$defs", {}).items():
             components.setdefault(name, sub)

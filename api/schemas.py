@@ -143,11 +143,16 @@ class ScoreRequest(BaseModel):
 
 
 class PhotoRequest(BaseModel):
-    """The ``request`` part of /v1/score-photo: a request object without ``hand`` (it comes from the photo)."""
+    """The ``request`` part of /v1/score-photo: a request object whose hand comes from the photo."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"rules": "mcr", "discarder": "S"}]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"rules": "mcr", "discarder": "S"}, {"rules": "mcr", "self_draw": True, "concealed_kongs": ["9p"]}]})
 
     rules: Literal["mcr", "riichi", "guangdong", "fuzhou"]
+    hand: str | None = Field(None, description="a corrected hand, scored instead of the photo's reading")
+    concealed_kongs: str | list[str] | None = Field(
+        None, description="the tiles of concealed kongs shown as four backs, in reading order, e.g. [\"9p\"]")
+    win_tile: str | None = Field(None, description="the winning tile, when the photo sets none apart")
     self_draw: bool = False
     seat_wind: Seat = "E"
     round_wind: Seat = "E"

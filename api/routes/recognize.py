@@ -54,8 +54,9 @@ async def recognize(
     return result
 
 
-def parse_photo_request(text: str) -> dict[str, Any]:
-    """The ``request`` part: a request object without ``hand``, checked before the photo is read."""
+def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The ``request`` part, checked before the photo is read: a request object whose ``hand``, when present,
+    corrects the reading, plus the pipeline's own fields (``concealed_kongs``, ``win_tile``)."""
     try:
         obj = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
@@ -63,11 +64,12 @@ def parse_photo_request(text: str) -> dict[str, Any]:
         raise ApiError(400, "bad_request", msg) from None
     if not isinstance(obj, dict):
         raise ApiError(422, "bad_request", "the request part must be a JSON object, e.g. {\"rules\": \"mcr\"}")
-    if "hand" in obj:
-        raise ApiError(422, "bad_request", "the request part has no 'hand': the hand is read from the photo")
-    unknown = sorted(set(obj) - FIELDS)
+    if "hand" in obj and not isinstance(obj["hand"], str | None):
+        raise ApiError(422, "bad_request", "'hand' (a corrected reading) must be a string in notation")
+    known = FIELDS | set(photo_fields)
+    unknown = sorted(set(obj) - known)
     if unknown:
-        msg = f"unknown field {unknown[0]!r}; known fields: {', '.join(sorted(FIELDS - {'hand'}))}"
+        msg = f"unknown field {unknown[0]!r}; known fields: {', '.join(sorted(known))}"
         raise ApiError(422, "bad_request", msg)
     if obj.get("rules") not in RULE_SETS:
         msg = f"'rules' must be one of {', '.join(RULE_SETS)}, not {obj.get('rules')!r}"
@@ -89,15 +91,20 @@ def parse_photo_request(text: str) -> dict[str, Any]:
 )
 async def score_photo(
     file: FileField,
-    request: Annotated[str, Form(description='the request object without "hand", as JSON',
-                                 examples=['{"rules": "mcr", "discarder": "S"}'])],
+    request: Annotated[str, Form(
+        description='the request object as JSON, without "hand" (read from the photo; a "hand" given here corrects '
+                    'the reading), plus "concealed_kongs" and "win_tile" where the photo cannot show them',
+        examples=['{"rules": "mcr", "discarder": "S"}'],
+        json_schema_extra={"contentMediaType": "application/json",
+                           "contentSchema": {"$ref": "#/components/schemas/PhotoRequest"}},
+    )],
     settings: SettingsDep,
     detector: DetectorDep,
     photo: PhotoDep,
     slots: SlotsDep,
 ) -> dict[str, Any]:
     """A photo (part ``file``) and a request object (part ``request``) in; the recognition and the result out."""
-    obj = parse_photo_request(request)
+    obj = parse_photo_request(request, tuple(getattr(photo, "PHOTO_FIELDS", ())))
     data = await _photo_bytes(file, settings)
     async with slots.slot():
         answer: dict[str, Any] = await anyio.to_thread.run_sync(photo.score_photo, data, detector, obj)

@@ -1,0 +1,57 @@
+"""GET /healthz and /readyz."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.api.support import BrokenDetector, FakeDetector, make_app
+
+
+def test_healthz(bare):
+    r = bare.get("/healthz")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+
+
+def test_readyz_with_a_model(client):
+    r = client.get("/readyz")
+    assert r.status_code == 200
+    assert r.json()["ready"] is True and r.json()["photo"] is True
+
+
+def test_readyz_without_a_model(bare):
+    r = bare.get("/readyz")
+    assert r.status_code == 503
+    assert r.json() == {"ready": False, "score": True, "photo": False, "detail": r.json()["detail"]}
+
+
+def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
+    """The lifespan builds the detector once and runs it on a blank image; a failed warm-up means not ready."""
+    import vision.detector as vd
+
+    from api.config import Settings
+    from api.main import create_app
+
+    built = []
+
+    def factory(detector):
+        def make(finder, classifier, config=None):
+            built.append((finder, classifier))
+            return detector
+        return make
+
+    for detector, ready in ((FakeDetector(), 200), (BrokenDetector(), 503)):
+        monkeypatch.setattr(vd, "TileDetector", factory(detector))
+        app = create_app(Settings(load_model=True, finder_weights=tmp_path / "f.pt",
+                                  classifier_weights=tmp_path / "c.onnx"))
+        with TestClient(app) as c:
+            assert c.get("/readyz").status_code == ready
+            for _ in range(3):
+                c.get("/healthz")
+        assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx")
+    assert len(built) == 2
+    assert detector.__class__ is BrokenDetector
+
+
+def test_readyz_when_loading_is_off():
+    with TestClient(make_app(None, load_model=False)) as c:
+        assert "MJ_LOAD_MODEL" in c.get("/readyz").json()["detail"]

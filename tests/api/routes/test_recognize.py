@@ -1,0 +1,237 @@
+"""POST /v1/recognize and /v1/score-photo: uploads, limits, types, EXIF, HEIC, concurrency, errors."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.api.support import (
+    BrokenDetector,
+    FakeDetector,
+    encode,
+    error_of,
+    jpeg,
+    make_app,
+    photo_module,
+    png_header_only,
+)
+
+REQUEST = json.dumps({"rules": "mcr", "discarder": "S"})
+
+
+def upload(data: bytes, name: str = "hand.jpg", mime: str = "image/jpeg") -> dict:
+    return {"file": (name, data, mime)}
+
+
+def check_recognition(rec: dict) -> None:
+    assert set(rec) >= {"image", "detections", "hand", "layout"}
+    assert set(rec["image"]) == {"width", "height"}
+    for d in rec["detections"]:
+        assert set(d) >= {"tile", "confidence", "box", "sideways"} and len(d["box"]) == 4
+
+
+def test_recognize_answers_the_recognition_object(client, fake):
+    r = client.post("/v1/recognize", files=upload(jpeg()))
+    assert r.status_code == 200, r.text
+    rec = r.json()
+    check_recognition(rec)
+    assert rec["image"] == {"width": 640, "height": 120}
+    assert [d["tile"] for d in rec["detections"]] == fake.labels
+    assert fake.calls == 1
+
+
+def test_score_photo_answers_recognition_and_result(client):
+    r = client.post("/v1/score-photo", files=upload(jpeg()), data={"request": REQUEST})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert set(body) == {"recognition", "result"}
+    check_recognition(body["recognition"])
+    assert "ok" in body["result"]
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("PNG", "a.png"), ("WEBP", "a.webp"), ("HEIF", "a.heic")])
+def test_png_webp_heic_are_read(client, fmt, name):
+    r = client.post("/v1/recognize", files=upload(encode(fmt), name, "application/octet-stream"))
+    assert r.status_code == 200, r.text
+    assert r.json()["image"] == {"width": 640, "height": 120}
+
+
+def test_the_type_comes_from_the_bytes_not_the_header(client):
+    r = client.post("/v1/recognize", files=upload(encode("PNG"), "hand.jpg", "image/jpeg"))
+    assert r.status_code == 200
+    r = client.post("/v1/recognize", files=upload(b"GIF89a" + b"\x00" * 100, "hand.jpg", "image/jpeg"))
+    assert error_of(r) == (415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"hello, this is no photo", b"%PDF-1.4 ...", b"BM" + b"\x00" * 100, encode("GIF"), encode("BMP"), encode("TIFF")],
+    ids=["text", "pdf", "bmp_junk", "gif", "bmp", "tiff"],
+)
+def test_other_types_get_415(client, data):
+    assert error_of(client.post("/v1/recognize", files=upload(data))) == (415, "unsupported_media_type")
+
+
+def test_exif_orientation_is_applied(client):
+    r = client.post("/v1/recognize", files=upload(jpeg(640, 120, orientation=6)))
+    assert r.status_code == 200
+    assert r.json()["image"] == {"width": 120, "height": 640}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"\xff\xd8\xff" + b"\x00" * 10, b"\x89PNG\r\n\x1a\n" + b"\x00" * 30, jpeg(4, 4)],
+    ids=["empty", "jpeg_junk", "png_junk", "tiny"],
+)
+def test_unreadable_photos_get_400(client, data):
+    assert error_of(client.post("/v1/recognize", files=upload(data))) == (400, "bad_image")
+
+
+def test_a_truncated_jpeg_gets_400_not_500(client):
+    data = jpeg(800, 600, quality=95)
+    r = client.post("/v1/recognize", files=upload(data[: len(data) // 3]))
+    assert error_of(r) == (400, "bad_image")
+
+
+# --- limits ------------------------------------------------------------------------------------------------------
+
+
+def test_upload_size_limit():
+    data = jpeg()
+    with TestClient(make_app(FakeDetector(), max_upload_bytes=len(data) - 1)) as c:
+        assert error_of(c.post("/v1/recognize", files=upload(data))) == (413, "too_large")
+        r = c.post("/v1/score-photo", files=upload(data), data={"request": REQUEST})
+        assert error_of(r) == (413, "too_large")
+    with TestClient(make_app(FakeDetector(), max_upload_bytes=len(data))) as c:
+        assert c.post("/v1/recognize", files=upload(data)).status_code == 200
+
+
+def test_a_body_far_over_the_limit_is_refused_before_reading():
+    with TestClient(make_app(FakeDetector(), max_upload_bytes=1000)) as c:
+        r = c.post("/v1/recognize", files=upload(b"\xff\xd8\xff" + b"\x00" * 1_200_000))
+        assert error_of(r) == (413, "too_large")
+
+
+def test_the_default_upload_limit_is_20_mb(client):
+    assert client.app.state.settings.max_upload_bytes == 20_000_000
+
+
+def test_pixel_limit_is_checked_before_decoding(fake):
+    with TestClient(make_app(fake, max_pixels=640 * 120 - 1)) as c:
+        assert error_of(c.post("/v1/recognize", files=upload(jpeg()))) == (413, "image_too_large")
+    assert fake.calls == 0
+
+
+@pytest.mark.parametrize("side", [20_000, 200_000], ids=["over_our_limit", "over_pillows_own_limit"])
+def test_decompression_bomb_is_refused_from_its_header(client, fake, side):
+    bomb = png_header_only(side, side)
+    assert len(bomb) < 200
+    assert error_of(client.post("/v1/recognize", files=upload(bomb, "bomb.png", "image/png"))) == (
+        413, "image_too_large")
+    assert fake.calls == 0
+
+
+# --- parts -------------------------------------------------------------------------------------------------------
+
+
+def test_missing_file_part_gets_422(client):
+    assert error_of(client.post("/v1/recognize", data={"x": "1"})) == (422, "bad_request")
+    assert error_of(client.post("/v1/score-photo", data={"request": REQUEST})) == (422, "bad_request")
+
+
+def test_missing_request_part_gets_422(client):
+    assert error_of(client.post("/v1/score-photo", files=upload(jpeg()))) == (422, "bad_request")
+
+
+def test_json_instead_of_multipart_gets_422(client):
+    assert error_of(client.post("/v1/recognize", json={"file": "x"})) == (422, "bad_request")
+
+
+@pytest.mark.parametrize(
+    ("request_part", "status", "code"),
+    [
+        ("{not json", 400, "bad_request"),
+        ("[1]", 422, "bad_request"),
+        ('{"rules": "mcr", "hand": 5}', 422, "bad_request"),
+        ('{"rules": "chess"}', 422, "bad_request"),
+        ('{"rules": "mcr", "colour": "red"}', 422, "bad_request"),
+        ('{"rules": "mcr", "seat_wind": "Q"}', 422, "bad_request"),
+        ('{"rules": "mcr", "self_draw": "yes"}', 422, "bad_request"),
+    ],
+)
+def test_bad_request_part_is_refused_before_the_model_runs(client, fake, request_part, status, code):
+    r = client.post("/v1/score-photo", files=upload(jpeg()), data={"request": request_part})
+    assert error_of(r) == (status, code)
+    assert fake.calls == 0
+
+
+def test_a_hand_in_the_request_part_corrects_the_reading(client):
+    req = json.dumps({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder": "S"})
+    r = client.post("/v1/score-photo", files=upload(jpeg()), data={"request": req})
+    assert r.status_code == 200
+    assert r.json()["result"]["total"] == 11
+
+
+def test_photo_only_fields_are_accepted(client):
+    if not hasattr(photo_module(), "PHOTO_FIELDS"):
+        pytest.skip("api.photo (issue 5) is not there yet")
+    req = json.dumps({"rules": "mcr", "win_tile": "8s", "concealed_kongs": []})
+    r = client.post("/v1/score-photo", files=upload(jpeg()), data={"request": req})
+    assert r.status_code == 200, r.text
+
+
+# --- no model, a broken model, busy --------------------------------------------------------------------------------
+
+
+def test_photo_endpoints_answer_503_without_a_model(bare):
+    r = bare.post("/v1/recognize", files=upload(jpeg()))
+    assert error_of(r) == (503, "model_not_ready")
+    assert r.headers["retry-after"]
+    r = bare.post("/v1/score-photo", files=upload(jpeg()), data={"request": REQUEST})
+    assert error_of(r) == (503, "model_not_ready")
+    assert bare.post("/v1/score", json={"rules": "mcr", "hand": "[555z]123p789s456m5s+5s"}).status_code == 200
+
+
+def test_missing_weights_at_start_up_leave_the_service_running(tmp_path):
+    from api.config import Settings
+    from api.main import create_app
+
+    app = create_app(Settings(load_model=True, finder_weights=tmp_path / "none.pt",
+                              classifier_weights=tmp_path / "none.onnx"))
+    with TestClient(app) as c:
+        assert c.get("/healthz").status_code == 200
+        r = c.get("/readyz")
+        assert r.status_code == 503 and r.json()["ready"] is False and "none.pt" in r.json()["detail"]
+        assert error_of(c.post("/v1/recognize", files=upload(jpeg()))) == (503, "model_not_ready")
+
+
+def test_a_failing_model_is_500_with_the_error_object():
+    with TestClient(make_app(BrokenDetector()), raise_server_exceptions=False) as c:
+        r = c.post("/v1/recognize", files=upload(jpeg()))
+        assert error_of(r) == (500, "internal_error")
+        assert r.headers["x-request-id"] in r.json()["error"]["message"]
+        assert "Traceback" not in r.text and "fell over" not in r.text
+
+
+def test_excess_photos_wait_then_get_503_with_retry_after():
+    slow = FakeDetector(delay=0.6)
+    app = make_app(slow, max_concurrent_photos=1, photo_queue_seconds=0.1, retry_after_seconds=3)
+    with TestClient(app) as c, ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: c.post("/v1/recognize", files=upload(jpeg())), range(4)))
+    statuses = sorted(r.status_code for r in answers)
+    assert statuses.count(200) >= 1 and 503 in statuses, statuses
+    busy = [r for r in answers if r.status_code == 503]
+    assert all(error_of(r) == (503, "busy") and r.headers["retry-after"] == "3" for r in busy)
+    assert slow.peak == 1
+
+
+def test_waiting_photos_get_their_turn():
+    slow = FakeDetector(delay=0.1)
+    app = make_app(slow, max_concurrent_photos=2, photo_queue_seconds=10)
+    with TestClient(app) as c, ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda _: c.post("/v1/recognize", files=upload(jpeg())), range(6)))
+    assert [r.status_code for r in answers] == [200] * 6
+    assert slow.peak <= 2

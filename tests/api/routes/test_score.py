@@ -1,0 +1,144 @@
+"""POST /v1/score and /v1/score/batch."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.request import score_request
+from tests.api.support import error_of
+
+MCR = {"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder": "S"}
+
+
+def test_score_returns_the_contract_result(client):
+    r = client.post("/v1/score", json=MCR)
+    assert r.status_code == 200
+    body = r.json()
+    assert body == score_request(MCR)
+    assert body["ok"] is True and body["total"] == 11
+    assert {f["name_zh"] for f in body["fans"]} == {"花龙", "箭刻", "单钓将"}
+    assert sum(body["payments"].values()) == 0
+
+
+@pytest.mark.parametrize("rules", ["mcr", "riichi", "guangdong"])
+def test_every_rule_set_answers(client, rules):
+    req = {"rules": rules, "hand": "234m456p34567s99s+8s", "self_draw": True}
+    r = client.post("/v1/score", json=req)
+    assert r.status_code == 200, r.text
+    assert r.json()["rules"] == rules
+
+
+def test_riichi_adds_its_object(client):
+    r = client.post("/v1/score", json={"rules": "riichi", "hand": "234m456p34567s99s+8s", "discarder": "S",
+                                       "riichi": {"riichi": True}})
+    assert r.status_code == 200
+    assert r.json()["riichi"]["points"] == 2900
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        pytest.param({"rules": "mcr", "hand": "123m+"}, "bad_notation", id="bad_notation"),
+        pytest.param({"rules": "mcr", "hand": "123m456m789m1p2p3p4p+9s"}, "not_winning", id="not_winning"),
+        pytest.param({"rules": "mcr", "hand": "11111m234p567s789s+5s"}, "invalid_hand", id="fifth_copy"),
+        pytest.param({"rules": "mcr", "hand": "123m+4m"}, "invalid_hand", id="too_few_tiles"),
+        pytest.param({"rules": "nope", "hand": "123m+4m"}, "bad_request", id="unknown_rules"),
+        pytest.param({"rules": "mcr"}, "bad_request", id="no_hand"),
+        pytest.param({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "colour": 1}, "bad_request",
+                     id="unknown_field"),
+        pytest.param({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "self_draw": "yes"}, "bad_request",
+                     id="flag_not_bool"),
+        pytest.param({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "seat_wind": "X"}, "bad_request",
+                     id="bad_wind"),
+        pytest.param({"rules": "riichi", "hand": "234m456p34567s99s+8s", "options": {"nope": 1}}, "bad_request",
+                     id="unknown_option"),
+        pytest.param([1, 2], "bad_request", id="not_an_object"),
+        pytest.param("hand", "bad_request", id="a_string"),
+    ],
+)
+def test_bad_hands_get_422_and_the_error_object(client, body, code):
+    r = client.post("/v1/score", json=body)
+    assert error_of(r) == (422, code)
+
+
+def test_json_null_is_no_request_object(client):
+    assert error_of(client.post("/v1/score", content=b"null")) == (422, "bad_request")
+
+
+@pytest.mark.parametrize("raw", [b"", b"{", b"\xff\xfe", b"[" * 100_000, b"NaN-ish"], ids=lambda b: repr(b[:8]))
+def test_a_body_that_is_not_json_gets_400(client, raw):
+    r = client.post("/v1/score", content=raw, headers={"content-type": "application/json"})
+    assert error_of(r) == (400, "bad_request")
+
+
+def test_the_content_type_is_not_needed(client):
+    import json
+
+    r = client.post("/v1/score", content=json.dumps(MCR), headers={"content-type": "text/plain"})
+    assert r.status_code == 200
+
+
+def test_get_is_not_allowed(client):
+    assert error_of(client.get("/v1/score")) == (405, "method_not_allowed")
+
+
+# --- batch -------------------------------------------------------------------------------------------------------
+
+
+def test_batch_answers_in_order_and_200_even_with_bad_hands(client):
+    hands = [MCR, {"rules": "mcr", "hand": "123m+"}, "not an object",
+             {"rules": "riichi", "hand": "234m456p34567s99s+8s", "riichi": {"riichi": True}, "discarder": "S"}]
+    r = client.post("/v1/score/batch", json={"hands": hands})
+    assert r.status_code == 200
+    results = r.json()["results"]
+    assert [x["ok"] for x in results] == [True, False, False, True]
+    assert results[0] == score_request(MCR)
+    assert results[1]["error"]["code"] == "bad_notation"
+    assert results[1]["error"]["message"].startswith("hand 1: ")
+    assert results[2]["error"]["code"] == "bad_request"
+    assert results[3]["rules"] == "riichi"
+
+
+def test_batch_of_1000_is_scored_in_order(client):
+    hands = [{**MCR, "discarder": "SWN"[i % 3]} for i in range(1000)]
+    r = client.post("/v1/score/batch", json={"hands": hands})
+    assert r.status_code == 200
+    results = r.json()["results"]
+    assert len(results) == 1000
+    expected = {s: score_request({**MCR, "discarder": s})["payments"] for s in "SWN"}
+    assert all(res["payments"] == expected["SWN"[i % 3]] for i, res in enumerate(results))
+
+
+def test_empty_batch(client):
+    r = client.post("/v1/score/batch", json={"hands": []})
+    assert r.status_code == 200 and r.json() == {"results": []}
+
+
+def test_batch_of_1001_is_refused(client):
+    r = client.post("/v1/score/batch", json={"hands": [MCR] * 1001})
+    assert error_of(r) == (422, "too_many_hands")
+
+
+@pytest.mark.parametrize("body", [[MCR], {"hand": MCR}, {"hands": MCR}, {"hands": [], "extra": 1}, 3])
+def test_batch_body_must_be_hands_list(client, body):
+    r = client.post("/v1/score/batch", json=body)
+    assert error_of(r) == (422, "bad_request")
+
+
+def test_batch_not_json(client):
+    assert error_of(client.post("/v1/score/batch", content=b"{nope")) == (400, "bad_request")
+
+
+def test_a_scorer_bug_is_one_error_object_in_a_batch(client, monkeypatch):
+    import api.routes.score as route
+
+    def boom(obj):
+        if obj.get("hand") == "boom":
+            raise RuntimeError("bug")
+        return score_request(obj)
+
+    monkeypatch.setattr(route, "score_request", boom)
+    r = client.post("/v1/score/batch", json={"hands": [MCR, {"rules": "mcr", "hand": "boom"}, MCR]})
+    assert r.status_code == 200
+    assert [x["ok"] for x in r.json()["results"]] == [True, False, True]
+    assert r.json()["results"][1]["error"]["code"] == "internal_error"

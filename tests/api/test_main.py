@@ -1,0 +1,213 @@
+"""The app as a whole: request ids, log lines, error objects everywhere, body limits, CORS, docs and OpenAPI."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.config import Settings, get_settings
+from tests.api.support import error_of, make_app
+
+MCR = {"rules": "mcr", "hand": "[555z]123p789s456m5s+5s"}
+
+
+def test_each_answer_has_a_request_id(client):
+    a = client.post("/v1/score", json=MCR).headers["x-request-id"]
+    b = client.get("/healthz").headers["x-request-id"]
+    assert a != b and len(a) == 32
+
+
+def test_the_clients_request_id_is_echoed(client):
+    assert client.get("/healthz", headers={"X-Request-ID": "app-42.abc"}).headers["x-request-id"] == "app-42.abc"
+
+
+@pytest.mark.parametrize("bad", ["a b", "x" * 200, "<script>"])
+def test_an_unsafe_request_id_is_replaced(client, bad):
+    assert client.get("/healthz", headers={"X-Request-ID": bad}).headers["x-request-id"] != bad
+
+
+def test_errors_carry_the_request_id_too(client):
+    r = client.post("/v1/score", json={"rules": "mcr", "hand": "123m+"})
+    assert r.status_code == 422 and r.headers["x-request-id"]
+
+
+def test_one_json_log_line_per_request(client, caplog):
+    with caplog.at_level(logging.INFO, logger="api.access"):
+        r = client.post("/v1/score", json=MCR, headers={"X-Request-ID": "log-me"})
+        client.post("/v1/score", json={"rules": "mcr", "hand": "123m+"})
+    lines = [json.loads(rec.getMessage()) for rec in caplog.records if rec.name == "api.access"]
+    assert len(lines) == 2
+    first = lines[0]
+    assert first["request_id"] == "log-me" == r.headers["x-request-id"]
+    assert first["method"] == "POST" and first["path"] == "/v1/score" and first["status"] == 200
+    assert first["ms"] >= 0 and first["bytes"] == len(r.content)
+    assert lines[1]["status"] == 422
+
+
+def test_the_access_log_can_be_turned_off(caplog):
+    with TestClient(make_app(None, access_log=False)) as c, caplog.at_level(logging.INFO, logger="api.access"):
+        c.get("/healthz")
+    assert not [r for r in caplog.records if r.name == "api.access"]
+
+
+@pytest.mark.parametrize(("method", "path", "status", "code"), [
+    ("GET", "/nowhere", 404, "not_found"),
+    ("GET", "/v1/score/batch", 405, "method_not_allowed"),
+    ("DELETE", "/v1/rules", 405, "method_not_allowed"),
+])
+def test_http_errors_are_error_objects(client, method, path, status, code):
+    assert error_of(client.request(method, path)) == (status, code)
+
+
+def test_json_body_limit():
+    with TestClient(make_app(None, max_json_bytes=200)) as c:
+        assert c.post("/v1/score", json=MCR).status_code == 200
+        big = {**MCR, "flowers": "1f" * 200}
+        assert error_of(c.post("/v1/score", json=big)) == (413, "too_large")
+        assert error_of(c.post("/v1/score/batch", json={"hands": [MCR] * 10})) == (413, "too_large")
+
+
+def test_json_body_limit_without_content_length():
+    """A chunked body (no Content-Length) is counted as it arrives."""
+    def chunks():
+        yield b'{"hands": ['
+        for _ in range(50):
+            yield json.dumps(MCR).encode() + b","
+        yield json.dumps(MCR).encode() + b"]}"
+
+    with TestClient(make_app(None, max_json_bytes=1000)) as c:
+        assert error_of(c.post("/v1/score/batch", content=chunks())) == (413, "too_large")
+
+
+def test_an_unexpected_error_is_500_with_the_error_object():
+    async def boom() -> dict:
+        raise RuntimeError("secret detail")
+
+    app = make_app(None)
+    app.add_api_route("/boom", boom)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/boom")
+    assert error_of(r) == (500, "internal_error")
+    assert "secret" not in r.text and "Traceback" not in r.text
+    assert r.headers["x-request-id"] in r.json()["error"]["message"]
+
+
+def test_cors_origins_from_settings():
+    with TestClient(make_app(None, cors_origins=["https://app.example"])) as c:
+        r = c.options("/v1/score", headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST"})
+        assert r.headers["access-control-allow-origin"] == "https://app.example"
+        r = c.get("/healthz", headers={"Origin": "https://app.example"})
+        assert "x-request-id" in r.headers["access-control-expose-headers"].lower()
+        r = c.get("/healthz", headers={"Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in r.headers
+
+
+def test_no_cors_by_default(client):
+    r = client.get("/healthz", headers={"Origin": "https://app.example"})
+    assert "access-control-allow-origin" not in r.headers
+
+
+# --- settings ----------------------------------------------------------------------------------------------------
+
+
+def test_settings_come_from_mj_variables(monkeypatch):
+    monkeypatch.setenv("MJ_MAX_UPLOAD_BYTES", "1234")
+    monkeypatch.setenv("MJ_MAX_PIXELS", "99")
+    monkeypatch.setenv("MJ_CORS_ORIGINS", "https://a.example, https://b.example")
+    monkeypatch.setenv("MJ_WORKERS", "4")
+    monkeypatch.setenv("MJ_FINDER_WEIGHTS", "/tmp/x.pt")
+    monkeypatch.setenv("MJ_MAX_CONCURRENT_PHOTOS", "3")
+    monkeypatch.setenv("MAX_UPLOAD_BYTES", "1")  # no prefix: not ours
+    s = Settings()
+    assert s.max_upload_bytes == 1234 and s.max_pixels == 99 and s.workers == 4
+    assert s.cors_origins == ["https://a.example", "https://b.example"]
+    assert str(s.finder_weights) == "/tmp/x.pt" and s.max_concurrent_photos == 3
+    monkeypatch.setenv("MJ_CORS_ORIGINS", '["https://c.example"]')
+    assert Settings().cors_origins == ["https://c.example"]
+
+
+def test_settings_defaults(monkeypatch):
+    for name in ("MJ_MAX_UPLOAD_BYTES", "MJ_MAX_PIXELS", "MJ_CORS_ORIGINS", "MJ_WORKERS"):
+        monkeypatch.delenv(name, raising=False)
+    s = Settings(_env_file=None)
+    assert (s.max_upload_bytes, s.max_batch, s.cors_origins, s.workers) == (20_000_000, 1000, [], 1)
+
+
+def test_get_settings_is_cached(monkeypatch):
+    get_settings.cache_clear()
+    try:
+        assert get_settings() is get_settings()
+    finally:
+        get_settings.cache_clear()
+
+
+def test_create_app_reads_the_environment(monkeypatch):
+    from api.main import create_app
+
+    get_settings.cache_clear()
+    monkeypatch.setenv("MJ_LOAD_MODEL", "false")
+    monkeypatch.setenv("MJ_MAX_BATCH", "2")
+    try:
+        with TestClient(create_app()) as c:
+            r = c.post("/v1/score/batch", json={"hands": [MCR] * 3})
+            assert error_of(r) == (422, "too_many_hands")
+    finally:
+        get_settings.cache_clear()
+
+
+# --- docs and OpenAPI --------------------------------------------------------------------------------------------
+
+
+def test_openapi_has_every_endpoint_with_examples(client):
+    spec = client.get("/openapi.json").json()
+    ops = {(m, p): op for p, item in spec["paths"].items() for m, op in item.items()}
+    assert set(ops) == {("post", "/v1/score"), ("post", "/v1/score/batch"), ("post", "/v1/recognize"),
+                        ("post", "/v1/score-photo"), ("get", "/v1/rules"), ("get", "/healthz"), ("get", "/readyz")}
+    schemas = spec["components"]["schemas"]
+    for (method, path), op in ops.items():
+        assert op.get("summary") and op.get("description"), path
+        ok = op["responses"]["200"]["content"]["application/json"]
+        has = "example" in ok or "examples" in ok
+        ref = ok.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
+        has = has or bool(schemas.get(ref, {}).get("examples"))
+        assert has, f"{method} {path} has no example answer"
+        body = op.get("requestBody", {}).get("content", {})
+        for mime, media in body.items():
+            ref = media.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
+            props = schemas.get(ref, {}).get("properties", {})
+            if mime == "multipart/form-data":  # the photo is binary; each part is described, JSON parts exemplified
+                assert all(p.get("description") for p in props.values()), path
+                assert all("examples" in p for n, p in props.items() if n != "file"), path
+            else:
+                assert "examples" in media or schemas.get(ref, {}).get("examples"), f"{method} {path}"
+    assert "ScoreRequest" in schemas and "hand" in schemas["ScoreRequest"]["required"]
+
+
+def test_docs_page_is_served_without_a_cdn(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "cdn" not in page.text.lower() and "http://" not in page.text and "https://" not in page.text
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        if f"/docs-assets/{asset}" in page.text:
+            assert client.get(f"/docs-assets/{asset}").status_code == 200
+    redoc = client.get("/redoc")
+    assert redoc.status_code == 200 and "fonts.googleapis" not in redoc.text and "cdn." not in redoc.text
+
+
+def test_plain_docs_page_without_fastapi_offline(monkeypatch):
+    import api.main as main
+
+    monkeypatch.setattr(main, "_offline_assets", lambda: None)
+    with TestClient(make_app(None)) as c:
+        page = c.get("/docs").text
+    assert "POST /v1/score" in page and "/v1/score-photo" in page and "单钓将" in page
+    assert "<script" not in page
+
+
+def test_annotation_page_is_served(client):
+    r = client.get("/static/annotate.html")
+    assert r.status_code == 200 and "/v1/recognize" in r.text
+    assert "https://" not in r.text and "http://" not in r.text  # works offline
