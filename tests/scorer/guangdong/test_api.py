@@ -1,16 +1,12 @@
-"""The HTTP service accepts both rule sets (POST /v1/score, /v1/score/batch; GET /v1/rules lists them).
-
-Skipped where the API package or its dependencies are not there.
-"""
+"""The HTTP service accepts both rule sets (POST /v1/score, /v1/score/batch; GET /v1/rules lists them)."""
 
 from __future__ import annotations
 
 import pytest
+from fastapi import testclient
 
-pytest.importorskip("fastapi")
-testclient = pytest.importorskip("fastapi.testclient")
-api_main = pytest.importorskip("api.main")
-api_config = pytest.importorskip("api.config")
+from api import config as api_config
+from api import main as api_main
 
 
 @pytest.fixture(scope="module")
