@@ -56,6 +56,13 @@ def _context_flags(p: argparse.ArgumentParser) -> None:
     f = p.add_argument_group("fuzhou", "fields of the request's \"fuzhou\" object")
     f.add_argument("--gold", default=None, help="the gold (金) tile, e.g. 2m")
     f.add_argument("--dealer-streak", type=int, default=0)
+    f.add_argument("--robbing-gold", action="store_true", help="抢金: won by taking in the revealed gold")
+    g = p.add_argument_group("guangdong and fuzhou", "天和/地和/人和 and the liability seats of Guangdong")
+    g.add_argument("--heavenly", action="store_true", help="天和 (Guangdong and Fuzhou)")
+    g.add_argument("--earthly", action="store_true", help="地和 (Guangdong)")
+    g.add_argument("--human", action="store_true", help="人和 (Guangdong)")
+    g.add_argument("--kong-feeder", choices="ESWN", help="Guangdong 杠开包牌: who discarded the kong's tile")
+    g.add_argument("--twelve-feeder", choices="ESWN", help="Guangdong 十二张落地: who fed the fourth meld")
     p.add_argument("--json", action="store_true", help="print the contract's JSON object")
 
 
@@ -113,7 +120,11 @@ def request_from_args(args: argparse.Namespace, hand: str | None) -> dict[str, A
                       riichi_sticks=args.riichi_sticks)
         request["riichi"] = riichi
     if args.rules == "fuzhou":
-        request["fuzhou"] = {"gold": args.gold, "dealer_streak": args.dealer_streak}
+        request["fuzhou"] = {"gold": args.gold, "dealer_streak": args.dealer_streak,
+                             "robbing_gold": args.robbing_gold, "heavenly": args.heavenly}
+    if args.rules == "guangdong":
+        request["guangdong"] = {"heavenly": args.heavenly, "earthly": args.earthly, "human": args.human,
+                                "kong_feeder": args.kong_feeder, "twelve_feeder": args.twelve_feeder}
     return request
 
 

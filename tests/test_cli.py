@@ -61,3 +61,24 @@ def test_console_command_runs() -> None:
         input='{"hand": "[555z]123p789s456m5s+5s"}\n', capture_output=True, text=True, check=True,
     )
     assert json.loads(done.stdout)["total"] == 11
+
+
+def test_rule_set_flags_reach_the_request() -> None:
+    from api.cli import _parser, request_from_args
+
+    args = _parser().parse_args(["score", "x", "--rules", "guangdong", "--kong-feeder", "N", "--human"])
+    request = request_from_args(args, "x")
+    assert request["guangdong"] == {"heavenly": False, "earthly": False, "human": True, "kong_feeder": "N",
+                                    "twelve_feeder": None}
+    args = _parser().parse_args(["score", "x", "--rules", "fuzhou", "--gold", "2m", "--robbing-gold"])
+    assert request_from_args(args, "x")["fuzhou"] == {"gold": "2m", "dealer_streak": 0, "robbing_gold": True,
+                                                      "heavenly": False}
+    args = _parser().parse_args(["score", "x", "--rules", "riichi", "--riichi", "--dora", "3m", "--honba", "2"])
+    riichi = request_from_args(args, "x")["riichi"]
+    assert riichi["riichi"] is True and riichi["dora_indicators"] == "3m" and riichi["honba"] == 2
+
+
+def test_guangdong_from_the_command_line(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["score", "[555z][666z]777z123m9p+9p", "--rules", "guangdong", "--discarder", "W", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["fans"][0]["id"] == "big_three_dragons" and answer["payments"]["W"] == -512
