@@ -21,11 +21,13 @@ from .context import RiichiContext, context_from_request
 from .fu import fu as fu_of
 from .patterns import (
     BY_ID,
+    YAKUMAN,
     PATTERNS,
     Pattern,
     aotenjou_exclusions,
     apply_exclusions,
     enabled,
+    plan,
     paarenchan_needs_yaku,
     yakuman_only,
 )
@@ -45,6 +47,13 @@ __all__ = [
 
 RULES = "riichi"
 NO_RIICHI = RiichiContext()
+_POSITION = {p.id: i for i, p in enumerate(PATTERNS)}
+
+
+@lru_cache(maxsize=4096)
+def _fan(pattern_id: str, value: int, count: int) -> Fan:
+    p = BY_ID[pattern_id]
+    return Fan(p.id, p.name, p.name_zh, 1 if p.kind == "dora" else value, count)
 _NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
 
 # (points, has a yakuman, han, fu, unrounded fu, reading, fans)
@@ -70,12 +79,11 @@ def score(
     if not riichi.nagashi_mangan:  # nagashi mangan scores the discards, not the 13 tiles held at the draw
         hand.check_size(4)
     ctx.check(hand)
-    riichi.check(hand, ctx, config)
     f = Facts(hand, ctx, riichi, config)
+    riichi.check(hand, ctx, config, f.counts)
     if riichi.nagashi_mangan:
         return _nagashi(f)
-    yaku_patterns, dora_patterns = enabled(config)
-    values = _values(config, f.closed, riichi.paarenchan)
+    values, plan, dora_patterns = _tables(config, f.closed, f.gates, riichi.paarenchan)
     dealer = ctx.seat_wind is Wind.EAST
     aotenjou = config.aotenjou
     best: Candidate | None = None
@@ -84,10 +92,10 @@ def score(
         shapes += 1
         r.fu, r.raw_fu, r.pinfu = fu_of(r)
         found = {}
-        for p in yaku_patterns:
-            n = p.detect(r)
-            if n and values[p.id]:
-                found[p.id] = n
+        for pattern_id, detect in plan:
+            n = detect(r)
+            if n:
+                found[pattern_id] = n
         found = apply_exclusions(found)
         if aotenjou and r.shape != KOKUSHI:
             found = aotenjou_exclusions(found)
@@ -96,8 +104,10 @@ def score(
         found = paarenchan_needs_yaku(found, config.paarenchan_needs_yaku)
         if not found:
             continue
-        yakuman = any(BY_ID[i].yakuman for i in found)
-        han = sum(values[i] * n for i, n in found.items())
+        yakuman = not YAKUMAN.isdisjoint(found)
+        han = 0
+        for i, n in found.items():
+            han += values[i] * n
         if aotenjou or not yakuman:
             for p in dora_patterns:
                 n = p.detect(r)
@@ -128,11 +138,7 @@ def _result(f: Facts, best: Candidate, values: dict[str, int]) -> ScoreResult:
     points, yakuman, han, fu, _, reading, found = best
     config = f.config
     a, limit = base_points(han, fu, yakuman and not config.aotenjou, config)
-    fans = tuple(
-        Fan(p.id, p.name, p.name_zh, values.get(p.id, 1) if p.kind != "dora" else 1, found[p.id])
-        for p in PATTERNS
-        if p.id in found
-    )
+    fans = tuple(_fan(i, values[i], found[i]) for i in sorted(found, key=_POSITION.__getitem__))
     return ScoreResult(
         rules=RULES,
         total=han,
@@ -158,12 +164,31 @@ def _details(f: Facts, han: int, fu: int, limit: str | None, points: int) -> tup
             ("deposits", 1000 * f.rc.riichi_sticks))
 
 
-@lru_cache(maxsize=256)
-def _values(config: RiichiConfig, closed: bool, paarenchan: int) -> dict[str, int]:
-    """Han of each pattern for a closed or open hand under ``config`` (0: not counted)."""
-    out = {p.id: p.value(closed, config) for p in PATTERNS}
-    out["paarenchan"] = BY_ID["paarenchan"].value(closed, config, max(paarenchan, 1))
-    return out
+_TABLES: dict[int, tuple[RiichiConfig, dict[Any, Any]]] = {}
+_BY_VALUE: dict[RiichiConfig, dict[Any, Any]] = {}
+
+
+def _tables(
+    config: RiichiConfig, closed: bool, gates: tuple[bool, ...], paarenchan: int
+) -> tuple[dict[str, int], tuple[tuple[str, Any], ...], tuple[Pattern, ...]]:
+    """Han of each pattern, the yaku to look for and the dora patterns, for a config and a kind of hand.
+
+    Kept per config (looked up by identity first, so that a config used again is not hashed for every
+    hand) and per (closed, gates, paarenchan)."""
+    entry = _TABLES.get(id(config))
+    if entry is None or entry[0] is not config:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        if len(_BY_VALUE) > 64:
+            _BY_VALUE.clear()
+        entry = _TABLES[id(config)] = (config, _BY_VALUE.setdefault(config, {}))
+    key = (closed, gates, paarenchan)
+    found = entry[1].get(key)
+    if found is None:
+        values = {p.id: p.value(closed, config) for p in PATTERNS}
+        values["paarenchan"] = BY_ID["paarenchan"].value(closed, config, max(paarenchan, 1))
+        found = entry[1][key] = (values, plan(config, closed, gates), enabled(config)[1])
+    return found
 
 
 def _nagashi(f: Facts) -> ScoreResult:

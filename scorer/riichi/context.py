@@ -7,14 +7,13 @@ other or the hand.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import ContextError, InvalidHandError
 from ..hand import Hand, WinContext, Wind
-from ..tiles import Tile, parse_tiles
+from ..tiles import Tile, parse_tiles, tile_from_index
 from .config import RiichiConfig
 
 
@@ -48,10 +47,12 @@ class RiichiContext:
         """Riichi or double riichi was declared (double riichi alone is enough)."""
         return self.riichi or self.double_riichi
 
-    def check(self, hand: Hand, ctx: WinContext, config: RiichiConfig) -> None:
-        """Raise ``ContextError`` where the flags contradict each other, the hand or the settings."""
+    def check(self, hand: Hand, ctx: WinContext, config: RiichiConfig, counts: tuple[int, ...]) -> None:
+        """Raise ``ContextError`` where the flags contradict each other, the hand or the settings;
+        ``InvalidHandError`` where the hand (its 34-kind ``counts``) and the indicators hold a fifth copy."""
         _check_flags(self, hand, ctx, config)
-        _check_copies(self, hand)
+        if self.dora_indicators or self.ura_indicators:
+            _check_copies(self, counts)
 
 
 _FIELDS = {f.name: f for f in fields(RiichiContext)}
@@ -155,7 +156,7 @@ def _check_flags(rc: RiichiContext, hand: Hand, ctx: WinContext, config: RiichiC
         _refuse("paarenchan (八连庄) is an agreed rule: set option has_paarenchan to play it")
 
 
-def _check_copies(rc: RiichiContext, hand: Hand) -> None:
+def _check_copies(rc: RiichiContext, counts: tuple[int, ...]) -> None:
     """Dora indicators are tiles too: with the hand they hold at most four copies of a tile. A game shows at
     most five dora indicators (one, and one per kong) and as many ura indicators.
 
@@ -163,10 +164,11 @@ def _check_copies(rc: RiichiContext, hand: Hand) -> None:
     if len(rc.dora_indicators) > 5 or len(rc.ura_indicators) > 5:
         msg = "at most five dora indicators (one plus one per kong) and five ura indicators"
         raise ContextError(msg)
-    seen = Counter(t.plain() for t in hand.all_tiles)
-    seen.update(t.plain() for t in rc.dora_indicators)
-    seen.update(t.plain() for t in rc.ura_indicators)
-    for tile, count in seen.items():
+    seen = list(counts)
+    for t in (*rc.dora_indicators, *rc.ura_indicators):
+        seen[t.index] += 1
+    for index, count in enumerate(seen):
         if count > 4:
-            msg = f"{count} copies of {tile} between the hand and the dora indicators: a set has 4"
+            msg = (f"{count} copies of {tile_from_index(index)} between the hand and the dora"
+                   " indicators: a set has 4")
             raise InvalidHandError(msg)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .config import RiichiConfig
 from .reading import (
@@ -33,6 +32,8 @@ from .reading import (
 
 YAKU = "yaku"
 DORA = "dora"
+# facts of the whole hand that patterns may need (``Pattern.needs``); ``Facts.gates`` holds them in this order
+GATES = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao", "event")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class Pattern:
     open_option: str | None = None  # the switch that allows it in an open hand (open tanyao)
     double_option: bool = False  # a double yakuman only with ``has_double_yakuman``
     kind: str = YAKU
+    needs: str | None = None  # a fact of the whole hand without which it cannot be there (``GATES``)
 
     def value(self, closed: bool, config: RiichiConfig, multiple: int = 1) -> int:
         """Han of one occurrence in a closed or open hand under ``config`` (0: not counted).
@@ -69,7 +71,7 @@ class Pattern:
 
 
 def _riichi(r: Reading) -> int:
-    return int(r.f.rc.in_riichi)
+    return int(r.f.riichi)
 
 
 def _double_riichi(r: Reading) -> int:
@@ -122,7 +124,7 @@ def _same_chow_pairs(r: Reading) -> int:
 
 def _iipeikou(r: Reading) -> int:
     chows = r.chows
-    return int(r.f.closed and any(chows[i] == chows[i + 1] for i in range(len(chows) - 1)))
+    return int(len(set(chows)) < len(chows))
 
 
 def _ryanpeikou(r: Reading) -> int:
@@ -142,13 +144,23 @@ def _toitoi(r: Reading) -> int:
 
 
 def _sanshoku_doujun(r: Reading) -> int:
-    chows = set(r.chows)
-    return int(any(c < 9 and c + 9 in chows and c + 18 in chows for c in chows))
+    chows = r.chows
+    if len(chows) < 3:
+        return 0
+    for c in chows:
+        if c < 9 and c + 9 in chows and c + 18 in chows:
+            return 1
+    return 0
 
 
 def _sanshoku_doukou(r: Reading) -> int:
-    pungs = set(r.pungs)
-    return int(any(p < 9 and p + 9 in pungs and p + 18 in pungs for p in pungs))
+    pungs = r.pungs
+    if len(pungs) < 3:
+        return 0
+    for p in pungs:
+        if p < 9 and p + 9 in pungs and p + 18 in pungs:
+            return 1
+    return 0
 
 
 def _sanankou(r: Reading) -> int:
@@ -202,7 +214,12 @@ def _shousangen(r: Reading) -> int:
 
 def _ittsu(r: Reading) -> int:
     chows = r.chows
-    return int(any(s in chows and s + 3 in chows and s + 6 in chows for s in (0, 9, 18)))
+    if len(chows) < 3:
+        return 0
+    for s in (0, 9, 18):
+        if s in chows and s + 3 in chows and s + 6 in chows:
+            return 1
+    return 0
 
 
 def _rinshan(r: Reading) -> int:
@@ -373,7 +390,7 @@ def _shiisanpuutaa(r: Reading) -> int:
 def _hyakumangoku(r: Reading) -> int:
     """百万石: all characters, the ranks adding up to 100 or more (一万 = 10,000)."""
     f = r.f
-    if f.honors or f.suits != {0}:
+    if f.honors or f.suits != [0]:
         return 0
     return int(sum((i + 1) * f.counts[i] for i in range(9)) >= 100)
 
@@ -410,7 +427,7 @@ def _aka_dora(r: Reading) -> int:
 
 
 def _ura_dora(r: Reading) -> int:
-    return r.f.ura if r.f.rc.in_riichi else 0
+    return r.f.ura if r.f.riichi else 0
 
 
 def _ids(*names: str) -> frozenset[str]:
@@ -420,17 +437,17 @@ def _ids(*names: str) -> frozenset[str]:
 P = Pattern
 PATTERNS: tuple[Pattern, ...] = (
     # A. 普通牌型
-    P("riichi", "Riichi", "立直", 1, 0, _riichi),
-    P("ippatsu", "Ippatsu", "一发", 1, 0, _ippatsu),
-    P("double_riichi", "Double Riichi", "双立直", 2, 0, _double_riichi, excludes=_ids("riichi")),
-    P("haku", "Yakuhai (haku)", "役牌 白", 1, 1, _pung_of(31)),
-    P("hatsu", "Yakuhai (hatsu)", "役牌 发", 1, 1, _pung_of(32)),
-    P("chun", "Yakuhai (chun)", "役牌 中", 1, 1, _pung_of(33)),
-    P("seat_wind", "Yakuhai (seat wind)", "役牌 自风", 1, 1, _seat_wind),
-    P("round_wind", "Yakuhai (round wind)", "役牌 场风", 1, 1, _round_wind),
+    P("riichi", "Riichi", "立直", 1, 0, _riichi, needs="riichi"),
+    P("ippatsu", "Ippatsu", "一发", 1, 0, _ippatsu, needs="riichi"),
+    P("double_riichi", "Double Riichi", "双立直", 2, 0, _double_riichi, excludes=_ids("riichi"), needs="riichi"),
+    P("haku", "Yakuhai (haku)", "役牌 白", 1, 1, _pung_of(31), needs="honors"),
+    P("hatsu", "Yakuhai (hatsu)", "役牌 发", 1, 1, _pung_of(32), needs="honors"),
+    P("chun", "Yakuhai (chun)", "役牌 中", 1, 1, _pung_of(33), needs="honors"),
+    P("seat_wind", "Yakuhai (seat wind)", "役牌 自风", 1, 1, _seat_wind, needs="honors"),
+    P("round_wind", "Yakuhai (round wind)", "役牌 场风", 1, 1, _round_wind, needs="honors"),
     P("pinfu", "Pinfu", "平和", 1, 0, _pinfu),
-    P("tanyao", "Tanyao", "断幺九", 1, 1, _tanyao, open_option="has_open_tanyao"),
-    P("menzen_tsumo", "Menzen Tsumo", "门前清自摸", 1, 0, _menzen_tsumo),
+    P("tanyao", "Tanyao", "断幺九", 1, 1, _tanyao, open_option="has_open_tanyao", needs="tanyao"),
+    P("menzen_tsumo", "Menzen Tsumo", "门前清自摸", 1, 0, _menzen_tsumo, needs="self_draw"),
     P("iipeikou", "Iipeiko", "一杯口", 1, 0, _iipeikou),
     P("ryanpeikou", "Ryanpeikou", "二杯口", 3, 0, _ryanpeikou, excludes=_ids("iipeikou", "chiitoitsu")),
     P("chiitoitsu", "Chiitoitsu", "七对子", 2, 0, _chiitoitsu),
@@ -438,64 +455,70 @@ PATTERNS: tuple[Pattern, ...] = (
     P("sanshoku_doujun", "Sanshoku Doujun", "三色同顺", 2, 1, _sanshoku_doujun),
     P("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou),
     P("sanankou", "San Ankou", "三暗刻", 2, 2, _sanankou),
-    P("sankantsu", "San Kantsu", "三杠子", 2, 2, _sankantsu),
-    P("chanta", "Chantai", "混全带幺", 2, 1, _chanta),
+    P("sankantsu", "San Kantsu", "三杠子", 2, 2, _sankantsu, needs="kongs"),
+    P("chanta", "Chantai", "混全带幺", 2, 1, _chanta, needs="honors"),
     P("junchan", "Junchan", "纯全带幺", 3, 2, _junchan, excludes=_ids("chanta")),
-    P("honroutou", "Honroutou", "混老头", 2, 2, _honroutou, excludes=_ids("chanta")),
-    P("honitsu", "Honitsu", "混一色", 3, 2, _honitsu),
-    P("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu, excludes=_ids("honitsu")),
-    P("shousangen", "Shou Sangen", "小三元", 2, 2, _shousangen),
+    P("honroutou", "Honroutou", "混老头", 2, 2, _honroutou, excludes=_ids("chanta"), needs="orphans"),
+    P("honitsu", "Honitsu", "混一色", 3, 2, _honitsu, needs="one_suit"),
+    P("chinitsu", "Chinitsu", "清一色", 6, 5, _chinitsu, excludes=_ids("honitsu"), needs="one_suit"),
+    P("shousangen", "Shou Sangen", "小三元", 2, 2, _shousangen, needs="honors"),
     P("ittsu", "Ittsu", "一气通贯", 2, 1, _ittsu),
-    P("rinshan", "Rinshan Kaihou", "岭上开花", 1, 1, _rinshan),
-    P("haitei", "Haitei Raoyue", "海底捞月", 1, 1, _haitei),
-    P("houtei", "Houtei Raoyui", "河底捞鱼", 1, 1, _houtei),
-    P("chankan", "Chankan", "抢杠", 1, 1, _chankan),
+    P("rinshan", "Rinshan Kaihou", "岭上开花", 1, 1, _rinshan, needs="event"),
+    P("haitei", "Haitei Raoyue", "海底捞月", 1, 1, _haitei, needs="event"),
+    P("houtei", "Houtei Raoyui", "河底捞鱼", 1, 1, _houtei, needs="event"),
+    P("chankan", "Chankan", "抢杠", 1, 1, _chankan, needs="event"),
     # B. 役满牌型
-    P("tenhou", "Tenhou", "天和", 13, 0, _tenhou, yakuman=1),
-    P("chiihou", "Chiihou", "地和", 13, 0, _chiihou, yakuman=1),
-    P("daisangen", "Daisangen", "大三元", 13, 13, _daisangen, yakuman=1),
-    P("shousuushii", "Shousuushii", "小四喜", 13, 13, _shousuushii, yakuman=1),
+    P("tenhou", "Tenhou", "天和", 13, 0, _tenhou, yakuman=1, needs="event"),
+    P("chiihou", "Chiihou", "地和", 13, 0, _chiihou, yakuman=1, needs="event"),
+    P("daisangen", "Daisangen", "大三元", 13, 13, _daisangen, yakuman=1, needs="honors"),
+    P("shousuushii", "Shousuushii", "小四喜", 13, 13, _shousuushii, yakuman=1, needs="honors"),
     P("daisuushii", "Dai Suushii", "大四喜", 26, 26, _daisuushii, yakuman=2, double_option=True,
-      excludes=_ids("shousuushii")),
+      excludes=_ids("shousuushii"), needs="honors"),
     P("suuankou", "Suu Ankou", "四暗刻", 13, 0, _suuankou, yakuman=1),
     P("suuankou_tanki", "Suu Ankou Tanki", "四暗刻单骑", 26, 0, _suuankou_tanki, yakuman=2, double_option=True,
       excludes=_ids("suuankou")),
-    P("kokushi", "Kokushi Musou", "国士无双", 13, 0, _kokushi, yakuman=1),
+    P("kokushi", "Kokushi Musou", "国士无双", 13, 0, _kokushi, yakuman=1, needs="orphans"),
     P("kokushi_13", "Kokushi Musou Juusanmen Matchi", "国士无双十三面", 26, 0, _kokushi_13, yakuman=2,
-      double_option=True, excludes=_ids("kokushi")),
-    P("chuuren", "Chuuren Poutou", "九莲宝灯", 13, 0, _chuuren, yakuman=1),
+      double_option=True, excludes=_ids("kokushi"), needs="orphans"),
+    P("chuuren", "Chuuren Poutou", "九莲宝灯", 13, 0, _chuuren, yakuman=1, needs="one_suit"),
     P("junsei_chuuren", "Daburu Chuuren Poutou", "纯正九莲宝灯", 26, 0, _junsei_chuuren, yakuman=2,
-      double_option=True, excludes=_ids("chuuren")),
-    P("tsuuiisou", "Tsuu Iisou", "字一色", 13, 13, _tsuuiisou, yakuman=1),
-    P("chinroutou", "Chinroutou", "清老头", 13, 13, _chinroutou, yakuman=1),
-    P("ryuuiisou", "Ryuuiisou", "绿一色", 13, 13, _ryuuiisou, yakuman=1),
-    P("suukantsu", "Suu Kantsu", "四杠子", 13, 13, _suukantsu, yakuman=1),
+      double_option=True, excludes=_ids("chuuren"), needs="one_suit"),
+    P("tsuuiisou", "Tsuu Iisou", "字一色", 13, 13, _tsuuiisou, yakuman=1, needs="orphans"),
+    P("chinroutou", "Chinroutou", "清老头", 13, 13, _chinroutou, yakuman=1, needs="orphans"),
+    P("ryuuiisou", "Ryuuiisou", "绿一色", 13, 13, _ryuuiisou, yakuman=1, needs="green"),
+    P("suukantsu", "Suu Kantsu", "四杠子", 13, 13, _suukantsu, yakuman=1, needs="kongs"),
     # C. 需要商定的牌型 (agreed per table; off unless their option is on)
-    P("open_riichi", "Open Riichi", "开立直", 2, 0, _open_riichi, excludes=_ids("riichi"), option="has_open_riichi"),
+    P("open_riichi", "Open Riichi", "开立直", 2, 0, _open_riichi, excludes=_ids("riichi"), option="has_open_riichi",
+      needs="riichi"),
     P("double_open_riichi", "Double Open Riichi", "开双立直", 3, 0, _double_open_riichi,
-      excludes=_ids("riichi", "open_riichi", "double_riichi"), option="has_open_riichi"),
+      excludes=_ids("riichi", "open_riichi", "double_riichi"), option="has_open_riichi", needs="riichi"),
     P("sanshoku_tsuukan", "Sanshoku Tsuukan", "三色通贯", 2, 1, _sanshoku_tsuukan, option="has_sanshoku_tsuukan"),
     P("sanrenkou", "Sanrenkou", "三连刻", 2, 2, _sanrenkou, option="has_sanrenkou"),
     P("isshoku_sanjun", "Isshoku Sanjun", "一色三顺", 2, 2, _isshoku_sanjun, excludes=_ids("iipeikou"),
       option="has_isshoku_sanjun"),
-    P("renhou", "Renhou", "人和", 5, 0, _renhou, option="has_renhou"),
-    P("sashikomi", "Sashikomi", "开立直 (役满)", 13, 0, _sashikomi, yakuman=1, option="has_sashikomi_yakuman"),
-    P("renhou_yakuman", "Renhou (yakuman)", "人和 (役满)", 13, 0, _renhou_yakuman, yakuman=1, option="has_renhou"),
-    P("daisharin", "Daisharin", "大车轮", 13, 0, _wheel(1), yakuman=1, option="has_daisharin"),
-    P("daisuurin", "Daisuurin", "大数邻", 13, 0, _wheel(0), yakuman=1, option="has_daisharin_other_suits"),
-    P("daichikurin", "Daichikurin", "大竹林", 13, 0, _wheel(2), yakuman=1, option="has_daisharin_other_suits"),
+    P("renhou", "Renhou", "人和", 5, 0, _renhou, option="has_renhou", needs="event"),
+    P("sashikomi", "Sashikomi", "开立直 (役满)", 13, 0, _sashikomi, yakuman=1, option="has_sashikomi_yakuman",
+      needs="riichi"),
+    P("renhou_yakuman", "Renhou (yakuman)", "人和 (役满)", 13, 0, _renhou_yakuman, yakuman=1, option="has_renhou",
+      needs="event"),
+    P("daisharin", "Daisharin", "大车轮", 13, 0, _wheel(1), yakuman=1, option="has_daisharin", needs="one_suit"),
+    P("daisuurin", "Daisuurin", "大数邻", 13, 0, _wheel(0), yakuman=1, option="has_daisharin_other_suits",
+      needs="one_suit"),
+    P("daichikurin", "Daichikurin", "大竹林", 13, 0, _wheel(2), yakuman=1, option="has_daisharin_other_suits",
+      needs="one_suit"),
     P("shiisanpuutaa", "Shiisan Puutaa", "十三不搭", 13, 0, _shiisanpuutaa, yakuman=1,
-      excludes=_ids("tenhou", "chiihou"), option="has_shiisanpuutaa"),
+      excludes=_ids("tenhou", "chiihou"), option="has_shiisanpuutaa", needs="event"),
     P("suurenkou", "Suurenkou", "四连刻", 13, 13, _suurenkou, yakuman=1, option="has_suurenkou"),
     P("isshoku_yonjun", "Isshoku Yonjun", "一色四顺", 13, 13, _isshoku_yonjun, yakuman=1, option="has_isshoku_yonjun"),
-    P("hyakumangoku", "Hyakumangoku", "百万石", 13, 13, _hyakumangoku, yakuman=1, option="has_hyakumangoku"),
+    P("hyakumangoku", "Hyakumangoku", "百万石", 13, 13, _hyakumangoku, yakuman=1, option="has_hyakumangoku",
+      needs="one_suit"),
     P("benikujaku", "Benikujaku", "红孔雀", 13, 13, _benikujaku, yakuman=1, option="has_benikujaku"),
     P("touhoku_shinkansen", "Touhoku Shinkansen", "东北新干线", 13, 13, _touhoku_shinkansen, yakuman=1,
-      option="has_touhoku_shinkansen"),
-    P("daichisei", "Daichisei", "大七星", 13, 0, _daichisei, yakuman=1, option="has_daichisei"),
-    P("paarenchan", "Paarenchan", "八连庄", 13, 13, _paarenchan, yakuman=1, option="has_paarenchan"),
+      option="has_touhoku_shinkansen", needs="honors"),
+    P("daichisei", "Daichisei", "大七星", 13, 0, _daichisei, yakuman=1, option="has_daichisei", needs="orphans"),
+    P("paarenchan", "Paarenchan", "八连庄", 13, 13, _paarenchan, yakuman=1, option="has_paarenchan", needs="event"),
     P("ishino_uenimo", "Ishino Uenimo Sannen", "石上三年", 26, 0, _ishino_uenimo, yakuman=2,
-      excludes=_ids("double_riichi", "haitei"), option="has_ishino_uenimo"),
+      excludes=_ids("double_riichi", "haitei"), option="has_ishino_uenimo", needs="riichi"),
     # 宝牌: han, never a yaku
     P("dora", "Dora", "宝牌", 1, 1, _dora, kind=DORA),
     P("aka_dora", "Aka Dora", "红宝牌", 1, 1, _aka_dora, kind=DORA),
@@ -503,6 +526,8 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 BY_ID = {p.id: p for p in PATTERNS}
+YAKUMAN = frozenset(p.id for p in PATTERNS if p.yakuman)
+_EXCLUDERS = frozenset(p.id for p in PATTERNS if p.excludes)
 _ORDER = {p.id: i for i, p in enumerate(sorted(PATTERNS, key=lambda p: (-p.yakuman, -p.han)))}
 
 # 青天井 (aotenjou): a yakuman counts beside the yaku, so those it is made of are dropped,
@@ -524,12 +549,23 @@ AOTENJOU_EXCLUDES: dict[str, frozenset[str]] = {
 }
 
 
-@lru_cache(maxsize=64)
 def enabled(config: RiichiConfig) -> tuple[tuple[Pattern, ...], tuple[Pattern, ...]]:
     """The yaku patterns and the dora patterns that ``config`` plays."""
     yaku = tuple(p for p in PATTERNS if p.kind == YAKU and (p.option is None or config.enabled(p.option)))
     dora = tuple(p for p in PATTERNS if p.kind == DORA)
     return yaku, dora
+
+
+def plan(config: RiichiConfig, closed: bool, gates: tuple[bool, ...]) -> tuple[tuple[str, Callable[[Reading], int]], ...]:
+    """(id, detector) of the yaku worth looking for: played by ``config``, counted in a closed or open
+    hand, and whose ``needs`` holds for the hand (``gates``, in ``GATES`` order)."""
+    facts = dict(zip(GATES, gates))
+    yaku, _ = enabled(config)
+    return tuple(
+        (p.id, p.detect)
+        for p in yaku
+        if (p.id == "paarenchan" or p.value(closed, config)) and (p.needs is None or facts[p.needs])
+    )
 
 
 def apply_exclusions(found: dict[str, int]) -> dict[str, int]:
@@ -538,6 +574,8 @@ def apply_exclusions(found: dict[str, int]) -> dict[str, int]:
     A pattern that is itself excluded excludes nothing (so 开双立直 drops 双立直 and 立直, and
     双立直 has nothing left to drop).
     """
+    if _EXCLUDERS.isdisjoint(found):
+        return found
     kept = dict(found)
     for pattern_id in sorted(found, key=_ORDER.__getitem__):
         if pattern_id in kept:
@@ -552,9 +590,9 @@ def yakuman_only(found: dict[str, int]) -> dict[str, int]:
     >>> yakuman_only({"daisangen": 1, "honitsu": 1})
     {'daisangen': 1}
     """
-    if any(BY_ID[p].yakuman for p in found):
-        return {p: n for p, n in found.items() if BY_ID[p].yakuman}
-    return found
+    if YAKUMAN.isdisjoint(found):
+        return found
+    return {p: n for p, n in found.items() if p in YAKUMAN}
 
 
 def aotenjou_exclusions(found: dict[str, int]) -> dict[str, int]:

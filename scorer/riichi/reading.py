@@ -8,11 +8,15 @@ Both are internal and never change once built.
 
 from __future__ import annotations
 
-from ..decompose import Counts, counts_of, divide
-from ..hand import Hand, MeldKind, WinContext
-from ..tiles import format_tiles, tile_from_index
+from itertools import compress
+
+from ..decompose import Counts, counts_of  # noqa: F401  (counts_of: doctest)
+
+from ..hand import Hand, Meld, MeldKind, WinContext, Wind
+from ..tiles import Suit, format_tiles, tile_from_index
 from .config import RiichiConfig
 from .context import RiichiContext
+from .divide import divide
 
 TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
 WINDS = frozenset({27, 28, 29, 30})
@@ -47,6 +51,7 @@ class Facts:
     __slots__ = (
         "hand", "ctx", "rc", "config", "counts", "kinds", "closed", "self_draw", "win", "seat", "round",
         "suits", "honors", "tanyao", "orphans_only", "kongs", "melds", "concealed", "valued", "dora", "aka", "ura",
+        "riichi", "gates",
     )
 
     def __init__(self, hand: Hand, ctx: WinContext, rc: RiichiContext, config: RiichiConfig) -> None:
@@ -54,32 +59,81 @@ class Facts:
         self.ctx = ctx
         self.rc = rc
         self.config = config
-        concealed = list(hand.concealed)
-        concealed.append(hand.win_tile)
-        self.concealed: Counts = counts_of(concealed)
-        self.counts: Counts = counts_of(hand.all_tiles)
-        kinds = frozenset(i for i, c in enumerate(self.counts) if c)
-        self.kinds = kinds
-        self.closed = hand.is_concealed
+        concealed = [0] * 34
+        aka = 0
+        for t in hand.concealed:
+            concealed[_OFFSET[t.suit] + t.rank] += 1
+            if t.red:
+                aka += 1
+        win = hand.win_tile
+        self.win = w = _OFFSET[win.suit] + win.rank
+        concealed[w] += 1
+        if win.red:
+            aka += 1
+        self.concealed: Counts = tuple(concealed)
+        kongs = 0
+        closed = True
+        if hand.melds:
+            melds = []
+            for m in hand.melds:
+                tiles = m.tiles
+                first = _OFFSET[tiles[0].suit] + tiles[0].rank
+                kind = m.kind
+                kong = kind is _KONG
+                kongs += kong
+                if not m.concealed:
+                    closed = False
+                melds.append((kind is _CHOW, first, not m.concealed, kong))
+                for t in tiles:
+                    concealed[_OFFSET[t.suit] + t.rank] += 1
+                    if t.red:
+                        aka += 1
+            self.melds: tuple[SetInfo, ...] = tuple(melds)
+        else:
+            self.melds = ()
+        self.counts: Counts = tuple(concealed)  # now with the melds
+        counts = self.counts
+        self.kongs = kongs
+        self.closed = closed
+        self.aka = aka
+        self.kinds = kinds = frozenset(compress(_KINDS, counts))
         self.self_draw = ctx.self_draw
-        self.win = hand.win_tile.index
-        self.seat = ctx.seat_wind.tile.index
-        self.round = ctx.round_wind.tile.index
-        self.suits = frozenset(k // 9 for k in kinds if k < 27)
-        self.honors = not kinds.isdisjoint(HONORS)
-        self.tanyao = kinds.isdisjoint(ORPHANS)
-        self.orphans_only = kinds <= ORPHANS
-        self.kongs = hand.kong_count
-        self.melds: tuple[SetInfo, ...] = tuple(
-            (m.kind is MeldKind.CHOW, m.first.index, not m.concealed, m.kind is MeldKind.KONG) for m in hand.melds
-        )
-        self.valued = (31, 32, 33, self.seat, self.round)  # a pair of these scores fu (a double wind twice)
+        self.seat = seat = _WIND_INDEX[ctx.seat_wind]
+        self.round = round_wind = _WIND_INDEX[ctx.round_wind]
+        suits = []
+        if any(counts[0:9]):
+            suits.append(0)
+        if any(counts[9:18]):
+            suits.append(1)
+        if any(counts[18:27]):
+            suits.append(2)
+        self.suits = suits
+        self.honors = honors = any(counts[27:34])
+        self.tanyao = tanyao = kinds.isdisjoint(ORPHANS)
+        self.orphans_only = orphans = kinds <= ORPHANS
+        self.valued = (31, 32, 33, seat, round_wind)  # a pair of these scores fu (a double wind twice)
         # 宝牌: each indicator makes the next tile a dora (counted again for a repeated indicator)
-        north_dora = sum(1 for t in rc.dora_indicators if dora_of(t.index) == NORTH)
-        north_ura = sum(1 for t in rc.ura_indicators if dora_of(t.index) == NORTH)
-        self.dora = sum(self.counts[dora_of(t.index)] for t in rc.dora_indicators) + rc.nuki_dora * (1 + north_dora)
-        self.ura = sum(self.counts[dora_of(t.index)] for t in rc.ura_indicators) + rc.nuki_dora * north_ura
-        self.aka = sum(1 for t in hand.all_tiles if t.red)
+        dora = ura = 0
+        if rc.dora_indicators or rc.ura_indicators or rc.nuki_dora:
+            shown = [_DORA_OF[_OFFSET[t.suit] + t.rank] for t in rc.dora_indicators]
+            under = [_DORA_OF[_OFFSET[t.suit] + t.rank] for t in rc.ura_indicators]
+            dora = sum(counts[i] for i in shown) + rc.nuki_dora * (1 + shown.count(NORTH))
+            ura = sum(counts[i] for i in under) + rc.nuki_dora * under.count(NORTH)
+        self.dora = dora
+        self.ura = ura
+        self.riichi = riichi = rc.riichi or rc.double_riichi
+        event = (ctx.kong_replacement or ctx.last_tile or ctx.robbing_kong or rc.tenhou or rc.chiihou or rc.renhou
+                 or rc.paarenchan > 0)
+        # in patterns.GATES order
+        self.gates = (riichi, self.self_draw, honors, len(suits) <= 1, orphans, kinds <= GREENS, kongs >= 3, tanyao,
+                      event)
+
+
+_OFFSET = {Suit.MAN: -1, Suit.PIN: 8, Suit.SOU: 17, Suit.HONOR: 26}  # + rank = 34-kind index
+_WIND_INDEX = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
+_KINDS = tuple(range(34))
+_CHOW = MeldKind.CHOW
+_KONG = MeldKind.KONG
 
 
 def dora_of(indicator: int) -> int:
@@ -95,6 +149,9 @@ def dora_of(indicator: int) -> int:
     return 31 + (indicator - 30) % 3
 
 
+_DORA_OF = tuple(dora_of(i) for i in range(34))
+
+
 class Reading:
     """One reading of the hand with the set the winning tile completed.
 
@@ -107,16 +164,27 @@ class Reading:
     __slots__ = ("f", "shape", "sets", "chows", "pungs", "pair", "concealed_pungs", "wait", "win_set", "fu", "raw_fu",
                  "pinfu")
 
-    def __init__(self, f: Facts, shape: int, sets: tuple[SetInfo, ...], pair: int, wait: str, win_set: int) -> None:
+    def __init__(
+        self,
+        f: Facts,
+        shape: int,
+        sets: tuple[SetInfo, ...],
+        pair: int,
+        wait: str,
+        win_set: int,
+        chows: tuple[int, ...] = (),
+        pungs: tuple[int, ...] = (),
+        concealed_pungs: int = 0,
+    ) -> None:
         self.f = f
         self.shape = shape
         self.sets = sets
         self.pair = pair
         self.wait = wait
         self.win_set = win_set
-        self.chows = tuple(sorted(s[1] for s in sets if s[0]))
-        self.pungs = tuple(sorted(s[1] for s in sets if not s[0]))
-        self.concealed_pungs = sum(1 for s in sets if not s[0] and not s[2])
+        self.chows = chows
+        self.pungs = pungs
+        self.concealed_pungs = concealed_pungs
         self.fu = self.raw_fu = 0  # set by the scorer (fu.fu) before the patterns are detected
         self.pinfu = False
 
@@ -124,53 +192,89 @@ class Reading:
         """The reading as the contract prints it: melds, concealed sets, then the pair(s)."""
         f = self.f
         if self.shape == REGULAR:
-            out = [str(m) for m in f.hand.melds]
+            out = [_meld_text(m) for m in f.hand.melds]
             for is_chow, first, _, _ in self.sets[len(f.hand.melds):]:
-                ids = (first, first + 1, first + 2) if is_chow else (first,) * 3
-                out.append(format_tiles(tile_from_index(i) for i in ids))
-            tile = str(tile_from_index(self.pair))
-            out.append(tile + tile)
+                out.append(CHOW_TEXT[first] if is_chow else PUNG_TEXT[first])
+            out.append(PAIR_TEXT[self.pair])
             return tuple(out)
         if self.shape == SEVEN_PAIRS:
-            return tuple(str(tile_from_index(i)) * 2 for i in range(34) if f.concealed[i])
+            return tuple(PAIR_TEXT[i] for i in range(34) if f.concealed[i])
         return (format_tiles(tile_from_index(i) for i in range(34) for _ in range(f.concealed[i])),)
+
+
+def _meld_text(meld: Meld) -> str:
+    """``[123m]``, ``(1111m)`` ... as ``str(meld)``, from tables unless a red five shows."""
+    tiles = meld.tiles
+    if any(t.red for t in tiles):
+        return str(meld)
+    first = _OFFSET[tiles[0].suit] + tiles[0].rank
+    if meld.kind is MeldKind.CHOW:
+        body = CHOW_TEXT[first]
+    else:
+        body = PUNG_TEXT[first][0] * len(tiles) + PUNG_TEXT[first][-1]
+    return f"({body})" if meld.concealed else f"[{body}]"
+
+
+def _text(i: int) -> tuple[str, str]:
+    tile = str(tile_from_index(i))
+    return tile[0], tile[1]
+
+
+CHOW_TEXT = tuple(f"{_text(i)[0]}{int(_text(i)[0]) + 1}{int(_text(i)[0]) + 2}{_text(i)[1]}" if i < 27 and i % 9 < 7
+                  else "" for i in range(34))
+PUNG_TEXT = tuple(_text(i)[0] * 3 + _text(i)[1] for i in range(34))
+PAIR_TEXT = tuple("".join(_text(i)) * 2 for i in range(34))
 
 
 def readings(f: Facts) -> list[Reading]:
     """Every reading of the hand, once per set the winning tile can have completed."""
     out: list[Reading] = []
-    free = 4 - len(f.melds)
+    melds = f.melds
+    base = len(melds)
     win = f.win
     ron = not f.self_draw
-    for blocks, pair in divide(f.concealed, free):
-        found: list[SetInfo] = [(kind is MeldKind.CHOW, index, False, False) for kind, index in blocks]
-        seen: set[tuple[bool, int]] = set()
-        base = len(f.melds)
-        for j, (is_chow, first, _, _) in enumerate(found):
-            if (is_chow and first <= win <= first + 2) or (not is_chow and first == win):
-                if (is_chow, first) in seen:
-                    continue
-                seen.add((is_chow, first))
-                sets = list(f.melds)
-                sets.extend(found)
-                if is_chow:
-                    wait = _chow_wait(first, win)
+    meld_chows = [m[1] for m in melds if m[0]]
+    meld_pungs = [m[1] for m in melds if not m[0]]
+    meld_concealed = sum(1 for m in melds if not m[0] and not m[2])
+    for blocks, pair in divide(f.concealed):
+        found = tuple([(is_chow, index, False, False) for is_chow, index in blocks])
+        sets = melds + found
+        chows = list(meld_chows)
+        pungs = list(meld_pungs)
+        for is_chow, first, _, _ in found:
+            (chows if is_chow else pungs).append(first)
+        chows.sort()
+        pungs.sort()
+        chow_t, pung_t = tuple(chows), tuple(pungs)
+        concealed = meld_concealed + len(pungs) - len(meld_pungs)
+        last = None
+        for j, block in enumerate(found):
+            is_chow, first = block[0], block[1]
+            if is_chow:
+                if first <= win <= first + 2 and block != last:
+                    last = block
+                    out.append(Reading(f, REGULAR, sets, pair, _chow_wait(first, win), base + j, chow_t, pung_t,
+                                       concealed))
+            elif first == win:
+                if ron:  # a pung completed by a discard counts as claimed (明刻)
+                    claimed = sets[: base + j] + ((False, first, True, False),) + sets[base + j + 1:]
+                    out.append(Reading(f, REGULAR, claimed, pair, SHANPON, base + j, chow_t, pung_t, concealed - 1))
                 else:
-                    wait = SHANPON
-                    if ron:  # a pung completed by a discard counts as claimed (明刻)
-                        sets[base + j] = (False, first, True, False)
-                out.append(Reading(f, REGULAR, tuple(sets), pair, wait, base + j))
+                    out.append(Reading(f, REGULAR, sets, pair, SHANPON, base + j, chow_t, pung_t, concealed))
         if pair == win:
-            out.append(Reading(f, REGULAR, f.melds + tuple(found), pair, TANKI, -1))
-    if not f.melds:
+            out.append(Reading(f, REGULAR, sets, pair, TANKI, -1, chow_t, pung_t, concealed))
+    if not melds:
         counts = f.concealed
-        if all(c == 0 or c == 2 for c in counts) and sum(1 for c in counts if c) == 7:
+        if counts.count(2) == 7:  # seven different pairs (four of a kind is not two pairs)
             out.append(Reading(f, SEVEN_PAIRS, (), -1, SPECIAL, -1))
-        if is_kokushi(counts):
-            out.append(Reading(f, KOKUSHI, (), -1, SPECIAL, -1))
-        elif f.config.has_shiisanpuutaa and (f.rc.tenhou or f.rc.chiihou) and is_shiisanpuutaa(counts):
-            out.append(Reading(f, SHIISANPUUTAA, (), -1, SPECIAL, -1))
+        if counts.count(0) == 21:  # thirteen kinds
+            if is_kokushi(counts):
+                out.append(Reading(f, KOKUSHI, (), -1, SPECIAL, -1))
+            elif f.config.has_shiisanpuutaa and (f.rc.tenhou or f.rc.chiihou) and is_shiisanpuutaa(counts):
+                out.append(Reading(f, SHIISANPUUTAA, (), -1, SPECIAL, -1))
     return out
+
+
 
 
 def _chow_wait(first: int, win: int) -> str:

@@ -1,0 +1,95 @@
+"""Sets and a pair, suit by suit: the regular readings of a concealed part, with a cache per suit.
+
+Each suit (and the honours) is split on its own and the ways are cached on that suit's nine counts,
+which repeat far more often than whole hands do; the readings of the hand are the products of the
+ways of its suits, the pair in exactly one of them. Same readings as ``scorer.decompose.divide``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+Block = tuple[bool, int]  # (is a chow, first 34-kind index)
+Way = tuple[tuple[Block, ...], int]  # blocks, pair index (-1: none)
+
+
+def divide(counts: tuple[int, ...]) -> list[Way]:
+    """Every way to split 34-counts into sets and exactly one pair.
+
+    >>> divide((3, 1, 1, 1) + (0,) * 27 + (2, 0, 0))
+    [(((False, 0), (True, 1)), 31)]
+    """
+    per_suit = []
+    pairs = 0
+    for base in (0, 9, 18, 27):
+        segment = counts[base : base + 9] if base < 27 else counts[27:34]
+        total = sum(segment)
+        if not total:
+            continue
+        rest = total % 3
+        if rest == 1:
+            return []
+        if rest == 2:
+            pairs += 1
+        ways = _ways(segment, base, rest == 2)
+        if not ways:
+            return []
+        per_suit.append(ways)
+    if pairs != 1:
+        return []
+    if len(per_suit) == 1:
+        return list(per_suit[0])
+    out = []
+    for combo in product(*per_suit):
+        blocks: list[Block] = []
+        pair = -1
+        for suit_blocks, suit_pair in combo:
+            blocks.extend(suit_blocks)
+            if suit_pair >= 0:
+                pair = suit_pair
+        out.append((tuple(blocks), pair))
+    return out
+
+
+@lru_cache(maxsize=16384)
+def _ways(segment: tuple[int, ...], base: int, with_pair: bool) -> tuple[Way, ...]:
+    """The ways to split one suit's counts into sets (chows only in the numbered suits) and, when
+    ``with_pair``, one pair; indices are absolute (``base`` + rank - 1)."""
+    work = list(segment)
+    size = len(work)
+    chows_ok = base < 27
+    found: dict[Way, None] = {}
+    blocks: list[Block] = []
+
+    def walk(i: int, pair: int) -> None:
+        while i < size and not work[i]:
+            i += 1
+        if i == size:
+            if (pair >= 0) == with_pair:
+                found[(tuple(blocks), pair)] = None
+            return
+        n = work[i]
+        if n >= 3:
+            work[i] = n - 3
+            blocks.append((False, base + i))
+            walk(i, pair)
+            blocks.pop()
+            work[i] = n
+        if chows_ok and i < 7 and work[i + 1] and work[i + 2]:
+            work[i] -= 1
+            work[i + 1] -= 1
+            work[i + 2] -= 1
+            blocks.append((True, base + i))
+            walk(i, pair)
+            blocks.pop()
+            work[i] += 1
+            work[i + 1] += 1
+            work[i + 2] += 1
+        if with_pair and pair < 0 and n >= 2:
+            work[i] = n - 2
+            walk(i, base + i)
+            work[i] = n
+
+    walk(0, -1)
+    return tuple(found)
