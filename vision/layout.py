@@ -477,6 +477,8 @@ def _parse(t: _Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, dro
             p.win = free[win_at][0]
             for h in free[win_at + 1:]:
                 p.melds.append((meld_kind([t.labels[i] for i in h]) or "?", h))
+    if p.dropped and p.win is None:  # leaving a tile out is only believable when a winning tile is set apart
+        return None
     return p
 
 
@@ -488,6 +490,7 @@ def _score(t: _Tiles, p: _Parse) -> tuple:
     n = _count(p)
     tiles = [t.labels[i] for i in p.concealed] + ([t.labels[p.win]] if p.win is not None else [])
     backs = any(t.labels[i] == "back" for i in p.concealed + ([p.win] if p.win is not None else []))
+    # leaving a tile out is only believable when a winning tile is still set apart
     legal = n in HAND_SIZES and not p.bad_groups and not backs
     complete = legal and p.win is not None and is_complete(tiles)
     if legal and p.win is None:  # no tile set apart: complete if some tile can be the winning one
@@ -581,6 +584,9 @@ def group_melds(dets: Sequence[DetectionLike]) -> Layout:
                        if not all(t.labels[i] == "back" for i in g) else (), tuple(g_idx[i] for i in g))
                   for kind, g in p.melds)
     melds = tuple(Meld(m.kind, _kong_tiles(m), m.detections) if m.kind == "concealed_kong" else m for m in melds)
+    # a stable order, whichever way the photo is turned: exposed melds, then concealed kongs, each in mpsz order
+    melds = tuple(sorted(melds, key=lambda m: (not m.exposed, _tile_key(m.tiles[0]) if m.tiles else (9, 0),
+                                               len(m.tiles), m.tiles)))
     concealed = tuple(_plain(t.labels[i]) for i in p.concealed)
     win = _plain(t.labels[p.win]) if p.win is not None else None
 
