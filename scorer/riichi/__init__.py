@@ -101,7 +101,8 @@ def score(
             found = aotenjou_exclusions(found)
         else:  # the library's Aotenjou scorer, too, counts only yakuman (and dora) with thirteen orphans
             found = yakuman_only(found)
-        found = paarenchan_needs_yaku(found, config.paarenchan_needs_yaku)
+        if "paarenchan" in found:
+            found = paarenchan_needs_yaku(found, config.paarenchan_needs_yaku)
         if not found:
             continue
         yakuman = not YAKUMAN.isdisjoint(found)
@@ -125,10 +126,10 @@ def score(
             best = candidate
     if best is None:
         if shapes:
-            msg = (f"{hand} has no yaku, so it cannot win: it reads as a winning shape, but no yaku applies"
+            msg = ("no yaku: the hand is complete, but no yaku applies, so it cannot win"
                    " (dora alone do not make a hand win)")
         else:
-            msg = (f"{hand} is not a winning hand: it reads as neither four sets and a pair, seven pairs"
+            msg = ("not a winning hand: it reads as neither four sets and a pair, seven pairs"
                    " nor thirteen orphans")
         raise NotWinningError(msg)
     return _result(f, best, values)

@@ -50,9 +50,16 @@ class RiichiContext:
     def check(self, hand: Hand, ctx: WinContext, config: RiichiConfig, counts: tuple[int, ...]) -> None:
         """Raise ``ContextError`` where the flags contradict each other, the hand or the settings;
         ``InvalidHandError`` where the hand (its 34-kind ``counts``) and the indicators hold a fifth copy."""
-        _check_flags(self, hand, ctx, config)
-        if self.dora_indicators or self.ura_indicators:
+        if self.ura_indicators or self.dora_indicators:
             _check_copies(self, counts)
+        if self.flagged or ctx.last_tile or ctx.last_of_kind or hand.flowers or (self.riichi and hand.melds):
+            _check_flags(self, hand, ctx, config)
+
+    @property
+    def flagged(self) -> bool:
+        """Any flag beside riichi and the counts is set (they need checking against each other)."""
+        return (self.double_riichi or self.ippatsu or self.open_riichi or self.tenhou or self.chiihou
+                or self.renhou or self.paarenchan > 0)
 
 
 _FIELDS = {f.name: f for f in fields(RiichiContext)}
@@ -164,10 +171,10 @@ def _check_copies(rc: RiichiContext, counts: tuple[int, ...]) -> None:
     if len(rc.dora_indicators) > 5 or len(rc.ura_indicators) > 5:
         msg = "at most five dora indicators (one plus one per kong) and five ura indicators"
         raise ContextError(msg)
-    seen = list(counts)
+    seen: dict[int, int] = {}
     for t in (*rc.dora_indicators, *rc.ura_indicators):
-        seen[t.index] += 1
-    for index, count in enumerate(seen):
+        index = t.index
+        seen[index] = count = seen.get(index, counts[index]) + 1
         if count > 4:
             msg = (f"{count} copies of {tile_from_index(index)} between the hand and the dora"
                    " indicators: a set has 4")
