@@ -74,6 +74,9 @@ def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[s
     if obj.get("rules") not in RULE_SETS:
         msg = f"'rules' must be one of {', '.join(RULE_SETS)}, not {obj.get('rules')!r}"
         raise ApiError(422, "bad_request", msg)
+    for name in ("seat_wind", "round_wind", "discarder"):
+        if name in obj and not isinstance(obj[name], str | None):
+            raise ApiError(422, "bad_request", f"{name!r} must be one of E, S, W, N, not {obj[name]!r}")
     context_from(obj)  # winds and flags; a ScorerError becomes 422
     return obj
 

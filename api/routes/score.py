@@ -57,8 +57,15 @@ async def read_json(request: Request) -> Any:
         raise ApiError(400, "bad_request", "the body is not JSON: nested too deeply") from None
 
 
+_SEATS = ("seat_wind", "round_wind", "discarder")
+
+
 def score_one(obj: Any) -> dict[str, Any]:
     """``score_request`` that also turns a scorer bug into an error object, so that a batch goes on."""
+    if isinstance(obj, dict):  # the scorer raised TypeError on a list or object here (schemathesis found it)
+        for name in _SEATS:
+            if name in obj and not isinstance(obj[name], str | None):
+                return error_object("bad_request", f"{name!r} must be one of E, S, W, N, not {obj[name]!r}")
     try:
         return score_request(obj)
     except Exception:  # a bug in a rule set must not take the other hands of a batch with it
