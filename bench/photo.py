@@ -1,0 +1,98 @@
+"""Photo to scored result: median and 95th percentile over 20 phone-size photos (target: median at most 200 ms).
+
+    python bench/photo.py [--photos DIR] [--n 20] [--rules mcr]
+
+Without ``--photos`` it generates ``n`` phone-size (12 MP) synthetic JPEGs once, under
+``/work/cache/bench_photo/`` (seed 515), and times ``api.photo.score_photo(path, detector, request)`` on each, the
+shipped detector loaded once and warmed up first (as the CLI's and the service's long-lived process do). Each
+photo is read from disk, decoded (large JPEGs in draft mode), detected, laid out and scored, every winning-tile
+candidate scored when none is set apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "datasets"))
+
+CACHE = Path("/work/cache/bench_photo")
+
+
+def make_photos(out: Path, n: int, seed: int = 515, art: Path = Path("/work/cache/art/faces")) -> list[Path]:
+    import synth
+
+    out.mkdir(parents=True, exist_ok=True)
+    have = sorted(out.glob("*.jpg"))
+    if len(have) >= n:
+        return have[:n]
+    styles = synth.load_styles(art, exclude=list(synth.HELD_OUT_STYLES))
+    paths = []
+    for i in range(n):
+        p = out / f"{i:03d}.jpg"
+        if not p.exists():
+            jpg, _, _ = synth.make_scene(synth.SceneSpec(i, seed, "val", 12.0, 12.0), styles)
+            p.write_bytes(jpg)
+        paths.append(p)
+    return paths
+
+
+def pct(values: list[float], q: float) -> float:
+    v = sorted(values)
+    k = (len(v) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--photos", type=Path, default=None, help="a folder of photos (default: generated)")
+    ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--rules", default="mcr")
+    ap.add_argument("--repeat", type=int, default=1, help="time each photo this many times")
+    args = ap.parse_args(argv)
+
+    from PIL import Image
+
+    from api.photo import score_photo
+    from vision.detector import TileDetector
+    from vision.errors import ModelNotFoundError
+
+    if args.photos:
+        paths = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".heic",
+                                                                                 ".webp"))[: args.n]
+    else:
+        paths = make_photos(CACHE, args.n)
+    try:
+        detector = TileDetector()
+    except ModelNotFoundError as exc:
+        print(f"bench/photo.py: {exc}; no shipped weights to time")
+        return 1
+    request = {"rules": args.rules, "self_draw": True}
+    score_photo(paths[0], detector, request)  # warm-up: first inference allocates
+    times = []
+    read = 0
+    for p in paths:
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            answer = score_photo(p, detector, request)
+            times.append(time.perf_counter() - t0)
+        read += answer["result"]["ok"]
+    sizes = [Image.open(p).size for p in paths]
+    mp = statistics.median(w * h / 1e6 for w, h in sizes)
+    ms = [t * 1000 for t in times]
+    print(f"{len(paths)} photos (median {mp:.1f} MP), photo -> scored result, {args.repeat} run(s) each:")
+    print(f"  median {statistics.median(ms):.0f} ms, p95 {pct(ms, 0.95):.0f} ms, min {min(ms):.0f} ms, "
+          f"max {max(ms):.0f} ms (target: median <= 200 ms)")
+    print(f"  scored without error: {read}/{len(paths)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
