@@ -96,13 +96,13 @@ def score(
             n = detect(r)
             if n:
                 found[pattern_id] = n
+        if "paarenchan" in found:
+            found = paarenchan_needs_yaku(found, config.paarenchan_needs_yaku)
         found = apply_exclusions(found)
         if aotenjou and r.shape != KOKUSHI:
             found = aotenjou_exclusions(found)
         else:  # the library's Aotenjou scorer, too, counts only yakuman (and dora) with thirteen orphans
             found = yakuman_only(found)
-        if "paarenchan" in found:
-            found = paarenchan_needs_yaku(found, config.paarenchan_needs_yaku)
         if not found:
             continue
         yakuman = not YAKUMAN.isdisjoint(found)
