@@ -5,6 +5,7 @@ The service keeps no state between requests: any worker of any machine can answe
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import logging
@@ -106,9 +107,13 @@ def _load_model(app: FastAPI, settings: Settings) -> None:
     """Load the detector and run it once on a blank image; on any failure the service runs without photos."""
     started = time.perf_counter()
     try:
-        from vision.detector import TileDetector
+        if settings.detector:
+            module, _, name = settings.detector.partition(":")
+            detector = getattr(importlib.import_module(module), name)()
+        else:
+            from vision.detector import TileDetector
 
-        detector = TileDetector(settings.finder_weights, settings.classifier_weights)
+            detector = TileDetector(settings.finder_weights, settings.classifier_weights)
     except ModelNotFoundError as exc:
         app.state.model_error = str(exc)
         log.warning("no tile detector: %s; /readyz answers 503 and photo endpoints 503", exc)

@@ -55,3 +55,13 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
 def test_readyz_when_loading_is_off():
     with TestClient(make_app(None, load_model=False)) as c:
         assert "MJ_LOAD_MODEL" in c.get("/readyz").json()["detail"]
+
+
+def test_another_detector_by_import_path():
+    from api.config import Settings
+    from api.main import create_app
+
+    app = create_app(Settings(load_model=True, detector="tests.api.support:FakeDetector"))
+    with TestClient(app) as c:
+        assert c.get("/readyz").status_code == 200
+        assert type(app.state.detector).__name__ == "FakeDetector"

@@ -1,0 +1,351 @@
+"""Load test of the HTTP service on loopback: ``mjscore serve --workers N``, then bounded bursts of requests.
+
+    python bench/load.py                       # /v1/score x 10,000 and /v1/score-photo x 200, 2 workers
+    python bench/load.py --requests 20000 --concurrency 64 --photos 500 --json out.json
+    python bench/load.py --detector bench.load:PacedDetector   # photos without shipped weights (see below)
+
+It starts the server itself on 127.0.0.1 (a free port), waits for /healthz, reads the workers' resident memory
+from /proc, and drives the load with a small keep-alive HTTP/1.1 client on asyncio (one connection per
+concurrent caller; cheaper than httpx, so that the client takes less of the machine's CPU from the server).
+Every phase is bounded in requests and in seconds, and the server is stopped at the end. Loopback only.
+
+Reported per phase: requests, errors (any status other than the expected), requests per second, latency p50,
+p90, p99, max, and the summed RSS of the workers before and after. With no detector weights in models/ the
+photo phase is skipped (the service answers 503 there, by design) unless ``--detector`` names another one:
+``bench.load:PacedDetector`` decodes the photo as the real detector does and then waits ``MJ_BENCH_DETECT_MS``
+(default 150) ms, which measures the service's own photo path (upload checks, thread hand-off, concurrency
+bound) at a known detector speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HANDS = [  # valid hands of three rule sets, so that the scorer does real and varied work
+    {"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder": "S"},
+    {"rules": "mcr", "hand": "234m456p34567s99s+8s", "self_draw": True},
+    {"rules": "mcr", "hand": "11m22m33m44m55m66m7m+7m", "discarder": "W"},
+    {"rules": "mcr", "hand": "19m19p19s1234567z+1m", "self_draw": True},
+    {"rules": "mcr", "hand": "[123m][456m]789m11p99s+9s", "discarder": "N"},
+    {"rules": "mcr", "hand": "123m123m123m456p5p+5p", "self_draw": True},
+    {"rules": "riichi", "hand": "234m456p34567s99s+8s", "discarder": "S", "riichi": {"riichi": True}},
+    {"rules": "riichi", "hand": "123m456m789m11p23s+4s", "self_draw": True},
+    {"rules": "guangdong", "hand": "234m456p34567s99s+8s", "self_draw": True},
+    {"rules": "guangdong", "hand": "19m19p19s1234567z+1m", "self_draw": True},
+]
+
+
+class PacedDetector:
+    """A stand-in detector for load tests: decodes the photo like the real one, then takes a fixed time."""
+
+    def __init__(self) -> None:
+        self.seconds = float(os.environ.get("MJ_BENCH_DETECT_MS", "150")) / 1000
+
+    def detect(self, image: Any) -> list[Any]:
+        from vision.detection import Detection
+        from vision.image import load_image
+
+        rgb, scale = load_image(image, 2048)
+        time.sleep(self.seconds)
+        h, w = rgb.shape[:2]
+        tiles = ["2m", "3m", "4m", "4p", "5p", "6p", "3s", "4s", "5s", "6s", "7s", "9s", "9s", "8s"]
+        step = w / (len(tiles) + 2)
+        return [Detection(t, 0.9, (((i + (i == 13)) * step) / scale, h * 0.4 / scale,
+                                   ((i + (i == 13)) * step + step * 0.9) / scale, h * 0.6 / scale))
+                for i, t in enumerate(tiles)]
+
+
+# --- the client --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    name: str
+    requests: int = 0
+    errors: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    rss_before_mb: float = 0.0
+    rss_after_mb: float = 0.0
+    note: str = ""
+
+    def summary(self) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float:
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 2) if lat else 0.0
+
+        return {
+            "phase": self.name, "requests": self.requests, "errors": self.errors,
+            "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
+            "seconds": round(self.seconds, 2),
+            "rps": round(self.requests / self.seconds, 1) if self.seconds else 0.0,
+            "p50_ms": pct(0.50), "p90_ms": pct(0.90), "p99_ms": pct(0.99), "max_ms": pct(1.0),
+            "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else 0.0,
+            "rss_before_mb": round(self.rss_before_mb, 1), "rss_after_mb": round(self.rss_after_mb, 1),
+            "note": self.note,
+        }
+
+
+def http_request(path: str, body: bytes, content_type: str) -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+async def _read_response(reader: asyncio.StreamReader) -> int:
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    status = int(lines[0].split()[1])
+    length = 0
+    for line in lines[1:]:
+        if line[:15].lower() == b"content-length:":
+            length = int(line[15:])
+    if length:
+        await reader.readexactly(length)
+    return status
+
+
+async def drive(port: int, requests: list[bytes], total: int, concurrency: int, deadline: float, phase: Phase,
+                expected: frozenset[int] = frozenset({200})) -> None:
+    """Send ``total`` requests (cycling through ``requests``) over ``concurrency`` keep-alive connections."""
+    counter = iter(range(total))
+    started = time.perf_counter()
+
+    async def worker() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            for i in counter:
+                if time.perf_counter() > deadline:
+                    phase.note = "stopped at the time limit"
+                    return
+                t0 = time.perf_counter()
+                writer.write(requests[i % len(requests)])
+                try:
+                    status = await _read_response(reader)
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    phase.errors += 1
+                    phase.requests += 1
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                    continue
+                phase.latencies.append(time.perf_counter() - t0)
+                phase.requests += 1
+                phase.statuses[status] = phase.statuses.get(status, 0) + 1
+                if status not in expected:
+                    phase.errors += 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    phase.seconds = time.perf_counter() - started
+
+
+# --- the server --------------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            text = (task / "children").read_text().split()
+            out += [int(c) for c in text]
+    except OSError:
+        pass
+    return out
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def workers_rss(master: int) -> float:
+    """Summed RSS of the server's worker processes (uvicorn's children, not the supervisor)."""
+    pids = [p for p in children(master) if "resource_tracker" not in _cmdline(p)]
+    return sum(rss_mb(p) for p in pids)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def get(port: int, path: str) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"{}")
+
+
+def start_server(port: int, workers: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    cmd = ["mjscore", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server stopped at start-up; see {log}")
+        try:
+            if get(port, "/healthz")[0] == 200 and len(children(proc.pid)) >= workers:
+                return proc
+        except OSError:
+            pass
+        time.sleep(0.5)
+    stop_server(proc)
+    raise SystemExit(f"the server did not answer /healthz within 180 s; see {log}")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)  # the group of the server this script started, and only that
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+def photo_bytes(path: str | None) -> bytes:
+    if path:
+        return Path(path).read_bytes()
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (3024, 4032), (30, 110, 60))  # a phone-sized JPEG with tile-like shapes
+    draw = ImageDraw.Draw(img)
+    for i in range(14):
+        x = 150 + i * 190 + (60 if i == 13 else 0)
+        draw.rectangle([x, 1800, x + 170, 2050], fill=(240, 240, 230), outline=(20, 20, 20), width=6)
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=90)
+    return buf.getvalue()
+
+
+def multipart(photo: bytes, request: dict[str, Any]) -> tuple[bytes, str]:
+    boundary = "mjscorebench0123456789"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"hand.jpg\"\r\n"
+            f"Content-Type: image/jpeg\r\n\r\n").encode() + photo + (
+        f"\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"request\"\r\n\r\n"
+        f"{json.dumps(request)}\r\n--{boundary}--\r\n").encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+# --- main --------------------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--requests", type=int, default=10_000, help="/v1/score requests in the measured phase")
+    p.add_argument("--concurrency", type=int, default=32, help="concurrent connections for /v1/score")
+    p.add_argument("--photos", type=int, default=200, help="/v1/score-photo requests")
+    p.add_argument("--photo-concurrency", type=int, default=4)
+    p.add_argument("--photo", default=None, help="a photo to send (default: a generated 12 MP JPEG)")
+    p.add_argument("--detector", default="", help="MJ_DETECTOR for the server, e.g. bench.load:PacedDetector")
+    p.add_argument("--max-seconds", type=float, default=300, help="time limit of each phase")
+    p.add_argument("--access-log", action="store_true", help="keep the per-request log line on (default: on too)")
+    p.add_argument("--no-access-log", action="store_true", help="turn the per-request log line off")
+    p.add_argument("--json", default=None, help="write the results to this file too")
+    args = p.parse_args(argv)
+
+    port = free_port()
+    env = {**os.environ, "MJ_LOG_LEVEL": "WARNING" if args.no_access_log else "INFO",
+           "MJ_ACCESS_LOG": "false" if args.no_access_log else "true",
+           "MJ_PHOTO_QUEUE_SECONDS": "60", "PYTHONPATH": str(ROOT)}
+    if args.detector:
+        env["MJ_DETECTOR"] = args.detector
+    log = Path(os.environ.get("TMPDIR", "/tmp")) / f"mjscore-load-{port}.log"
+    print(f"starting mjscore serve --workers {args.workers} on 127.0.0.1:{port} (log: {log})", file=sys.stderr)
+    t0 = time.perf_counter()
+    proc = start_server(port, args.workers, env, log)
+    print(f"up in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    results: dict[str, Any] = {"workers": args.workers, "cpus": os.cpu_count(), "phases": []}
+    try:
+        ready_status, ready = get(port, "/readyz")
+        results["readyz"] = {"status": ready_status, **ready}
+        score_reqs = [http_request("/v1/score", json.dumps(h).encode(), "application/json") for h in HANDS]
+
+        warm = Phase("warm-up /v1/score")
+        asyncio.run(drive(port, score_reqs, 1000, args.concurrency, time.perf_counter() + 60, warm))
+        phase = Phase(f"/v1/score x{args.requests}, {args.concurrency} connections")
+        phase.rss_before_mb = workers_rss(proc.pid)
+        asyncio.run(drive(port, score_reqs, args.requests, args.concurrency,
+                          time.perf_counter() + args.max_seconds, phase))
+        phase.rss_after_mb = workers_rss(proc.pid)
+        results["phases"].append(phase.summary())
+        _print(phase)
+
+        again = Phase(f"/v1/score x{args.requests} again (memory flat?)")
+        again.rss_before_mb = phase.rss_after_mb
+        asyncio.run(drive(port, score_reqs, args.requests, args.concurrency,
+                          time.perf_counter() + args.max_seconds, again))
+        again.rss_after_mb = workers_rss(proc.pid)
+        results["phases"].append(again.summary())
+        _print(again)
+
+        if ready_status == 200 and args.photos:
+            body, ctype = multipart(photo_bytes(args.photo), {"rules": "mcr", "self_draw": True})
+            photo_req = [http_request("/v1/score-photo", body, ctype)]
+            warm = Phase("warm-up /v1/score-photo")
+            asyncio.run(drive(port, photo_req, 2 * args.workers, args.workers, time.perf_counter() + 120, warm))
+            phase = Phase(f"/v1/score-photo x{args.photos}, {args.photo_concurrency} connections, "
+                          f"{len(body) // 1000} kB each")
+            phase.rss_before_mb = workers_rss(proc.pid)
+            asyncio.run(drive(port, photo_req, args.photos, args.photo_concurrency,
+                              time.perf_counter() + args.max_seconds, phase))
+            phase.rss_after_mb = workers_rss(proc.pid)
+            if args.detector:
+                phase.note = (phase.note + "; " if phase.note else "") + f"detector {args.detector}"
+            results["phases"].append(phase.summary())
+            _print(phase)
+        elif args.photos:
+            note = f"photo phase skipped: /readyz answered {ready_status} ({ready.get('detail')})"
+            results["phases"].append({"phase": "/v1/score-photo", "note": note})
+            print(note, file=sys.stderr)
+    finally:
+        stop_server(proc)
+    text = json.dumps(results, indent=1, ensure_ascii=False)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+    return 0
+
+
+def _print(phase: Phase) -> None:
+    s = phase.summary()
+    print(f"{s['phase']}: {s['rps']} req/s, p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, errors {s['errors']}, "
+          f"statuses {s['statuses']}, workers' RSS {s['rss_before_mb']} -> {s['rss_after_mb']} MB", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
