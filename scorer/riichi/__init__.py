@@ -21,14 +21,14 @@ from .context import RiichiContext, context_from_request
 from .fu import fu as fu_of
 from .patterns import (
     BY_ID,
-    YAKUMAN,
     PATTERNS,
+    YAKUMAN,
     Pattern,
     aotenjou_exclusions,
     apply_exclusions,
     enabled,
-    plan,
     paarenchan_needs_yaku,
+    plan,
     yakuman_only,
 )
 from .points import base_points, hand_value, payments

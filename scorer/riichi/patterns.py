@@ -283,7 +283,7 @@ def _nine_gates(r: Reading) -> tuple[bool, bool]:
     base = 9 * next(iter(f.suits))
     counts = f.concealed[base : base + 9]
     need = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-    if any(c < n for c, n in zip(counts, need)):
+    if any(c < n for c, n in zip(counts, need, strict=True)):
         return False, False
     before = list(counts)
     before[f.win - base] -= 1
@@ -556,10 +556,12 @@ def enabled(config: RiichiConfig) -> tuple[tuple[Pattern, ...], tuple[Pattern, .
     return yaku, dora
 
 
-def plan(config: RiichiConfig, closed: bool, gates: tuple[bool, ...]) -> tuple[tuple[str, Callable[[Reading], int]], ...]:
+def plan(
+    config: RiichiConfig, closed: bool, gates: tuple[bool, ...]
+) -> tuple[tuple[str, Callable[[Reading], int]], ...]:
     """(id, detector) of the yaku worth looking for: played by ``config``, counted in a closed or open
     hand, and whose ``needs`` holds for the hand (``gates``, in ``GATES`` order)."""
-    facts = dict(zip(GATES, gates))
+    facts = dict(zip(GATES, gates, strict=True))
     yaku, _ = enabled(config)
     return tuple(
         (p.id, p.detect)

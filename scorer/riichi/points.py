@@ -19,7 +19,7 @@ they are reported apart (``deposits``) and ``payments`` still sum to zero.
 
 from __future__ import annotations
 
-from .config import KAZOE_NO_LIMIT, KAZOE_SANBAIMAN, RiichiConfig
+from .config import DEFAULT, KAZOE_NO_LIMIT, KAZOE_SANBAIMAN, RiichiConfig
 
 MANGAN = 2000
 SEATS = ("E", "S", "W", "N")
@@ -31,7 +31,7 @@ def limit_name(multiple: int) -> str:
     return _MULTIPLES.get(multiple, f"yakuman_x{multiple}")
 
 
-def base_points(han: int, fu: int, yakuman: bool, config: RiichiConfig = RiichiConfig()) -> tuple[int, str | None]:
+def base_points(han: int, fu: int, yakuman: bool, config: RiichiConfig = DEFAULT) -> tuple[int, str | None]:
     """``(a, limit)``: the base points of a hand and the name of its limit (None below mangan).
 
     ``yakuman`` says the han come from yakuman (13 each). 13 han or more of normal yaku are a counted

@@ -11,7 +11,6 @@ from __future__ import annotations
 from itertools import compress
 
 from ..decompose import Counts, counts_of  # noqa: F401  (counts_of: doctest)
-
 from ..hand import Hand, Meld, MeldKind, WinContext, Wind
 from ..tiles import Suit, format_tiles, tile_from_index
 from .config import RiichiConfig
@@ -301,6 +300,6 @@ def is_shiisanpuutaa(counts: Counts) -> bool:
         return False
     for suit in range(3):
         ranks = [r for r in range(9) if counts[9 * suit + r]]
-        if any(b - a < 3 for a, b in zip(ranks, ranks[1:])):
+        if any(b - a < 3 for a, b in zip(ranks, ranks[1:], strict=False)):
             return False
     return any(counts[i] for i in range(27) if i not in TERMINALS)
