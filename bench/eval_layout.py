@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+
 from vision.detection import Detection  # noqa: E402
 from vision.layout import Layout, group_melds  # noqa: E402
 
@@ -72,6 +74,22 @@ def true_detections(sidecar: dict) -> list[Detection]:
     return out
 
 
+def noisy(dets: list[Detection], rng: np.random.Generator, box: float, flip: float, dup: float) -> list[Detection]:
+    """Detector-like noise on true boxes: each edge moved by N(0, ``box`` x the box side), the sideways flag of a
+    face tile flipped with probability ``flip``, a duplicate box (lower confidence) with probability ``dup``."""
+    out = []
+    for d in dets:
+        x0, y0, x1, y1 = d.box
+        w, h = x1 - x0, y1 - y0
+        e = rng.normal(0, box, 4) * [w, h, w, h]
+        side = (not d.sideways) if (d.label != "back" and rng.random() < flip) else d.sideways
+        out.append(Detection(d.label, 0.9, (x0 + e[0], y0 + e[1], x1 + e[2], y1 + e[3]), side))
+        if rng.random() < dup:
+            f = rng.normal(0, 0.05, 4) * [w, h, w, h]
+            out.append(Detection(d.label, 0.4, (x0 + f[0], y0 + f[1], x1 + f[2], y1 + f[3]), side))
+    return out
+
+
 def four_back_kongs(sidecar: dict) -> list[str]:
     return [g["tiles"][0] for g in sidecar["groups"] if g["kind"] == "concealed_kong" and all(g["backs"])]
 
@@ -98,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--detector", action="store_true", help="read from the shipped detector, not the true boxes")
+    ap.add_argument("--noise", type=float, nargs=3, default=None, metavar=("BOX", "FLIP", "DUP"),
+                    help="detector-like noise on the true boxes, e.g. 0.03 0.02 0.02 (seeded)")
     ap.add_argument("--show", type=int, default=10, help="print this many misreadings")
     ap.add_argument("--json", type=Path, default=None, help="write per-photo results here")
     args = ap.parse_args(argv)
@@ -120,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             dets = detector.detect(img)
         else:
             dets = true_detections(sidecar)
+            if args.noise:
+                dets = noisy(dets, np.random.default_rng([7, int(f.stem)]), *args.noise)
         t0 = time.perf_counter()
         layout = group_melds(dets)
         times.append(time.perf_counter() - t0)
@@ -135,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
             misses.append((f.name, sidecar["hand"], reading or layout.reading(),
                            layout.problem.message if layout.problem else "", sidecar["camera"], two_rows))
     n = len(files)
-    src = "detector" if detector else "true boxes"
+    src = "detector" if detector else "true boxes" + (f" with noise {args.noise}" if args.noise else "")
     print(f"{n} held-out synthetic photos ({args.data.name}/{args.split}), hands read from the {src}:")
     print(f"  whole hand exact, four-back kongs' tiles given: {given_ok}/{n} = {given_ok / n:.1%}")
     print(f"  whole hand exact as read from the photo alone:  {exact}/{n} = {exact / n:.1%} "

@@ -300,6 +300,7 @@ class _Tiles:
     wh: np.ndarray  # box width, height (image axes)
     u: float
     angle: float
+    shape_tol: float = SHAPE_TOL
 
 
 def _dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int]]:
@@ -430,6 +431,53 @@ def _classify(t: _Tiles, g: list[int]) -> str | None:
     return None
 
 
+def _chunk_kind(t: _Tiles, chunk: Sequence[int]) -> str | None:
+    """The meld a run of tiles shows: a concealed kong (4 with 2 or 4 backs), else chow, pung or kong, or None."""
+    labels = [t.labels[i] for i in chunk]
+    backs = labels.count("back")
+    if backs:
+        faces = [lb for lb in labels if lb != "back"]
+        ok = len(labels) == 4 and backs in (2, 4) and len(set(faces)) <= 1 and all(not f.endswith("f") for f in faces)
+        return "concealed_kong" if ok else None
+    return meld_kind(labels)
+
+
+def _segment(t: _Tiles, groups: Sequence[Sequence[int]]) -> list[tuple[str, list[int]]] | None:
+    """Split the tiles of consecutive groups into melds of 3 or 4, cutting where the gaps are widest: a cut where
+    tiles touch and a wide gap inside a meld both cost (so a meld split by a noisy gap, or two melds shown
+    without a gap, still read). None when the tiles make no melds."""
+    seq = [i for g in groups for i in g]
+    n = len(seq)
+    if n == 0:
+        return []
+    gaps = [_gap(t, seq[k], seq[k + 1]) / t.u for k in range(n - 1)]
+    best = [math.inf] * (n + 1)
+    prev: list[tuple[int, str]] = [(-1, "")] * (n + 1)
+    best[0] = 0.0
+    for i in range(3, n + 1):
+        for size in (3, 4):
+            j = i - size
+            if j < 0 or best[j] == math.inf:
+                continue
+            kind = _chunk_kind(t, seq[j:i])
+            if kind is None:
+                continue
+            cost = best[j] + sum(5 * max(0.0, gaps[k] - GROUP_GAP) for k in range(j, i - 1))
+            if j > 0:
+                cost += min(max(GROUP_GAP - gaps[j - 1], -0.5), 0.5)
+            if cost < best[i]:
+                best[i], prev[i] = cost, (j, kind)
+    if best[n] == math.inf:
+        return None
+    out = []
+    i = n
+    while i > 0:
+        j, kind = prev[i]
+        out.append((kind, seq[j:i]))
+        i = j
+    return out[::-1]
+
+
 def _parse(t: _Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, drops: Sequence[int]) -> _Parse | None:
     """One way of reading the hand rows: ``conc`` the concealed row, read backwards when ``reverse``; ``drops``
     per row: 0 none, 1 leave out its first group, 2 its last, when a single tile (a loose tile in line with the
@@ -452,31 +500,38 @@ def _parse(t: _Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, dro
         p.rows.append(("concealed" if r == conc else "melds", groups))
         kinds = [_classify(t, g) for g in groups]
         if r != conc:
+            seg = _segment(t, groups)
+            if seg is not None:
+                p.melds += seg
+                continue
             for g, kind in zip(groups, kinds, strict=True):
-                kind = kind or meld_kind([t.labels[i] for i in g])
-                if kind is None or (kind == "concealed_kong") != ("back" in [t.labels[i] for i in g]):
+                kind = kind or _chunk_kind(t, g)
+                if kind is None:
                     p.bad_groups.append(g)
                 else:
                     p.melds.append((kind, g))
             continue
-        free = [g for g, kind in zip(groups, kinds, strict=True) if kind is None]
-        for g, kind in zip(groups, kinds, strict=True):
-            if kind is not None:
-                p.melds.append((kind, g))
-        win_at = None
+        # the concealed row: concealed tiles (3k+1), the winning tile alone, then melds
+        win_at, after = None, None
         before = 0
-        for k, g in enumerate(free):
-            if len(g) == 1 and before % 3 == 1 and all(meld_kind([t.labels[i] for i in h]) for h in free[k + 1:]):
-                win_at = k
-                break
+        for k, g in enumerate(groups):
+            if kinds[k] is not None:
+                continue
+            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != "back":
+                after = _segment(t, groups[k + 1:])
+                if after is not None:
+                    win_at = k
+                    break
             before += len(g)
         if win_at is None:
-            p.concealed += [i for g in free for i in g]
+            p.melds += [(kind, g) for g, kind in zip(groups, kinds, strict=True) if kind is not None]
+            p.concealed += [i for g, kind in zip(groups, kinds, strict=True) if kind is None for i in g]
         else:
-            p.concealed += [i for g in free[:win_at] for i in g]
-            p.win = free[win_at][0]
-            for h in free[win_at + 1:]:
-                p.melds.append((meld_kind([t.labels[i] for i in h]) or "?", h))
+            head = list(zip(groups[:win_at], kinds[:win_at], strict=True))
+            p.melds += [(kind, g) for g, kind in head if kind is not None]
+            p.concealed += [i for g, kind in head if kind is None for i in g]
+            p.win = groups[win_at][0]
+            p.melds += after or []
     if p.dropped and p.win is None:  # leaving a tile out is only believable when a winning tile is set apart
         return None
     return p
@@ -500,9 +555,19 @@ def _score(t: _Tiles, p: _Parse) -> tuple:
 
 
 def _shape_ok(t: _Tiles, i: int, ref: np.ndarray | None) -> bool:
+    """Whether tile ``i``'s box has the shape of the hand's upright tiles (it lies square with the rows)."""
     if ref is None:
         return True
-    return bool(np.all(np.abs(t.wh[i] - ref) <= SHAPE_TOL * ref))
+    return bool(np.all(np.abs(t.wh[i] - ref) <= t.shape_tol * ref))
+
+
+def _single_loose(t: _Tiles, i: int, ref: np.ndarray | None) -> bool:
+    """A tile alone in its group is loose when its box is not shaped like the hand's upright tiles; one said to
+    be sideways is loose too, unless its box clearly looks upright (the flag is then taken as wrong)."""
+    if not t.side[i]:
+        return not _shape_ok(t, i, ref)
+    distinct = ref is not None and abs(ref[0] - ref[1]) > 0.15 * max(ref)
+    return not (distinct and _shape_ok(t, i, ref))
 
 
 def group_melds(dets: Sequence[DetectionLike]) -> Layout:
@@ -522,6 +587,9 @@ def group_melds(dets: Sequence[DetectionLike]) -> Layout:
     # a reference box shape: the upright tiles of the biggest groups
     upright = [i for gs in row_groups for g in gs if len(g) >= 3 for i in g if not t.side[i]]
     ref = np.median(t.wh[upright], axis=0) if upright else None
+    if ref is not None:  # the shape tolerance grows with the boxes' own scatter (a noisier detector)
+        spread = 1.4826 * float(np.median(np.abs(t.wh[upright] / ref - 1)))
+        t.shape_tol = max(SHAPE_TOL, 3.5 * spread)
 
     # single tiles that cannot be part of the hand: askew, sideways alone, a back alone, or far from their row
     loose: set[int] = set()
@@ -536,7 +604,7 @@ def group_melds(dets: Sequence[DetectionLike]) -> Layout:
             if k + 1 < len(gs):
                 gaps.append(_gap(t, i, gs[k + 1][0]))
             far = bool(gaps) and min(gaps) > FAR_GAP * t.u and not is_flower[i]
-            if t.side[i] or t.labels[i] == "back" or not _shape_ok(t, i, ref) or far:
+            if t.labels[i] == "back" or _single_loose(t, i, ref) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
 
