@@ -61,6 +61,8 @@ def image_size(image: ImageInput) -> tuple[int, int]:
             img = Image.open(path)
         w, h = img.size
         orientation = img.getexif().get(0x0112, 1)
+    except BadImageError:
+        raise
     except FileNotFoundError as exc:
         raise BadImageError(f"no such file: {image}") from exc
     except IsADirectoryError as exc:
