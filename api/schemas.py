@@ -181,7 +181,9 @@ class FanPublic(BaseModel):
 class ScorePublic(BaseModel):
     """The contract's result object; a rule set may add an object named after itself (``riichi`` ...)."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [SCORE_RESULT_EXAMPLE, RIICHI_RESULT_EXAMPLE]})
+    model_config = ConfigDict(
+        extra="allow", json_schema_extra={"examples": [SCORE_RESULT_EXAMPLE, RIICHI_RESULT_EXAMPLE]}
+    )
 
     ok: Literal[True] = True
     rules: str

@@ -14,6 +14,7 @@ from fastapi import APIRouter, File, Form, UploadFile
 
 from api import schemas
 from api.deps import ApiError, DetectorDep, PhotoDep, SettingsDep, SlotsDep, check_photo, read_upload
+from api.routes.score import precheck
 from scorer.request import FIELDS, RULE_SETS, context_from
 
 router = APIRouter(tags=["photo"])
@@ -74,9 +75,9 @@ def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[s
     if obj.get("rules") not in RULE_SETS:
         msg = f"'rules' must be one of {', '.join(RULE_SETS)}, not {obj.get('rules')!r}"
         raise ApiError(422, "bad_request", msg)
-    for name in ("seat_wind", "round_wind", "discarder"):
-        if name in obj and not isinstance(obj[name], str | None):
-            raise ApiError(422, "bad_request", f"{name!r} must be one of E, S, W, N, not {obj[name]!r}")
+    problem = precheck(obj)
+    if problem is not None:
+        raise ApiError(422, "bad_request", problem)
     context_from(obj)  # winds and flags; a ScorerError becomes 422
     return obj
 

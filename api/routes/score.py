@@ -58,14 +58,32 @@ async def read_json(request: Request) -> Any:
 
 
 _SEATS = ("seat_wind", "round_wind", "discarder")
+MAX_TEXT = 512  # the longest string a request may hold: a hand is some 60 characters; 1 MB took the scorer 2 s
+
+
+def precheck(obj: Any) -> str | None:
+    """What the API refuses before the scorer sees it: over-long strings (the scorer's time grows with them, and
+    it runs on the event loop) and wind fields that are not strings. None when the request may go on."""
+    if not isinstance(obj, dict):
+        return None
+    for name, value in obj.items():
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            return f"{name!r} is {len(value)} characters long; at most {MAX_TEXT}"
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if isinstance(inner, str) and len(inner) > MAX_TEXT:
+                    return f"'{name}.{key}' is {len(inner)} characters long; at most {MAX_TEXT}"
+    for name in _SEATS:  # the scorer raised TypeError on a list or object here (schemathesis found it)
+        if name in obj and not isinstance(obj[name], str | None):
+            return f"{name!r} must be one of E, S, W, N, not {obj[name]!r}"
+    return None
 
 
 def score_one(obj: Any) -> dict[str, Any]:
     """``score_request`` that also turns a scorer bug into an error object, so that a batch goes on."""
-    if isinstance(obj, dict):  # the scorer raised TypeError on a list or object here (schemathesis found it)
-        for name in _SEATS:
-            if name in obj and not isinstance(obj[name], str | None):
-                return error_object("bad_request", f"{name!r} must be one of E, S, W, N, not {obj[name]!r}")
+    problem = precheck(obj)
+    if problem is not None:
+        return error_object("bad_request", problem)
     try:
         return score_request(obj)
     except Exception:  # a bug in a rule set must not take the other hands of a batch with it

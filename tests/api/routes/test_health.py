@@ -27,7 +27,6 @@ def test_readyz_without_a_model(bare):
 def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
     """The lifespan builds the detector once and runs it on a blank image; a failed warm-up means not ready."""
     import vision.detector as vd
-
     from api.config import Settings
     from api.main import create_app
 

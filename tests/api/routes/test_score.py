@@ -54,6 +54,9 @@ def test_riichi_adds_its_object(client):
                      id="wind_a_list"),
         pytest.param({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder": {}}, "bad_request",
                      id="discarder_an_object"),
+        pytest.param({"rules": "mcr", "hand": "1m" * 300 + "+1m"}, "bad_request", id="hand_too_long"),
+        pytest.param({"rules": "riichi", "hand": "234m456p34567s99s+8s", "riichi": {"dora_indicators": "1m" * 300}},
+                     "bad_request", id="nested_string_too_long"),
         pytest.param({"rules": "riichi", "hand": "234m456p34567s99s+8s", "options": {"nope": 1}}, "bad_request",
                      id="unknown_option"),
         pytest.param([1, 2], "bad_request", id="not_an_object"),
@@ -146,3 +149,18 @@ def test_a_scorer_bug_is_one_error_object_in_a_batch(client, monkeypatch):
     assert r.status_code == 200
     assert [x["ok"] for x in r.json()["results"]] == [True, False, True]
     assert r.json()["results"][1]["error"]["code"] == "internal_error"
+
+
+def test_a_long_hand_is_refused_quickly(client):
+    import time
+
+    t0 = time.perf_counter()
+    r = client.post("/v1/score", json={"rules": "mcr", "hand": "[123m]" * 150_000})
+    assert error_of(r) == (422, "bad_request") and "at most 512" in r.json()["error"]["message"]
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_the_longest_real_hand_is_accepted(client):
+    hand = "[1111m] [2222p] [3333s] (4444z) 5z +5z 1f 2f 3f 4f 5f 6f 7f 8f"
+    r = client.post("/v1/score", json={"rules": "mcr", "hand": hand, "self_draw": True})
+    assert r.json()["ok"] is True or r.json()["error"]["code"] != "bad_request"
