@@ -56,8 +56,10 @@ def _fan(pattern_id: str, value: int, count: int) -> Fan:
     return Fan(p.id, p.name, p.name_zh, 1 if p.kind == "dora" else value, count)
 _NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
 
-# (points, has a yakuman, han, fu, unrounded fu, reading, fans)
-Candidate = tuple[int, bool, int, int, int, Reading, dict[str, int]]
+# (points, has a yakuman, han, fu, unrounded fu, reading, fans, base points, limit)
+Candidate = tuple[int, bool, int, int, int, Reading, dict[str, int], int, str | None]
+_EAST = Wind.EAST
+_SEAT = {w: w.value for w in Wind}
 
 
 def rank_key(candidate: Candidate) -> tuple[int, bool, int, int, int]:
@@ -83,8 +85,11 @@ def score(
     riichi.check(hand, ctx, config, f.counts)
     if riichi.nagashi_mangan:
         return _nagashi(f)
-    values, plan, dora_patterns = _tables(config, f.closed, f.gates, riichi.paarenchan)
-    dealer = ctx.seat_wind is Wind.EAST
+    values, plan, _ = _tables(config, f.closed, f.gates, riichi.paarenchan)
+    dealer = ctx.seat_wind is _EAST
+    # the dora patterns' counts (patterns.py: dora, aka_dora, ura_dora)
+    dora = tuple(d for d in (("dora", f.dora), ("aka_dora", f.aka if config.has_aka_dora else 0),
+                             ("ura_dora", f.ura if f.riichi else 0)) if d[1])
     aotenjou = config.aotenjou
     best: Candidate | None = None
     shapes = 0
@@ -109,19 +114,17 @@ def score(
         han = 0
         for i, n in found.items():
             han += values[i] * n
-        if aotenjou or not yakuman:
-            for p in dora_patterns:
-                n = p.detect(r)
-                if n:
-                    found[p.id] = n
-                    han += n
+        if dora and (aotenjou or not yakuman):  # 宝牌 (the dora patterns), never with a yakuman
+            for dora_id, n in dora:
+                found[dora_id] = n
+                han += n
         fu = r.fu
         if aotenjou and r.shape == KOKUSHI:
             fu = 30 if f.self_draw else 40  # as the library's Aotenjou scorer
         if not aotenjou and config.limit_to_sextuple_yakuman and han > 78:
             han = 78
-        a, _ = base_points(han, fu, yakuman and not aotenjou, config)
-        candidate: Candidate = (hand_value(a, dealer, f.self_draw), yakuman, han, fu, r.raw_fu, r, found)
+        a, limit = base_points(han, fu, yakuman and not aotenjou, config)
+        candidate: Candidate = (hand_value(a, dealer, f.self_draw), yakuman, han, fu, r.raw_fu, r, found, a, limit)
         if best is None or rank_key(candidate) > rank_key(best):
             best = candidate
     if best is None:
@@ -136,9 +139,7 @@ def score(
 
 
 def _result(f: Facts, best: Candidate, values: dict[str, int]) -> ScoreResult:
-    points, yakuman, han, fu, _, reading, found = best
-    config = f.config
-    a, limit = base_points(han, fu, yakuman and not config.aotenjou, config)
+    points, yakuman, han, fu, _, reading, found, a, limit = best
     fans = tuple(_fan(i, values[i], found[i]) for i in sorted(found, key=_POSITION.__getitem__))
     return ScoreResult(
         rules=RULES,
@@ -153,8 +154,8 @@ def _result(f: Facts, best: Candidate, values: dict[str, int]) -> ScoreResult:
 
 def _payments(f: Facts, a: int) -> tuple[tuple[str, int], ...]:
     ctx = f.ctx
-    discarder = ctx.discarder.value if ctx.discarder is not None else None
-    return payments(a, ctx.seat_wind.value, f.self_draw, discarder, f.rc.honba)
+    discarder = _SEAT[ctx.discarder] if ctx.discarder is not None else None
+    return payments(a, _SEAT[ctx.seat_wind], f.self_draw, discarder, f.rc.honba)
 
 
 def _details(f: Facts, han: int, fu: int, limit: str | None, points: int) -> tuple[tuple[str, Any], ...]:
