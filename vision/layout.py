@@ -542,16 +542,19 @@ def _count(p: _Parse) -> int:
 
 
 def _score(t: _Tiles, p: _Parse) -> tuple:
+    """How good a reading is, to compare readings: a legal hand first, then a complete one, with a winning tile
+    set apart, using the most tiles; among illegal readings, the one nearest a legal count that shows the most
+    detected tiles (so that a client sees them all)."""
     n = _count(p)
     tiles = [t.labels[i] for i in p.concealed] + ([t.labels[p.win]] if p.win is not None else [])
     backs = any(t.labels[i] == "back" for i in p.concealed + ([p.win] if p.win is not None else []))
-    # leaving a tile out is only believable when a winning tile is still set apart
     legal = n in HAND_SIZES and not p.bad_groups and not backs
-    complete = legal and p.win is not None and is_complete(tiles)
-    if legal and p.win is None:  # no tile set apart: complete if some tile can be the winning one
-        complete = is_complete(tiles)
-    return (legal, complete, -min(abs(n - s) for s in HAND_SIZES), -len(p.bad_groups), p.win is not None,
-            n + 3 * len(p.melds) - len(p.dropped), len(p.melds))
+    used = len(tiles) + sum(len(g) for _, g in p.melds)
+    if legal:
+        return (1, is_complete(tiles), 0, p.win is not None, used, len(p.melds), -len(p.dropped))
+    shown = used + sum(len(g) for g in p.bad_groups)
+    return (0, False, -min(abs(n - s) for s in HAND_SIZES), shown, -len(p.bad_groups), p.win is not None,
+            -len(p.dropped))
 
 
 def _shape_ok(t: _Tiles, i: int, ref: np.ndarray | None) -> bool:
@@ -778,16 +781,20 @@ def _problem(t: _Tiles, p: _Parse, melds: tuple[Meld, ...], concealed: tuple[str
              win: str | None) -> Problem | None:
     if p.bad_groups:
         g = p.bad_groups[0]
-        names = " ".join(t.labels[i] for i in g)
-        return Problem("bad_group", f"the group {names} among the melds is no chow, pung or kong "
-                       "(a missed or extra tile?)")
+        names = " ".join(t.labels[i] + ("*" if t.side[i] else "") for i in g)
+        return Problem("bad_group", f"the group {names} ({len(g)} tiles) among the melds is no chow, pung or kong: "
+                       "a meld has 3 or 4 tiles (a missed or extra tile?)")
     n = _count(p)
     if n not in HAND_SIZES:
         want = min(HAND_SIZES, key=lambda s: abs(n - s))
         diff = n - want
         what = f"{abs(diff)} tile(s) {'missing' if diff < 0 else 'too many'}"
+        hand = len(p.concealed) + (p.win is not None)
+        needs = [s - 3 * len(p.melds) for s in HAND_SIZES if s - 3 * len(p.melds) > 0]
+        where = (f"; beside {len(p.melds)} meld(s) the concealed tiles and the winning tile number {hand}, "
+                 f"where a hand has {' or '.join(str(x) for x in needs)}") if needs else ""
         return Problem("tile_count", f"read {n} tiles (kongs counted as 3) but a hand has 14 (17 in Fuzhou): "
-                       f"{what}; check for a tile the camera missed or a loose tile taken for the hand", n,
+                       f"{what}{where}; check for a tile the camera missed or a loose tile taken for the hand", n,
                        HAND_SIZES)
     bad = [i for i in p.concealed if t.labels[i] == "back"]
     if bad or (p.win is not None and t.labels[p.win] == "back"):
