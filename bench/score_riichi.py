@@ -2,12 +2,19 @@
 
     python bench/score_riichi.py [--hands 3000] [--rounds 7] [--seed 1]
 
-Both score the same seeded random legal hands (tests/scorer/riichi/randhands.py), each from its own
-ready-made input (mjscore: Hand, WinContext, RiichiContext; mahjong: 136-tile ids, melds, HandConfig),
-with the library's rules on both sides. Rounds alternate the two, so that a busy machine slows both
-alike. mjscore runs twice per round: cold (its caches emptied first: the per-suit reading cache and
-the settings tables) and warm (those caches kept from the round before, as in a running service; no
-whole hand is ever cached). The medians of the rounds are printed, and the medians of the ratios.
+Both score the same seeded random legal hands (tests/scorer/riichi/randhands.py) with the library's
+rules on both sides, in two ways:
+
+- scoring only: each from its own ready-made objects (mjscore: Hand, WinContext, RiichiContext;
+  mahjong: 136-tile ids, Meld objects, HandConfig), built before the clock starts;
+- per hand from a description: the objects a caller must make for each hand are made inside the clock
+  (mjscore parses the hand's notation and builds its two contexts; mahjong builds its Meld objects,
+  OptionalRules and HandConfig, from 136 ids prepared beforehand).
+
+Rounds alternate the two libraries, so that a busy machine slows both alike. mjscore's caches (the
+per-suit reading cache and the settings tables; never a whole hand) are emptied before each scoring-
+only round ("cold") and kept for the next run ("warm", as in a running service). Medians of the rounds
+are printed, and medians of the per-round ratios.
 """
 
 from __future__ import annotations
@@ -19,17 +26,20 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "scorer" / "riichi"))
 
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
-from randhands import library_args, random_case  # noqa: E402
+from randhands import build_library_args, library_spec, random_case  # noqa: E402
 
 import scorer.riichi as riichi  # noqa: E402
 from scorer.errors import ScorerError  # noqa: E402
+from scorer.hand import WinContext, parse_hand  # noqa: E402
 from scorer.riichi.divide import _ways  # noqa: E402
+from scorer.tiles import format_tiles, parse_tiles  # noqa: E402
 
 
 def main() -> None:
@@ -41,15 +51,21 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     configs = {aka: dataclasses.replace(riichi.LIBRARY, has_aka_dora=aka) for aka in (False, True)}
-    ours, theirs = [], []
+    ours, theirs, ours_text, theirs_spec = [], [], [], []
     while len(ours) < args.hands:
         case = dataclasses.replace(random_case(rng), options=())
         try:
-            lib = library_args(case)
+            spec = library_spec(case)
         except ValueError:
             continue
         ours.append((case.hand, case.ctx, configs[case.aka], case.rc))
-        theirs.append(lib)
+        theirs.append(build_library_args(spec))
+        ctx = {f.name: getattr(case.ctx, f.name) for f in dataclasses.fields(case.ctx)}
+        rc = {f.name: getattr(case.rc, f.name) for f in dataclasses.fields(case.rc)}
+        rc["dora_indicators"] = format_tiles(case.rc.dora_indicators)
+        rc["ura_indicators"] = format_tiles(case.rc.ura_indicators)
+        ours_text.append((str(case.hand), ctx, configs[case.aka], rc))
+        theirs_spec.append(spec)
 
     def run_ours(cold: bool) -> float:
         if cold:
@@ -65,6 +81,19 @@ def main() -> None:
                 pass
         return time.perf_counter() - start
 
+    def run_ours_text() -> float:
+        score, context = riichi.score, riichi.RiichiContext
+        start = time.perf_counter()
+        for text, ctx, config, rc in ours_text:
+            try:
+                fields: dict[str, Any] = dict(rc)
+                fields["dora_indicators"] = parse_tiles(rc["dora_indicators"])
+                fields["ura_indicators"] = parse_tiles(rc["ura_indicators"])
+                score(parse_hand(text), WinContext(**ctx), config, context(**fields))
+            except ScorerError:
+                pass
+        return time.perf_counter() - start
+
     def run_theirs() -> float:
         estimate = HandCalculator.estimate_hand_value
         start = time.perf_counter()
@@ -72,22 +101,36 @@ def main() -> None:
             estimate(**kwargs)
         return time.perf_counter() - start
 
-    cold, warm, lib, cold_ratio, warm_ratio = [], [], [], [], []
+    def run_theirs_spec() -> float:
+        estimate = HandCalculator.estimate_hand_value
+        start = time.perf_counter()
+        for spec in theirs_spec:
+            estimate(**build_library_args(spec))
+        return time.perf_counter() - start
+
     n = len(ours)
+    rows: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "lib", "text", "lib_spec")}
+    ratios: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "text")}
     for _ in range(args.rounds):
-        a = run_ours(cold=True)
-        b = run_theirs()
-        c = run_ours(cold=False)
-        cold.append(n / a)
-        lib.append(n / b)
-        warm.append(n / c)
-        cold_ratio.append(b / a)
-        warm_ratio.append(b / c)
+        cold, lib, warm = run_ours(cold=True), run_theirs(), run_ours(cold=False)
+        text, lib_spec = run_ours_text(), run_theirs_spec()
+        for key, seconds in (("cold", cold), ("warm", warm), ("lib", lib), ("text", text), ("lib_spec", lib_spec)):
+            rows[key].append(n / seconds)
+        ratios["cold"].append(lib / cold)
+        ratios["warm"].append(lib / warm)
+        ratios["text"].append(lib_spec / text)
+
+    def med(key: str) -> float:
+        return statistics.median(rows[key])
+
     print(f"hands: {n} (seed {args.seed}), rounds: {args.rounds}")
-    print(f"mjscore riichi, cold caches: {statistics.median(cold):8.0f} hands/s")
-    print(f"mjscore riichi, warm caches: {statistics.median(warm):8.0f} hands/s")
-    print(f"mahjong 2.1.0:               {statistics.median(lib):8.0f} hands/s")
-    print(f"ratio cold: {statistics.median(cold_ratio):.2f}x   ratio warm: {statistics.median(warm_ratio):.2f}x")
+    print("scoring only (ready-made inputs):")
+    print(f"  mjscore riichi, cold caches: {med('cold'):8.0f} hands/s  ratio {statistics.median(ratios['cold']):.2f}x")
+    print(f"  mjscore riichi, warm caches: {med('warm'):8.0f} hands/s  ratio {statistics.median(ratios['warm']):.2f}x")
+    print(f"  mahjong 2.1.0:               {med('lib'):8.0f} hands/s")
+    print("per hand from a description (each side's input objects built per hand):")
+    print(f"  mjscore riichi:              {med('text'):8.0f} hands/s  ratio {statistics.median(ratios['text']):.2f}x")
+    print(f"  mahjong 2.1.0:               {med('lib_spec'):8.0f} hands/s")
 
 
 if __name__ == "__main__":

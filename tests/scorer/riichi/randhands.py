@@ -188,9 +188,12 @@ def _try(rng: random.Random) -> Case | None:
 
 def library_args(case: Case) -> dict[str, Any]:
     """``HandCalculator.estimate_hand_value`` keyword arguments for a case (library defaults otherwise)."""
-    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
-    from mahjong.meld import Meld as LibMeld
+    return build_library_args(library_spec(case))
 
+
+def library_spec(case: Case) -> dict[str, Any]:
+    """The case as plain data for the library: 136 ids, melds as (kind, ids, opened), the HandConfig and
+    OptionalRules keywords. Raises ``ValueError`` where the ids cannot say the hand."""
     used: dict[int, int] = {}
 
     def tid(t: Tile) -> int:
@@ -209,32 +212,42 @@ def library_args(case: Case) -> dict[str, Any]:
 
     hand = case.hand
     tiles = []
-    lib_melds = []
+    melds = []
     for m in hand.melds:
         ids = [tid(t) for t in m.tiles]
         tiles += ids
-        kind = {MeldKind.CHOW: LibMeld.CHI, MeldKind.PUNG: LibMeld.PON, MeldKind.KONG: LibMeld.KAN}[m.kind]
-        lib_melds.append(LibMeld(meld_type=kind, tiles=ids, opened=not m.concealed))
+        melds.append((m.kind.value, ids, not m.concealed))
     tiles += [tid(t) for t in hand.concealed]
     win = tid(hand.win_tile)
     tiles.append(win)
     ctx, rc = case.ctx, case.rc
-    ind = [tid(t) for t in rc.dora_indicators]
-    ura = [tid(t) for t in rc.ura_indicators]
-    config = HandConfig(
-        is_tsumo=ctx.self_draw,
-        is_riichi=rc.riichi or rc.double_riichi,
-        is_daburu_riichi=rc.double_riichi,
-        is_ippatsu=rc.ippatsu,
-        is_rinshan=ctx.kong_replacement,
-        is_chankan=ctx.robbing_kong,
-        is_haitei=ctx.last_tile and ctx.self_draw,
-        is_houtei=ctx.last_tile and not ctx.self_draw,
-        is_tenhou=rc.tenhou,
-        is_chiihou=rc.chiihou,
-        player_wind=ctx.seat_wind.tile.index,
-        round_wind=ctx.round_wind.tile.index,
-        options=OptionalRules(**{"has_aka_dora": case.aka, "has_open_tanyao": False, **dict(case.options)}),
-    )
-    return {"tiles": tiles, "win_tile": win, "melds": lib_melds, "dora_indicators": ind, "config": config,
-            "ura_dora_indicators": ura}
+    config = {
+        "is_tsumo": ctx.self_draw,
+        "is_riichi": rc.riichi or rc.double_riichi,
+        "is_daburu_riichi": rc.double_riichi,
+        "is_ippatsu": rc.ippatsu,
+        "is_rinshan": ctx.kong_replacement,
+        "is_chankan": ctx.robbing_kong,
+        "is_haitei": ctx.last_tile and ctx.self_draw,
+        "is_houtei": ctx.last_tile and not ctx.self_draw,
+        "is_tenhou": rc.tenhou,
+        "is_chiihou": rc.chiihou,
+        "player_wind": ctx.seat_wind.tile.index,
+        "round_wind": ctx.round_wind.tile.index,
+    }
+    options = {"has_aka_dora": case.aka, "has_open_tanyao": False, **dict(case.options)}
+    return {"tiles": tiles, "win_tile": win, "melds": melds, "dora_indicators": [tid(t) for t in rc.dora_indicators],
+            "ura_dora_indicators": [tid(t) for t in rc.ura_indicators], "config": config, "options": options}
+
+
+def build_library_args(spec: dict[str, Any]) -> dict[str, Any]:
+    """The library's objects for a spec: its Meld, OptionalRules and HandConfig."""
+    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+    from mahjong.meld import Meld as LibMeld
+
+    kinds = {"chow": LibMeld.CHI, "pung": LibMeld.PON, "kong": LibMeld.KAN}
+    melds = [LibMeld(meld_type=kinds[kind], tiles=ids, opened=opened) for kind, ids, opened in spec["melds"]]
+    config = HandConfig(**spec["config"], options=OptionalRules(**spec["options"]))
+    return {"tiles": spec["tiles"], "win_tile": spec["win_tile"], "melds": melds,
+            "dora_indicators": spec["dora_indicators"], "ura_dora_indicators": spec["ura_dora_indicators"],
+            "config": config}
