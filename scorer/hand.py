@@ -178,6 +178,9 @@ class Hand:
         return format_hand(self)
 
 
+MAX_HAND_LENGTH = 256  # 18 tiles, 8 flowers, brackets and spaces fit many times over
+
+
 def parse_hand(text: str) -> Hand:
     """A hand from its string; errors name the column.
 
@@ -187,6 +190,9 @@ def parse_hand(text: str) -> Hand:
     if not isinstance(text, str):
         msg = f"a hand must be a string, not {type(text).__name__}"
         raise NotationError(msg, None)
+    if len(text) > MAX_HAND_LENGTH:
+        msg = f"the hand string has {len(text)} characters; a hand is written in at most {MAX_HAND_LENGTH}"
+        raise NotationError(msg, MAX_HAND_LENGTH)
     melds: list[Meld] = []
     loose: list[Tile] = []
     win: list[tuple[Tile, int]] = []

@@ -56,6 +56,7 @@ def test_flowers_may_stand_anywhere() -> None:
         ("8z+1m", 0, "no tile 8z"),
         ("0z+1m", 0, "red five"),
         ("123m+12m", 4, "followed by one tile"),
+        ("1m" * 200 + "+1m", 256, "a hand is written in at most 256"),
     ],
 )
 def test_errors_name_the_column(text: str, position: int, words: str) -> None:
