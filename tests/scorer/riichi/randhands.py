@@ -176,6 +176,8 @@ def _try(rng: random.Random) -> Case | None:
         ippatsu=riichi and rng.random() < 0.2,
         dora_indicators=tuple(dora),
         ura_indicators=tuple(ura),
+        honba=rng.choice((0, 0, 0, 1, 2, 5)),
+        riichi_sticks=rng.choice((0, 0, 1, 3)),
         tenhou=first_draw and self_draw and seat.value == "E" and not kong_replacement and not last_tile,
         chiihou=first_draw and self_draw and seat.value != "E" and not kong_replacement and not last_tile,
     )
@@ -234,6 +236,8 @@ def library_spec(case: Case) -> dict[str, Any]:
         "is_chiihou": rc.chiihou,
         "player_wind": ctx.seat_wind.tile.index,
         "round_wind": ctx.round_wind.tile.index,
+        "tsumi_number": rc.honba,
+        "kyoutaku_number": rc.riichi_sticks,
     }
     options = {"has_aka_dora": case.aka, "has_open_tanyao": False, **dict(case.options)}
     return {"tiles": tiles, "win_tile": win, "melds": melds, "dora_indicators": [tid(t) for t in rc.dora_indicators],

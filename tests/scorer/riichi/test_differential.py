@@ -2,7 +2,8 @@
 
 Both score the same hands with the same rules (the library's defaults, and in a quarter of the hands
 random settings both have: open tanyao, kiriage, the two pinfu fu rules, double yakuman, kazoe);
-han, fu, points and the yaku set must agree, or both must refuse. The deliberate differences
+han, fu, points and the yaku set must agree, or both must refuse; honba and riichi sticks are random too, so the points with honba and the deposits
+must agree. The deliberate differences
 (docs/riichi.md) are applied to the library's answer first and counted.
 """
 
@@ -31,7 +32,9 @@ def library_answer(case: Case, kwargs: dict[str, Any]) -> dict[str, Any]:
     lib = HandCalculator.estimate_hand_value(**kwargs)
     if lib.error:
         return {"error": lib.error}
-    return {"han": lib.han, "fu": lib.fu, "points": lib.cost["main"] + 2 * lib.cost["additional"],
+    cost = lib.cost
+    points = cost["main"] + cost["main_bonus"] + 2 * (cost["additional"] + cost["additional_bonus"])
+    return {"han": lib.han, "fu": lib.fu, "points": points, "deposits": cost["kyoutaku_bonus"],
             "yaku": sorted(YAKU_IDS[y.name] for y in lib.yaku)}
 
 
@@ -42,7 +45,8 @@ def our_answer(case: Case) -> dict[str, Any]:
     except ScorerError as exc:
         return {"error": exc.code}
     d = dict(result.details)
-    return {"han": d["han"], "fu": d["fu"], "points": d["points"], "yaku": sorted(f.id for f in result.fans)}
+    return {"han": d["han"], "fu": d["fu"], "points": d["points"], "deposits": d["deposits"],
+            "yaku": sorted(f.id for f in result.fans)}
 
 
 def difference(case: Case, exp: dict[str, Any], got: dict[str, Any]) -> str | None:
