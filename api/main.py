@@ -100,7 +100,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         else:
             app.state.model_error = "model loading is off (MJ_LOAD_MODEL=false)"
     log.info(json.dumps({"event": "startup", "photo": app.state.model_ok, "detail": app.state.model_error}))
-    yield
+    try:
+        yield
+    finally:
+        app.state.photo_slots.close()
 
 
 def _load_model(app: FastAPI, settings: Settings) -> None:

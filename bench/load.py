@@ -84,6 +84,7 @@ class Phase:
     seconds: float = 0.0
     rss_before_mb: float = 0.0
     rss_after_mb: float = 0.0
+    rss_curve_mb: list[float] = field(default_factory=list)
     note: str = ""
 
     def summary(self) -> dict[str, Any]:
@@ -100,7 +101,7 @@ class Phase:
             "p50_ms": pct(0.50), "p90_ms": pct(0.90), "p99_ms": pct(0.99), "max_ms": pct(1.0),
             "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else 0.0,
             "rss_before_mb": round(self.rss_before_mb, 1), "rss_after_mb": round(self.rss_after_mb, 1),
-            "note": self.note,
+            "rss_curve_mb": [round(x, 1) for x in self.rss_curve_mb], "note": self.note,
         }
 
 
@@ -154,7 +155,22 @@ async def drive(port: int, requests: list[bytes], total: int, concurrency: int, 
             writer.close()
 
     await asyncio.gather(*(worker() for _ in range(concurrency)))
-    phase.seconds = time.perf_counter() - started
+    phase.seconds += time.perf_counter() - started
+
+
+def measured(port: int, master: int, requests: list[bytes], total: int, concurrency: int, seconds: float,
+             phase: Phase, chunks: int = 10) -> Phase:
+    """``drive`` in ``chunks`` parts, the workers' RSS read before, between and after (the memory curve)."""
+    deadline = time.perf_counter() + seconds
+    phase.rss_before_mb = workers_rss(master)
+    done = 0
+    for k in range(chunks):
+        part = total * (k + 1) // chunks - done
+        asyncio.run(drive(port, requests, part, concurrency, deadline, phase))
+        done += part
+        phase.rss_curve_mb.append(workers_rss(master))
+    phase.rss_after_mb = phase.rss_curve_mb[-1]
+    return phase
 
 
 # --- the server --------------------------------------------------------------------------------------------------
@@ -270,10 +286,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--concurrency", type=int, default=32, help="concurrent connections for /v1/score")
     p.add_argument("--photos", type=int, default=200, help="/v1/score-photo requests")
     p.add_argument("--photo-concurrency", type=int, default=4)
+    p.add_argument("--photo-warmup", type=int, default=40, help="photos sent before the memory is read")
     p.add_argument("--photo", default=None, help="a photo to send (default: a generated 12 MP JPEG)")
     p.add_argument("--detector", default="", help="MJ_DETECTOR for the server, e.g. bench.load:PacedDetector")
     p.add_argument("--max-seconds", type=float, default=300, help="time limit of each phase")
-    p.add_argument("--access-log", action="store_true", help="keep the per-request log line on (default: on too)")
     p.add_argument("--no-access-log", action="store_true", help="turn the per-request log line off")
     p.add_argument("--json", default=None, help="write the results to this file too")
     args = p.parse_args(argv)
@@ -297,33 +313,21 @@ def main(argv: list[str] | None = None) -> int:
 
         warm = Phase("warm-up /v1/score")
         asyncio.run(drive(port, score_reqs, 1000, args.concurrency, time.perf_counter() + 60, warm))
-        phase = Phase(f"/v1/score x{args.requests}, {args.concurrency} connections")
-        phase.rss_before_mb = workers_rss(proc.pid)
-        asyncio.run(drive(port, score_reqs, args.requests, args.concurrency,
-                          time.perf_counter() + args.max_seconds, phase))
-        phase.rss_after_mb = workers_rss(proc.pid)
-        results["phases"].append(phase.summary())
-        _print(phase)
-
-        again = Phase(f"/v1/score x{args.requests} again (memory flat?)")
-        again.rss_before_mb = phase.rss_after_mb
-        asyncio.run(drive(port, score_reqs, args.requests, args.concurrency,
-                          time.perf_counter() + args.max_seconds, again))
-        again.rss_after_mb = workers_rss(proc.pid)
-        results["phases"].append(again.summary())
-        _print(again)
+        for label in ("", " again (memory flat?)"):
+            phase = measured(port, proc.pid, score_reqs, args.requests, args.concurrency, args.max_seconds,
+                             Phase(f"/v1/score x{args.requests}, {args.concurrency} connections{label}"))
+            results["phases"].append(phase.summary())
+            _print(phase)
 
         if ready_status == 200 and args.photos:
             body, ctype = multipart(photo_bytes(args.photo), {"rules": "mcr", "self_draw": True})
             photo_req = [http_request("/v1/score-photo", body, ctype)]
             warm = Phase("warm-up /v1/score-photo")
-            asyncio.run(drive(port, photo_req, 2 * args.workers, args.workers, time.perf_counter() + 120, warm))
-            phase = Phase(f"/v1/score-photo x{args.photos}, {args.photo_concurrency} connections, "
-                          f"{len(body) // 1000} kB each")
-            phase.rss_before_mb = workers_rss(proc.pid)
-            asyncio.run(drive(port, photo_req, args.photos, args.photo_concurrency,
-                              time.perf_counter() + args.max_seconds, phase))
-            phase.rss_after_mb = workers_rss(proc.pid)
+            asyncio.run(drive(port, photo_req, args.photo_warmup, args.photo_concurrency,
+                              time.perf_counter() + 300, warm))
+            phase = measured(port, proc.pid, photo_req, args.photos, args.photo_concurrency, args.max_seconds,
+                             Phase(f"/v1/score-photo x{args.photos}, {args.photo_concurrency} connections, "
+                                   f"{len(body) // 1000} kB each, after {args.photo_warmup} warm-up photos"))
             if args.detector:
                 phase.note = (phase.note + "; " if phase.note else "") + f"detector {args.detector}"
             results["phases"].append(phase.summary())
@@ -344,7 +348,8 @@ def main(argv: list[str] | None = None) -> int:
 def _print(phase: Phase) -> None:
     s = phase.summary()
     print(f"{s['phase']}: {s['rps']} req/s, p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, errors {s['errors']}, "
-          f"statuses {s['statuses']}, workers' RSS {s['rss_before_mb']} -> {s['rss_after_mb']} MB", file=sys.stderr)
+          f"statuses {s['statuses']}, workers' RSS {s['rss_before_mb']} -> {s['rss_after_mb']} MB "
+          f"(curve {s['rss_curve_mb']})", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-import anyio
 from fastapi import APIRouter, File, Form, UploadFile
 
 from api import schemas
@@ -50,8 +49,7 @@ async def recognize(
 ) -> dict[str, Any]:
     """A photo in (multipart part ``file``); the detections, the layout and the hand they read as out."""
     data = await _photo_bytes(file, settings)
-    async with slots.slot():
-        result: dict[str, Any] = await anyio.to_thread.run_sync(photo.recognize, data, detector)
+    result: dict[str, Any] = await slots.run(photo.recognize, data, detector)
     return result
 
 
@@ -110,6 +108,5 @@ async def score_photo(
     """A photo (part ``file``) and a request object (part ``request``) in; the recognition and the result out."""
     obj = parse_photo_request(request, tuple(getattr(photo, "PHOTO_FIELDS", ())))
     data = await _photo_bytes(file, settings)
-    async with slots.slot():
-        answer: dict[str, Any] = await anyio.to_thread.run_sync(photo.score_photo, data, detector, obj)
+    answer: dict[str, Any] = await slots.run(photo.score_photo, data, detector, obj)
     return answer
