@@ -38,7 +38,7 @@ from randhands import build_library_args, library_spec, random_case  # noqa: E40
 import scorer.riichi as riichi  # noqa: E402
 from scorer.errors import ScorerError  # noqa: E402
 from scorer.hand import WinContext, parse_hand  # noqa: E402
-from scorer.riichi.divide import _ways  # noqa: E402
+from scorer.riichi.divide import _suit  # noqa: E402
 from scorer.tiles import format_tiles, parse_tiles  # noqa: E402
 
 
@@ -69,7 +69,7 @@ def main() -> None:
 
     def run_ours(cold: bool) -> float:
         if cold:
-            _ways.cache_clear()
+            _suit.cache_clear()
             riichi._TABLES.clear()
             riichi._BY_VALUE.clear()
         score = riichi.score

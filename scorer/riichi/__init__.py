@@ -47,13 +47,17 @@ __all__ = [
 
 RULES = "riichi"
 NO_RIICHI = RiichiContext()
-_POSITION = {p.id: i for i, p in enumerate(PATTERNS)}
 
 
-@lru_cache(maxsize=4096)
+_FANS: dict[tuple[str, int], Fan] = {}  # (id, count) -> Fan, for patterns whose value never changes
+
+
 def _fan(pattern_id: str, value: int, count: int) -> Fan:
     p = BY_ID[pattern_id]
-    return Fan(p.id, p.name, p.name_zh, 1 if p.kind == "dora" else value, count)
+    fan = Fan(p.id, p.name, p.name_zh, 1 if p.kind == "dora" else value, count)
+    if (p.kind == "dora" or not (p.open_option or p.han != p.han_open or p.yakuman)) and len(_FANS) < 4096:
+        _FANS[(pattern_id, count)] = fan
+    return fan
 _NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
 
 # (points, has a yakuman, han, fu, unrounded fu, reading, fans, base points, limit)
@@ -140,22 +144,12 @@ def score(
 
 def _result(f: Facts, best: Candidate, values: dict[str, int]) -> ScoreResult:
     points, yakuman, han, fu, _, reading, found, a, limit = best
-    fans = tuple(_fan(i, values[i], found[i]) for i in sorted(found, key=_POSITION.__getitem__))
-    return ScoreResult(
-        rules=RULES,
-        total=han,
-        fans=fans,
-        meets_minimum=True,
-        payments=_payments(f, a),
-        decomposition=reading.groups(),
-        details=_details(f, han, fu, limit, points),
-    )
-
-
-def _payments(f: Facts, a: int) -> tuple[tuple[str, int], ...]:
+    # ``found`` is in pattern order already: the plan follows PATTERNS, the dora come last
+    fans = tuple([_FANS.get((i, n)) or _fan(i, values[i], n) for i, n in found.items()])
     ctx = f.ctx
     discarder = _SEAT[ctx.discarder] if ctx.discarder is not None else None
-    return payments(a, _SEAT[ctx.seat_wind], f.self_draw, discarder, f.rc.honba)
+    pays = payments(a, _SEAT[ctx.seat_wind], f.self_draw, discarder, f.rc.honba)
+    return ScoreResult(RULES, han, fans, True, pays, reading.groups(), _details(f, han, fu, limit, points))
 
 
 def _details(f: Facts, han: int, fu: int, limit: str | None, points: int) -> tuple[tuple[str, Any], ...]:

@@ -22,19 +22,14 @@ def divide(counts: tuple[int, ...]) -> list[Way]:
     """
     per_suit = []
     pairs = 0
-    for base in (0, 9, 18, 27):
-        segment = counts[base : base + 9] if base < 27 else counts[27:34]
-        total = sum(segment)
-        if not total:
+    for base, end in _SEGMENTS:
+        segment = counts[base:end]
+        if segment == _EMPTY[base]:
             continue
-        rest = total % 3
-        if rest == 1:
-            return []
-        if rest == 2:
-            pairs += 1
-        ways = _ways(segment, base, rest == 2)
+        with_pair, ways = _suit(segment, base)
         if not ways:
             return []
+        pairs += with_pair
         per_suit.append(ways)
     if pairs != 1:
         return []
@@ -52,7 +47,19 @@ def divide(counts: tuple[int, ...]) -> list[Way]:
     return out
 
 
+_SEGMENTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_EMPTY = {0: (0,) * 9, 9: (0,) * 9, 18: (0,) * 9, 27: (0,) * 7}
+
+
 @lru_cache(maxsize=16384)
+def _suit(segment: tuple[int, ...], base: int) -> tuple[bool, tuple[Way, ...]]:
+    """(holds the pair, the ways) of one suit; no ways when its count is 1 more than a multiple of 3."""
+    rest = sum(segment) % 3
+    if rest == 1:
+        return False, ()
+    return rest == 2, _ways(segment, base, rest == 2)
+
+
 def _ways(segment: tuple[int, ...], base: int, with_pair: bool) -> tuple[Way, ...]:
     """The ways to split one suit's counts into sets (chows only in the numbered suits) and, when
     ``with_pair``, one pair; indices are absolute (``base`` + rank - 1)."""
