@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from ..errors import ContextError, NotWinningError

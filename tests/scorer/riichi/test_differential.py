@@ -2,9 +2,9 @@
 
 Both score the same hands with the same rules (the library's defaults, and in a quarter of the hands
 random settings both have: open tanyao, kiriage, the two pinfu fu rules, double yakuman, kazoe);
-han, fu, points and the yaku set must agree, or both must refuse; honba and riichi sticks are random too, so the points with honba and the deposits
-must agree. The deliberate differences
-(docs/riichi.md) are applied to the library's answer first and counted.
+han, fu, points and the yaku set must agree, or both must refuse. Honba and riichi sticks are random
+too, so the points with honba and the deposits must agree. The deliberate differences (docs/riichi.md)
+are applied to the library's answer first and counted.
 """
 
 from __future__ import annotations
