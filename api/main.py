@@ -24,7 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -73,6 +73,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router, prefix="/v1")
     app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC, html=True), name="static")
+
+    @app.get("/annotate", include_in_schema=False)
+    async def annotate() -> RedirectResponse:
+        return RedirectResponse("/static/annotate.html")
+
     _add_docs(app)
     _add_handlers(app)
     if settings.cors_origins:

@@ -208,6 +208,7 @@ def test_plain_docs_page_without_fastapi_offline(monkeypatch):
 
 
 def test_annotation_page_is_served(client):
+    assert client.get("/annotate", follow_redirects=False).headers["location"] == "/static/annotate.html"
     r = client.get("/static/annotate.html")
     assert r.status_code == 200 and "/v1/recognize" in r.text
     assert "https://" not in r.text and "http://" not in r.text  # works offline
