@@ -46,8 +46,7 @@ __all__ = [
 
 RULES = "riichi"
 NO_RIICHI = RiichiContext()
-
-
+_NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
 _FANS: dict[tuple[str, int], Fan] = {}  # (id, count) -> Fan, for patterns whose value never changes
 
 
@@ -57,7 +56,7 @@ def _fan(pattern_id: str, value: int, count: int) -> Fan:
     if (p.kind == "dora" or not (p.open_option or p.han != p.han_open or p.yakuman)) and len(_FANS) < 4096:
         _FANS[(pattern_id, count)] = fan
     return fan
-_NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
+
 
 # (points, has a yakuman, han, fu, unrounded fu, reading, fans, base points, limit)
 Candidate = tuple[int, bool, int, int, int, Reading, dict[str, int], int, str | None]

@@ -203,3 +203,26 @@ def test_ryanpeikou_beats_seven_pairs() -> None:
     """二杯口 3 han (40 fu) is worth more than 七对子 2 han (25 fu); the better reading is shown."""
     result = run("112233m445566p7s+7s")
     assert result.decomposition == ("123m", "123m", "456p", "456p", "7s7s")
+
+
+def test_rank_key_order() -> None:
+    """Points first; then a real yakuman over a counted one; then han, fu, unrounded fu."""
+    from scorer.riichi import rank_key
+
+    def key(points: int, yakuman: bool, han: int, fu: int, raw: int) -> tuple[int, bool, int, int, int]:
+        return rank_key((points, yakuman, han, fu, raw, None, {}, 0, None))  # type: ignore[arg-type]
+
+    assert key(8000, False, 13, 40, 40) < key(8100, False, 5, 30, 30)
+    assert key(32000, False, 13, 40, 40) < key(32000, True, 13, 30, 30)
+    assert key(12000, False, 6, 30, 30) < key(12000, False, 7, 30, 30)
+    assert key(8000, False, 5, 30, 30) < key(8000, False, 5, 40, 40)
+    assert key(8000, False, 5, 40, 32) < key(8000, False, 5, 40, 34)
+
+
+def test_real_yakuman_beats_counted_yakuman_at_equal_points() -> None:
+    """111222333m 555m 6m+6m: four concealed pungs (单骑, one yakuman with double yakuman off) or three
+    equal chows with 13 han of yaku and dora (counted yakuman): the same points; the real yakuman is shown."""
+    result = run("111222333m555m6m+6m", {"self_draw": True},
+                 {"riichi": True, "ippatsu": True, "dora_indicators": "4m"}, {"has_double_yakuman": False})
+    assert [f.id for f in result.fans] == ["suuankou_tanki"]
+    assert dict(result.details)["limit"] == "yakuman"
