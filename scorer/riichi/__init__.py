@@ -30,7 +30,7 @@ from .patterns import (
     plan,
     yakuman_only,
 )
-from .points import base_points, hand_value, payments
+from .points import base_points, hand_value, pao_payments, payments
 from .reading import KOKUSHI, Facts, Reading, readings
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
 
 RULES = "riichi"
 NO_RIICHI = RiichiContext()
+PAO = frozenset({"daisangen", "daisuushii", "suukantsu"})  # 役满包牌: the yakuman a claim can complete
 _NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
 _FANS: dict[tuple[str, int], Fan] = {}  # (id, count) -> Fan, for patterns whose value never changes
 
@@ -146,7 +147,15 @@ def _result(f: Facts, best: Candidate, values: dict[str, int]) -> ScoreResult:
     fans = tuple([_FANS.get((i, n)) or _fan(i, values[i], n) for i, n in found.items()])
     ctx = f.ctx
     discarder = _SEAT[ctx.discarder] if ctx.discarder is not None else None
-    pays = payments(a, _SEAT[ctx.seat_wind], f.self_draw, discarder, f.rc.honba)
+    winner = _SEAT[ctx.seat_wind]
+    if f.rc.pao is None:
+        pays = payments(a, winner, f.self_draw, discarder, f.rc.honba)
+    else:
+        if PAO.isdisjoint(found):
+            msg = "pao (包牌) applies only to 大三元, 大四喜 and 四杠子, and this hand has none of them"
+            raise ContextError(msg)
+        ron_value = hand_value(a, winner == "E", False)  # the hand as a win on the liable seat's discard
+        pays = pao_payments(ron_value, winner, f.self_draw, discarder, f.rc.pao, f.rc.honba)
     return ScoreResult(RULES, han, fans, True, pays, reading.groups(), _details(f, han, fu, limit, points))
 
 

@@ -21,10 +21,11 @@ from .config import RiichiConfig
 class RiichiContext:
     """The contract's ``"riichi"`` object.
 
-    Two optional fields extend it, for the document's agreed rules and the library's test suite:
-    ``paarenchan`` (八连庄: how many yakuman it is worth, 0 = none; needs option ``has_paarenchan``)
-    and ``nuki_dora`` (norths set aside in three-player games, each a dora; the library's
-    ``num_nuki_dora``).
+    Optional fields extend it, for rules of the document and the library's test suite:
+    ``paarenchan`` (八连庄: how many yakuman it is worth, 0 = none; needs option ``has_paarenchan``),
+    ``nuki_dora`` (norths set aside in three-player games, each a dora; the library's
+    ``num_nuki_dora``) and ``pao`` (役满包牌: the seat whose discard completed 大三元, 大四喜 or 四杠子
+    for the winner, liable for the payment).
     """
 
     riichi: bool = False
@@ -41,6 +42,7 @@ class RiichiContext:
     nagashi_mangan: bool = False
     paarenchan: int = 0
     nuki_dora: int = 0
+    pao: str | None = None
 
     @property
     def in_riichi(self) -> bool:
@@ -59,7 +61,7 @@ class RiichiContext:
     def flagged(self) -> bool:
         """Any flag beside riichi and the counts is set (they need checking against each other)."""
         return (self.double_riichi or self.ippatsu or self.open_riichi or self.tenhou or self.chiihou
-                or self.renhou or self.paarenchan > 0)
+                or self.renhou or self.paarenchan > 0 or self.pao is not None)
 
 
 _FIELDS = {f.name: f for f in fields(RiichiContext)}
@@ -93,6 +95,11 @@ def context_from_request(obj: Any) -> RiichiContext:
                     msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
                     raise ContextError(msg)
             values[name] = tiles
+        elif name == "pao":
+            if value is not None and value not in ("E", "S", "W", "N"):
+                msg = f"'riichi.pao' must be a seat (E, S, W, N) or null, not {value!r}"
+                raise ContextError(msg)
+            values[name] = value
         elif name in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 msg = f"'riichi.{name}' must be a whole number 0 or more, not {value!r}"
@@ -159,6 +166,11 @@ def _check_flags(rc: RiichiContext, hand: Hand, ctx: WinContext, config: RiichiC
             _refuse("renhou (人和) is won before any meld or kong")
     if sum((rc.tenhou, rc.chiihou, rc.renhou)) > 1:
         _refuse("tenhou, chiihou and renhou exclude each other")
+    if rc.pao is not None:
+        if rc.pao == ctx.seat_wind.value:
+            _refuse("pao (包牌): the liable seat is another player, not the winner")
+        if rc.tenhou or rc.chiihou or rc.renhou or closed:
+            _refuse("pao (包牌) needs a claimed meld: the liable player's discard completed it")
     if rc.paarenchan and not config.has_paarenchan:
         _refuse("paarenchan (八连庄) is an agreed rule: set option has_paarenchan to play it")
 

@@ -111,3 +111,27 @@ def payments(
         return ()
     pays[winner] = -sum(pays.values())
     return tuple((seat, pays.get(seat, 0)) for seat in SEATS)
+
+
+def pao_payments(
+    value: int, winner: str, self_draw: bool, discarder: str | None, pao: str, honba: int = 0
+) -> tuple[tuple[str, int], ...]:
+    """役满包牌: the liable seat pays the whole hand, valued as a win on its discard (``value``), when the
+    winner self-draws or it deals in itself; when another deals in, the two pay half each. Honba go
+    with whoever is treated as the discarder (the liable seat, or the real discarder when halves).
+
+    >>> pao_payments(32000, "S", True, None, "W", honba=1)
+    (('E', 0), ('S', 32300), ('W', -32300), ('N', 0))
+    >>> pao_payments(32000, "S", False, "N", "W")
+    (('E', 0), ('S', 32000), ('W', -16000), ('N', -16000))
+    """
+    pays = {seat: 0 for seat in SEATS}
+    if self_draw or discarder == pao:
+        pays[pao] = -(value + 300 * honba)
+    elif discarder is not None:
+        pays[pao] = -(value // 2)
+        pays[discarder] = -(value - value // 2 + 300 * honba)
+    else:
+        return ()
+    pays[winner] = -sum(pays.values())
+    return tuple((seat, pays[seat]) for seat in SEATS)

@@ -194,3 +194,40 @@ def test_nagashi_mangan() -> None:
                            "riichi": {"nagashi_mangan": True}})
     assert [f.id for f in result.fans] == ["nagashi_mangan"]
     assert dict(result.payments) == {"E": -4000, "S": 8000, "W": -2000, "N": -2000}
+
+
+PAO_HAND = "[555z][666z][777z]123m5p+5p"  # 大三元, the red dragons claimed from the liable seat
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ({"self_draw": True}, {"E": 0, "S": 32000, "W": -32000, "N": 0}),  # self-draw: the liable seat pays all
+    ({"discarder": "W"}, {"E": 0, "S": 32000, "W": -32000, "N": 0}),  # the liable seat deals in
+    ({"discarder": "N"}, {"E": 0, "S": 32000, "W": -16000, "N": -16000}),  # another deals in: halves
+    ({"discarder": "E", "seat_wind": "S"}, {"E": -16000, "S": 32000, "W": -16000, "N": 0}),
+])
+def test_pao(fields: dict[str, Any], expected: dict[str, int]) -> None:
+    """役满包牌 (document, 包牌): the liable player pays as if it had dealt in; halves when another deals in."""
+    result = score_parsed({"rules": "riichi", "hand": PAO_HAND, "seat_wind": "S", "riichi": {"pao": "W"},
+                           **fields})
+    assert dict(result.payments) == expected
+
+
+def test_pao_dealer_with_honba() -> None:
+    result = score_parsed({"rules": "riichi", "hand": PAO_HAND, "seat_wind": "E", "self_draw": True,
+                           "riichi": {"pao": "N", "honba": 2}})
+    assert dict(result.payments) == {"E": 48600, "S": 0, "W": 0, "N": -48600}
+    assert dict(result.details)["points"] == 48600
+
+
+@pytest.mark.parametrize(("hand", "riichi", "message"), [
+    ("[555z]234m456p789s1s+1s", {"pao": "W"}, "applies only"),
+    ("555z666z777z123m5p+5p", {"pao": "W"}, "claimed meld"),
+    (PAO_HAND, {"pao": "S"}, "not the winner"),
+    (PAO_HAND, {"pao": "X"}, "must be a seat"),
+])
+def test_pao_refused(hand: str, riichi: dict[str, Any], message: str) -> None:
+    from scorer.errors import ContextError
+
+    req = {"rules": "riichi", "hand": hand, "seat_wind": "S", "discarder": "E", "riichi": riichi}
+    with pytest.raises(ContextError, match=message):
+        score_parsed(req)
