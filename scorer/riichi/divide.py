@@ -10,15 +10,16 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
-Block = tuple[bool, int]  # (is a chow, first 34-kind index)
-Way = tuple[tuple[Block, ...], int]  # blocks, pair index (-1: none)
+Block = tuple[bool, int, bool, bool]  # (is a chow, first 34-kind index, claimed, kong): a concealed set
+Way = tuple[tuple[Block, ...], int, tuple[int, ...], tuple[int, ...]]  # sets, pair (-1: none), chows, pungs
 
 
 def divide(counts: tuple[int, ...]) -> list[Way]:
-    """Every way to split 34-counts into sets and exactly one pair.
+    """Every way to split 34-counts into sets and exactly one pair: (sets, pair, chows, pungs), the
+    chows and pungs as sorted first indices.
 
     >>> divide((3, 1, 1, 1) + (0,) * 27 + (2, 0, 0))
-    [(((False, 0), (True, 1)), 31)]
+    [(((False, 0, False, False), (True, 1, False, False)), 31, (1,), (0,))]
     """
     per_suit = []
     pairs = 0
@@ -37,13 +38,17 @@ def divide(counts: tuple[int, ...]) -> list[Way]:
         return list(per_suit[0])
     out = []
     for combo in product(*per_suit):
-        blocks: list[Block] = []
+        blocks: tuple[Block, ...] = ()
+        chows: tuple[int, ...] = ()
+        pungs: tuple[int, ...] = ()
         pair = -1
-        for suit_blocks, suit_pair in combo:
-            blocks.extend(suit_blocks)
+        for suit_blocks, suit_pair, suit_chows, suit_pungs in combo:  # suits in order: the lists stay sorted
+            blocks += suit_blocks
+            chows += suit_chows
+            pungs += suit_pungs
             if suit_pair >= 0:
                 pair = suit_pair
-        out.append((tuple(blocks), pair))
+        out.append((blocks, pair, chows, pungs))
     return out
 
 
@@ -74,12 +79,15 @@ def _ways(segment: tuple[int, ...], base: int, with_pair: bool) -> tuple[Way, ..
             i += 1
         if i == size:
             if (pair >= 0) == with_pair:
-                found[(tuple(blocks), pair)] = None
+                sets = tuple(blocks)
+                chows = tuple(b[1] for b in sets if b[0])
+                pungs = tuple(b[1] for b in sets if not b[0])
+                found[(sets, pair, chows, pungs)] = None
             return
         n = work[i]
         if n >= 3:
             work[i] = n - 3
-            blocks.append((False, base + i))
+            blocks.append((False, base + i, False, False))
             walk(i, pair)
             blocks.pop()
             work[i] = n
@@ -87,7 +95,7 @@ def _ways(segment: tuple[int, ...], base: int, with_pair: bool) -> tuple[Way, ..
             work[i] -= 1
             work[i + 1] -= 1
             work[i + 2] -= 1
-            blocks.append((True, base + i))
+            blocks.append((True, base + i, False, False))
             walk(i, pair)
             blocks.pop()
             work[i] += 1

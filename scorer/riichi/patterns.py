@@ -33,7 +33,8 @@ from .reading import (
 YAKU = "yaku"
 DORA = "dora"
 # facts of the whole hand that patterns may need (``Pattern.needs``); ``Facts.gates`` holds them in this order
-GATES = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao", "event")
+GATES = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao", "event", "pungs3",
+         "pairs7")
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,11 +451,11 @@ PATTERNS: tuple[Pattern, ...] = (
     P("menzen_tsumo", "Menzen Tsumo", "门前清自摸", 1, 0, _menzen_tsumo, needs="self_draw"),
     P("iipeikou", "Iipeiko", "一杯口", 1, 0, _iipeikou),
     P("ryanpeikou", "Ryanpeikou", "二杯口", 3, 0, _ryanpeikou, excludes=_ids("iipeikou", "chiitoitsu")),
-    P("chiitoitsu", "Chiitoitsu", "七对子", 2, 0, _chiitoitsu),
-    P("toitoi", "Toitoi", "对对和", 2, 2, _toitoi),
+    P("chiitoitsu", "Chiitoitsu", "七对子", 2, 0, _chiitoitsu, needs="pairs7"),
+    P("toitoi", "Toitoi", "对对和", 2, 2, _toitoi, needs="pungs3"),
     P("sanshoku_doujun", "Sanshoku Doujun", "三色同顺", 2, 1, _sanshoku_doujun),
-    P("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou),
-    P("sanankou", "San Ankou", "三暗刻", 2, 2, _sanankou),
+    P("sanshoku_doukou", "Sanshoku Doukou", "三色同刻", 2, 2, _sanshoku_doukou, needs="pungs3"),
+    P("sanankou", "San Ankou", "三暗刻", 2, 2, _sanankou, needs="pungs3"),
     P("sankantsu", "San Kantsu", "三杠子", 2, 2, _sankantsu, needs="kongs"),
     P("chanta", "Chantai", "混全带幺", 2, 1, _chanta, needs="honors"),
     P("junchan", "Junchan", "纯全带幺", 3, 2, _junchan, excludes=_ids("chanta")),
@@ -474,9 +475,9 @@ PATTERNS: tuple[Pattern, ...] = (
     P("shousuushii", "Shousuushii", "小四喜", 13, 13, _shousuushii, yakuman=1, needs="honors"),
     P("daisuushii", "Dai Suushii", "大四喜", 26, 26, _daisuushii, yakuman=2, double_option=True,
       excludes=_ids("shousuushii"), needs="honors"),
-    P("suuankou", "Suu Ankou", "四暗刻", 13, 0, _suuankou, yakuman=1),
+    P("suuankou", "Suu Ankou", "四暗刻", 13, 0, _suuankou, yakuman=1, needs="pungs3"),
     P("suuankou_tanki", "Suu Ankou Tanki", "四暗刻单骑", 26, 0, _suuankou_tanki, yakuman=2, double_option=True,
-      excludes=_ids("suuankou")),
+      excludes=_ids("suuankou"), needs="pungs3"),
     P("kokushi", "Kokushi Musou", "国士无双", 13, 0, _kokushi, yakuman=1, needs="orphans"),
     P("kokushi_13", "Kokushi Musou Juusanmen Matchi", "国士无双十三面", 26, 0, _kokushi_13, yakuman=2,
       double_option=True, excludes=_ids("kokushi"), needs="orphans"),
@@ -493,7 +494,7 @@ PATTERNS: tuple[Pattern, ...] = (
     P("double_open_riichi", "Double Open Riichi", "开双立直", 3, 0, _double_open_riichi,
       excludes=_ids("riichi", "open_riichi", "double_riichi"), option="has_open_riichi", needs="riichi"),
     P("sanshoku_tsuukan", "Sanshoku Tsuukan", "三色通贯", 2, 1, _sanshoku_tsuukan, option="has_sanshoku_tsuukan"),
-    P("sanrenkou", "Sanrenkou", "三连刻", 2, 2, _sanrenkou, option="has_sanrenkou"),
+    P("sanrenkou", "Sanrenkou", "三连刻", 2, 2, _sanrenkou, option="has_sanrenkou", needs="pungs3"),
     P("isshoku_sanjun", "Isshoku Sanjun", "一色三顺", 2, 2, _isshoku_sanjun, excludes=_ids("iipeikou"),
       option="has_isshoku_sanjun"),
     P("renhou", "Renhou", "人和", 5, 0, _renhou, option="has_renhou", needs="event"),
@@ -508,11 +509,11 @@ PATTERNS: tuple[Pattern, ...] = (
       needs="one_suit"),
     P("shiisanpuutaa", "Shiisan Puutaa", "十三不搭", 13, 0, _shiisanpuutaa, yakuman=1,
       excludes=_ids("tenhou", "chiihou"), option="has_shiisanpuutaa", needs="event"),
-    P("suurenkou", "Suurenkou", "四连刻", 13, 13, _suurenkou, yakuman=1, option="has_suurenkou"),
+    P("suurenkou", "Suurenkou", "四连刻", 13, 13, _suurenkou, yakuman=1, option="has_suurenkou", needs="pungs3"),
     P("isshoku_yonjun", "Isshoku Yonjun", "一色四顺", 13, 13, _isshoku_yonjun, yakuman=1, option="has_isshoku_yonjun"),
     P("hyakumangoku", "Hyakumangoku", "百万石", 13, 13, _hyakumangoku, yakuman=1, option="has_hyakumangoku",
       needs="one_suit"),
-    P("benikujaku", "Benikujaku", "红孔雀", 13, 13, _benikujaku, yakuman=1, option="has_benikujaku"),
+    P("benikujaku", "Benikujaku", "红孔雀", 13, 13, _benikujaku, yakuman=1, option="has_benikujaku", needs="pungs3"),
     P("touhoku_shinkansen", "Touhoku Shinkansen", "东北新干线", 13, 13, _touhoku_shinkansen, yakuman=1,
       option="has_touhoku_shinkansen", needs="honors"),
     P("daichisei", "Daichisei", "大七星", 13, 0, _daichisei, yakuman=1, option="has_daichisei", needs="orphans"),

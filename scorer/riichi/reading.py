@@ -124,8 +124,10 @@ class Facts:
         event = (ctx.kong_replacement or ctx.last_tile or ctx.robbing_kong or rc.tenhou or rc.chiihou or rc.renhou
                  or rc.paarenchan > 0)
         # in patterns.GATES order
+        pungs3 = 34 - counts.count(0) - counts.count(1) - counts.count(2) >= 3  # three kinds held three times
+        pairs7 = self.concealed.count(2) == 7
         self.gates = (riichi, self.self_draw, honors, len(suits) <= 1, orphans, kinds <= GREENS, kongs >= 3, tanyao,
-                      event)
+                      event, pungs3, pairs7)
 
 
 _OFFSET = {Suit.MAN: -1, Suit.PIN: 8, Suit.SOU: 17, Suit.HONOR: 26}  # + rank = 34-kind index
@@ -232,20 +234,19 @@ def readings(f: Facts) -> list[Reading]:
     base = len(melds)
     win = f.win
     ron = not f.self_draw
-    meld_chows = [m[1] for m in melds if m[0]]
-    meld_pungs = [m[1] for m in melds if not m[0]]
-    meld_concealed = sum(1 for m in melds if not m[0] and not m[2])
-    for blocks, pair in divide(f.concealed):
-        found = tuple([(is_chow, index, False, False) for is_chow, index in blocks])
-        sets = melds + found
-        chows = list(meld_chows)
-        pungs = list(meld_pungs)
-        for is_chow, first, _, _ in found:
-            (chows if is_chow else pungs).append(first)
-        chows.sort()
-        pungs.sort()
-        chow_t, pung_t = tuple(chows), tuple(pungs)
-        concealed = meld_concealed + len(pungs) - len(meld_pungs)
+    if melds:
+        meld_chows = [m[1] for m in melds if m[0]]
+        meld_pungs = [m[1] for m in melds if not m[0]]
+        meld_concealed = sum(1 for m in melds if not m[0] and not m[2])
+    for found, pair, chow_t, pung_t in divide(f.concealed):
+        concealed = len(pung_t)
+        if melds:
+            sets = melds + found
+            chow_t = tuple(sorted(meld_chows + list(chow_t)))
+            pung_t = tuple(sorted(meld_pungs + list(pung_t)))
+            concealed += meld_concealed
+        else:
+            sets = found
         last = None
         for j, block in enumerate(found):
             is_chow, first = block[0], block[1]
