@@ -48,14 +48,14 @@ RULES = "riichi"
 NO_RIICHI = RiichiContext()
 PAO = frozenset({"daisangen", "daisuushii", "suukantsu"})  # 役满包牌: the yakuman a claim can complete
 _NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
-_FANS: dict[tuple[str, int], Fan] = {}  # (id, count) -> Fan, for patterns whose value never changes
+_FANS: dict[tuple[str, int, int], Fan] = {}  # (id, value, count) -> Fan (frozen, so shared)
 
 
 def _fan(pattern_id: str, value: int, count: int) -> Fan:
     p = BY_ID[pattern_id]
     fan = Fan(p.id, p.name, p.name_zh, 1 if p.kind == "dora" else value, count)
-    if (p.kind == "dora" or not (p.open_option or p.han != p.han_open or p.yakuman)) and len(_FANS) < 4096:
-        _FANS[(pattern_id, count)] = fan
+    if len(_FANS) < 4096:
+        _FANS[(pattern_id, value, count)] = fan
     return fan
 
 
@@ -144,7 +144,7 @@ def score(
 def _result(f: Facts, best: Candidate, values: dict[str, int]) -> ScoreResult:
     points, yakuman, han, fu, _, reading, found, a, limit = best
     # ``found`` is in pattern order already: the plan follows PATTERNS, the dora come last
-    fans = tuple([_FANS.get((i, n)) or _fan(i, values[i], n) for i, n in found.items()])
+    fans = tuple([_FANS.get((i, values[i], n)) or _fan(i, values[i], n) for i, n in found.items()])
     ctx = f.ctx
     discarder = _SEAT[ctx.discarder] if ctx.discarder is not None else None
     winner = _SEAT[ctx.seat_wind]
