@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--detector", action="store_true", help="read from the shipped detector, not the true boxes")
+    ap.add_argument("--finder", type=Path, default=None, help="finder weights (default: the shipped ones)")
+    ap.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: the shipped one)")
     ap.add_argument("--noise", type=float, nargs=3, default=None, metavar=("BOX", "FLIP", "DUP"),
                     help="detector-like noise on the true boxes, e.g. 0.03 0.02 0.02 (seeded)")
     ap.add_argument("--show", type=int, default=10, help="print this many misreadings")
@@ -125,9 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     files = sorted((args.data / "layout" / args.split).glob("*.json"))[: args.n]
     detector = None
     if args.detector:
-        from vision.detector import TileDetector
+        from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
 
-        detector = TileDetector()
+        detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
     exact = given_ok = unreadable = 0
     kinds: Counter[str] = Counter()
     misses = []

@@ -55,13 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", type=Path, default=None, help="a folder of photos (default: generated)")
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--rules", default="mcr")
+    ap.add_argument("--finder", type=Path, default=None, help="finder weights (default: the shipped ones)")
+    ap.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: the shipped one)")
     ap.add_argument("--repeat", type=int, default=1, help="time each photo this many times")
     args = ap.parse_args(argv)
 
     from PIL import Image
 
     from api.photo import score_photo
-    from vision.detector import TileDetector
+    from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
     from vision.errors import ModelNotFoundError
 
     if args.photos:
@@ -70,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         paths = make_photos(CACHE, args.n)
     try:
-        detector = TileDetector()
+        detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
     except ModelNotFoundError as exc:
         print(f"bench/photo.py: {exc}; no shipped weights to time")
         return 1
