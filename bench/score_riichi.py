@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "scorer" / "riichi"))
 
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
+from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules  # noqa: E402
 from randhands import build_library_args, library_spec, random_case  # noqa: E402
 
 import scorer.riichi as riichi  # noqa: E402
@@ -52,6 +53,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     configs = {aka: dataclasses.replace(riichi.LIBRARY, has_aka_dora=aka) for aka in (False, True)}
     ours, theirs, ours_text, theirs_spec = [], [], [], []
+    hand_indicators: dict[int, tuple[Any, Any]] = {}
     while len(ours) < args.hands:
         case = dataclasses.replace(random_case(rng), options=())
         try:
@@ -65,6 +67,7 @@ def main() -> None:
         rc["dora_indicators"] = format_tiles(case.rc.dora_indicators)
         rc["ura_indicators"] = format_tiles(case.rc.ura_indicators)
         ours_text.append((str(case.hand), ctx, configs[case.aka], rc))
+        hand_indicators[id(rc)] = (case.rc.dora_indicators, case.rc.ura_indicators)
         theirs_spec.append(spec)
 
     def run_ours(cold: bool) -> float:
@@ -101,6 +104,27 @@ def main() -> None:
             estimate(**kwargs)
         return time.perf_counter() - start
 
+    def run_ours_flags() -> float:
+        score, context = riichi.score, riichi.RiichiContext
+        start = time.perf_counter()
+        for (hand, _, config, _), (_, ctx, _, rc) in zip(ours, ours_text, strict=True):
+            try:
+                fields: dict[str, Any] = dict(rc)
+                fields["dora_indicators"] = hand_indicators[id(rc)][0]
+                fields["ura_indicators"] = hand_indicators[id(rc)][1]
+                score(hand, WinContext(**ctx), config, context(**fields))
+            except ScorerError:
+                pass
+        return time.perf_counter() - start
+
+    def run_theirs_flags() -> float:
+        estimate = HandCalculator.estimate_hand_value
+        start = time.perf_counter()
+        for kwargs, spec in zip(theirs, theirs_spec, strict=True):
+            config = HandConfig(**spec["config"], options=OptionalRules(**spec["options"]))
+            estimate(**{**kwargs, "config": config})
+        return time.perf_counter() - start
+
     def run_theirs_spec() -> float:
         estimate = HandCalculator.estimate_hand_value
         start = time.perf_counter()
@@ -109,27 +133,36 @@ def main() -> None:
         return time.perf_counter() - start
 
     n = len(ours)
-    rows: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "lib", "text", "lib_spec")}
-    ratios: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "text")}
+    rows: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "lib", "flags", "lib_flags", "text", "lib_spec")}
+    ratios: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "flags", "text")}
     for _ in range(args.rounds):
         cold, lib, warm = run_ours(cold=True), run_theirs(), run_ours(cold=False)
+        flags, lib_flags = run_ours_flags(), run_theirs_flags()
         text, lib_spec = run_ours_text(), run_theirs_spec()
-        for key, seconds in (("cold", cold), ("warm", warm), ("lib", lib), ("text", text), ("lib_spec", lib_spec)):
+        for key, seconds in (("cold", cold), ("warm", warm), ("lib", lib), ("flags", flags), ("lib_flags", lib_flags),
+                             ("text", text), ("lib_spec", lib_spec)):
             rows[key].append(n / seconds)
         ratios["cold"].append(lib / cold)
         ratios["warm"].append(lib / warm)
+        ratios["flags"].append(lib_flags / flags)
         ratios["text"].append(lib_spec / text)
 
     def med(key: str) -> float:
         return statistics.median(rows[key])
 
+    def ratio(key: str) -> str:
+        return f"ratio {statistics.median(ratios[key]):.2f}x"
+
     print(f"hands: {n} (seed {args.seed}), rounds: {args.rounds}")
     print("scoring only (ready-made inputs):")
-    print(f"  mjscore riichi, cold caches: {med('cold'):8.0f} hands/s  ratio {statistics.median(ratios['cold']):.2f}x")
-    print(f"  mjscore riichi, warm caches: {med('warm'):8.0f} hands/s  ratio {statistics.median(ratios['warm']):.2f}x")
+    print(f"  mjscore riichi, cold caches: {med('cold'):8.0f} hands/s  {ratio('cold')}")
+    print(f"  mjscore riichi, warm caches: {med('warm'):8.0f} hands/s  {ratio('warm')}")
     print(f"  mahjong 2.1.0:               {med('lib'):8.0f} hands/s")
+    print("per hand with its flags (tiles ready-made, the flag objects built per hand):")
+    print(f"  mjscore riichi:              {med('flags'):8.0f} hands/s  {ratio('flags')}")
+    print(f"  mahjong 2.1.0:               {med('lib_flags'):8.0f} hands/s")
     print("per hand from a description (each side's input objects built per hand):")
-    print(f"  mjscore riichi:              {med('text'):8.0f} hands/s  ratio {statistics.median(ratios['text']):.2f}x")
+    print(f"  mjscore riichi:              {med('text'):8.0f} hands/s  {ratio('text')}")
     print(f"  mahjong 2.1.0:               {med('lib_spec'):8.0f} hands/s")
 
 
