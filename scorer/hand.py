@@ -10,6 +10,7 @@ winning tile, ``+X`` the winning tile, ``f`` tiles flowers wherever they stand.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
@@ -58,7 +59,7 @@ class Meld:
     def __post_init__(self) -> None:
         plain = sorted(t.plain() for t in self.tiles)
         size = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}[self.kind]
-        ok = len(plain) == size and not plain[0].is_flower
+        ok = len(plain) == size and plain[0].suit is not Suit.FLOWER
         first = plain[0] if plain else Tile(Suit.FLOWER, 1)
         if ok and self.kind is MeldKind.CHOW:
             ok = first.is_numbered and all(
@@ -117,28 +118,29 @@ class Hand:
     def __post_init__(self) -> None:
         object.__setattr__(self, "concealed", sort_tiles(self.concealed))
         object.__setattr__(self, "flowers", sort_tiles(self.flowers))
-        if self.win_tile.is_flower:
+        flower = Suit.FLOWER
+        if self.win_tile.suit is flower:
             msg = f"the winning tile {self.win_tile} is a flower: flowers are set aside, never won on"
             raise InvalidHandError(msg)
         for tile in self.concealed:
-            if tile.is_flower:
+            if tile.suit is flower:
                 msg = f"flower {tile} stands among the concealed tiles; flowers are kept apart"
                 raise InvalidHandError(msg)
-        for flower in self.flowers:
-            if not flower.is_flower:
-                msg = f"{flower} is not a flower"
+        for tile in self.flowers:
+            if tile.suit is not flower:
+                msg = f"{tile} is not a flower"
                 raise InvalidHandError(msg)
         for meld in self.melds:
             if meld.concealed and meld.kind is not MeldKind.KONG:
                 msg = f"{meld} is concealed, but only kongs are laid down concealed"
                 raise InvalidHandError(msg)
-        counts = Counter(t.plain() for t in self.all_tiles)
+        counts = Counter(self.all_tiles)  # a red five counts as its five (equality ignores the mark)
         counts.update(self.flowers)
         for tile, count in counts.items():
-            limit = 1 if tile.is_flower else 4
+            limit = 1 if tile.suit is flower else 4
             if count > limit:
-                where = "flower" if tile.is_flower else "tile"
-                msg = f"{count} copies of {tile}: a set has {limit} of each {where}"
+                where = "flower" if tile.suit is flower else "tile"
+                msg = f"{count} copies of {tile.plain()}: a set has {limit} of each {where}"
                 raise InvalidHandError(msg)
 
     @property
@@ -178,6 +180,7 @@ class Hand:
         return format_hand(self)
 
 
+_LOOSE = re.compile(r"[^\s\[\]()+]+")
 MAX_HAND_LENGTH = 256  # 18 tiles, 8 flowers, brackets and spaces fit many times over
 
 
@@ -205,7 +208,7 @@ def parse_hand(text: str) -> Hand:
             close = "]" if char == "[" else ")"
             end = _find_close(text, i, close)
             tiles = parse_tiles(text[i + 1 : end], i + 1)
-            if any(t.is_flower for t in tiles):
+            if any(t.suit is Suit.FLOWER for t in tiles):
                 msg = f"flower inside the meld at column {i + 1}: flowers stand apart"
                 raise NotationError(msg, i)
             try:
@@ -229,9 +232,7 @@ def parse_hand(text: str) -> Hand:
             win.append((parse_tiles(body, i + 1)[0], i))
             i += 3
         else:
-            end = i
-            while end < len(text) and not text[end].isspace() and text[end] not in "[]()+":
-                end += 1
+            end = _LOOSE.match(text, i).end()  # type: ignore[union-attr]  # char is none of those it stops at
             loose.extend(parse_tiles(text[i:end], i))
             i = end
     if not win:
@@ -241,11 +242,11 @@ def parse_hand(text: str) -> Hand:
         msg = f"a second winning tile at column {win[1][1] + 1}: a hand wins on exactly one"
         raise NotationError(msg, win[1][1])
     win_tile = win[0][0]
-    flowers = [t for t in loose if t.is_flower]
-    if win_tile.is_flower:
+    flowers = [t for t in loose if t.suit is Suit.FLOWER]
+    if win_tile.suit is Suit.FLOWER:
         msg = f"the winning tile at column {win[0][1] + 1} is a flower; flowers are set aside"
         raise NotationError(msg, win[0][1])
-    concealed = tuple(t for t in loose if not t.is_flower)
+    concealed = tuple(t for t in loose if t.suit is not Suit.FLOWER)
     return Hand(concealed=concealed, melds=tuple(melds), win_tile=win_tile, flowers=tuple(flowers))
 
 

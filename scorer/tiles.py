@@ -81,7 +81,7 @@ class Tile:
 
     def plain(self) -> Tile:
         """The same tile without its red mark."""
-        return Tile(self.suit, self.rank) if self.red else self
+        return _TILES[f"{self.rank}{self.suit.value}"] if self.red else self
 
     def __str__(self) -> str:
         return f"{0 if self.red else self.rank}{self.suit}"
@@ -112,24 +112,25 @@ def parse_tiles(text: str, start: int = 0) -> tuple[Tile, ...]:
     ['1m', '9m', '0p']
     """
     tiles: list[Tile] = []
-    digits: list[tuple[int, int]] = []
+    digits: list[tuple[str, int]] = []
     for offset, char in enumerate(text):
-        position = start + offset
-        if char.isdigit():
-            digits.append((int(char), position))
+        if char in _DIGITS:
+            digits.append((char, start + offset))
         elif char in _SUITS_BY_LETTER:
             if not digits:
+                position = start + offset
                 msg = f"suit letter '{char}' at column {position + 1} has no digits before it"
                 raise NotationError(msg, position)
-            suit = _SUITS_BY_LETTER[char]
             for digit, where in digits:
-                tiles.append(_make(digit, suit, where))
+                tile = _TILES.get(digit + char)
+                tiles.append(tile if tile is not None else _bad(int(digit), _SUITS_BY_LETTER[char], where))
             digits = []
         elif char.isspace():
             if digits:
                 msg = f"digits at column {digits[0][1] + 1} have no suit letter (m, p, s, z or f) after them"
                 raise NotationError(msg, digits[0][1])
         else:
+            position = start + offset
             msg = f"unexpected {char!r} at column {position + 1}: expected a digit or one of m p s z f"
             raise NotationError(msg, position)
     if digits:
@@ -138,16 +139,18 @@ def parse_tiles(text: str, start: int = 0) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
-def _make(digit: int, suit: Suit, position: int) -> Tile:
+def _bad(digit: int, suit: Suit, position: int) -> Tile:
     if digit == 0:
-        if suit not in NUMBERED:
-            msg = f"0 at column {position + 1} is a red five, which only m, p and s have"
-            raise NotationError(msg, position)
-        return Tile(suit, 5, red=True)
-    if digit > _MAX_RANK[suit]:
-        msg = f"no tile {digit}{suit} (column {position + 1}): '{suit}' runs 1-{_MAX_RANK[suit]}"
+        msg = f"0 at column {position + 1} is a red five, which only m, p and s have"
         raise NotationError(msg, position)
-    return Tile(suit, digit)
+    msg = f"no tile {digit}{suit} (column {position + 1}): '{suit}' runs 1-{_MAX_RANK[suit]}"
+    raise NotationError(msg, position)
+
+
+_DIGITS = frozenset("0123456789")
+_TILES: dict[str, Tile] = {str(t): t for t in _BY_INDEX}  # every tile by its name, built once
+_TILES.update({f"{r}f": Tile(Suit.FLOWER, r) for r in range(1, 9)})
+_TILES.update({f"0{s}": Tile(Suit(s), 5, red=True) for s in "mps"})
 
 
 def _sort_key(tile: Tile) -> tuple[int, int, bool]:
