@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..exclusions import ExclusionTable
 from ..tiles import Suit, Tile
 
 
@@ -125,6 +126,7 @@ SPECIALS: tuple[Special, ...] = (
 
 BY_ID: dict[str, Special] = {s.id: s for s in SPECIALS}
 _ORDER = {s.id: i for i, s in enumerate(SPECIALS)}
+_EXCLUSIONS = ExclusionTable.of(SPECIALS)
 
 # The parts of the formula, listed in a result before the specials.
 COMPONENTS: dict[str, tuple[str, str]] = {
@@ -146,11 +148,7 @@ def detect_all(r: Reading) -> list[str]:
 
 def apply_exclusions(found: list[str]) -> list[str]:
     """不可同时出现: each special still counted, from the first in the table down, drops those it excludes."""
-    kept = list(found)
-    for special_id in found:
-        if special_id in kept:
-            kept = [k for k in kept if k not in BY_ID[special_id].excludes]
-    return kept
+    return list(_EXCLUSIONS.apply(dict.fromkeys(found, 1)))
 
 
 def combine_specials(found: list[str], values: dict[str, int], add_on_special_win: bool) -> list[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ..decompose import Decomposition, Shape
+from ..exclusions import ExclusionTable
 
 WINDS = frozenset(range(27, 31))
 DRAGONS = frozenset(range(31, 34))
@@ -252,6 +253,7 @@ PATTERNS: tuple[Pattern, ...] = (
 
 BY_ID: dict[str, Pattern] = {p.id: p for p in PATTERNS}
 _ORDER = {p.id: i for i, p in enumerate(PATTERNS)}
+_EXCLUSIONS = ExclusionTable.of(PATTERNS)
 
 
 def detect_all(r: Reading) -> dict[str, int]:
@@ -266,12 +268,7 @@ def detect_all(r: Reading) -> dict[str, int]:
 
 def apply_exclusions(found: dict[str, int]) -> dict[str, int]:
     """不计: from the first pattern of the table down, each pattern still counted drops the ones it excludes."""
-    kept = dict(found)
-    for fan_id in sorted(found, key=_ORDER.__getitem__):
-        if fan_id in kept:
-            for other in BY_ID[fan_id].excludes:
-                kept.pop(other, None)
-    return kept
+    return _EXCLUSIONS.apply(found)
 
 
 def specials_stand_alone(found: dict[str, int]) -> dict[str, int]:

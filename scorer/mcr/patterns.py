@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..decompose import Shape
+from ..exclusions import ExclusionTable
 from .combinations import chow_fans, pung_fans
 from .reading import DRAGONS, GREEN, REVERSIBLE, TERMINALS, WINDS, Reading
 
@@ -465,7 +466,7 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 BY_ID: dict[str, Pattern] = {p.id: p for p in PATTERNS}
-_ORDER = {p.id: i for i, p in enumerate(PATTERNS)}
+_EXCLUSIONS = ExclusionTable.of(PATTERNS)
 _SKIPPED = _COMBINATIONS | {_flowers, _never}
 _BY_SHAPE: dict[Shape, tuple[Pattern, ...]] = {
     shape: tuple(p for p in PATTERNS if shape in p.shapes and p.detect not in _SKIPPED) for shape in Shape
@@ -489,21 +490,5 @@ def detect_all(r: Reading) -> dict[str, int]:
 
 
 def apply_exclusions(found: dict[str, int]) -> dict[str, int]:
-    """不计: from the highest fan down, each fan still counted drops the fans it excludes.
-
-    A fan that is itself excluded excludes nothing (so 四暗刻, which drops 不求人, leaves 自摸,
-    which 不求人 would have dropped). ``absorbs`` takes one occurrence instead of all.
-    """
-    kept = dict(found)
-    for fan_id in sorted(found, key=_ORDER.__getitem__):
-        if fan_id not in kept:
-            continue
-        pattern = BY_ID[fan_id]
-        for other in pattern.excludes:
-            kept.pop(other, None)
-        for other in pattern.absorbs:
-            if other in kept:
-                kept[other] -= 1
-                if kept[other] <= 0:
-                    del kept[other]
-    return kept
+    """不计, in table order (so 四暗刻, which drops 不求人, leaves 自摸 that 不求人 would have dropped)."""
+    return _EXCLUSIONS.apply(found)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..exclusions import ExclusionTable
 from .config import RiichiConfig
 from .reading import (
     DRAGONS,
@@ -528,8 +529,8 @@ PATTERNS: tuple[Pattern, ...] = (
 
 BY_ID = {p.id: p for p in PATTERNS}
 YAKUMAN = frozenset(p.id for p in PATTERNS if p.yakuman)
-_EXCLUDERS = frozenset(p.id for p in PATTERNS if p.excludes)
-_ORDER = {p.id: i for i, p in enumerate(sorted(PATTERNS, key=lambda p: (-p.yakuman, -p.han)))}
+_RANKED: list[Pattern] = sorted(PATTERNS, key=lambda p: (-p.yakuman, -p.han))
+_EXCLUSIONS = ExclusionTable.of(_RANKED)
 
 # 青天井 (aotenjou): a yakuman counts beside the yaku, so those it is made of are dropped,
 # as the library's Aotenjou scorer drops them.
@@ -577,14 +578,7 @@ def apply_exclusions(found: dict[str, int]) -> dict[str, int]:
     A pattern that is itself excluded excludes nothing (so 开双立直 drops 双立直 and 立直, and
     双立直 has nothing left to drop).
     """
-    if _EXCLUDERS.isdisjoint(found):
-        return found
-    kept = dict(found)
-    for pattern_id in sorted(found, key=_ORDER.__getitem__):
-        if pattern_id in kept:
-            for other in BY_ID[pattern_id].excludes:
-                kept.pop(other, None)
-    return kept
+    return _EXCLUSIONS.apply(found)
 
 
 def yakuman_only(found: dict[str, int]) -> dict[str, int]:
