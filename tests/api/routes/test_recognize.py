@@ -235,3 +235,20 @@ def test_waiting_photos_get_their_turn():
         answers = list(pool.map(lambda _: c.post("/v1/recognize", files=upload(jpeg())), range(6)))
     assert [r.status_code for r in answers] == [200] * 6
     assert slow.peak <= 2
+
+
+def test_scoring_goes_on_while_a_photo_is_read():
+    """The model runs off the event loop: /v1/score answers at once while a slow photo is in work."""
+    import time
+
+    slow = FakeDetector(delay=1.0)
+    with TestClient(make_app(slow)) as c, ThreadPoolExecutor(1) as pool:
+        photo = pool.submit(c.post, "/v1/recognize", files=upload(jpeg()))
+        while slow.active == 0:
+            time.sleep(0.01)
+        t0 = time.perf_counter()
+        r = c.post("/v1/score", json={"rules": "mcr", "hand": "[555z]123p789s456m5s+5s"})
+        elapsed = time.perf_counter() - t0
+        assert r.status_code == 200 and slow.active == 1
+        assert elapsed < 0.5, elapsed
+        assert photo.result().status_code == 200
