@@ -130,13 +130,14 @@ def _load_model(app: FastAPI, settings: Settings) -> None:
         app.state.model_error = f"the detector failed to load: {type(exc).__name__}: {exc}"
         log.exception("the tile detector failed to load")
         return
-    app.state.detector = detector
     try:
         detector.detect(_blank_png())
-        app.state.model_ok = True
-    except Exception as exc:
+    except Exception as exc:  # not ready: the photo endpoints answer 503 rather than fail on every photo
         app.state.model_error = f"the detector loaded but failed its warm-up: {type(exc).__name__}: {exc}"
         log.exception("the tile detector failed its warm-up")
+    else:
+        app.state.detector = detector
+        app.state.model_ok = True
     log.info(json.dumps({"event": "model_loaded", "seconds": round(time.perf_counter() - started, 2),
                          "ok": app.state.model_ok}))
 

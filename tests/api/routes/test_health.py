@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.api.support import BrokenDetector, FakeDetector, make_app
+from tests.api.support import BrokenDetector, FakeDetector, jpeg, make_app
 
 
 def test_healthz(bare):
@@ -46,6 +46,9 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
             assert c.get("/readyz").status_code == ready
             for _ in range(3):
                 c.get("/healthz")
+            if ready == 503:  # a detector that fails its warm-up is not used: photos get 503, not 500
+                r = c.post("/v1/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
+                assert r.status_code == 503 and "warm-up" in r.json()["error"]["message"]
         assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx")
     assert len(built) == 2
     assert detector.__class__ is BrokenDetector
