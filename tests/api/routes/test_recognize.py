@@ -252,3 +252,21 @@ def test_scoring_goes_on_while_a_photo_is_read():
         assert r.status_code == 200 and slow.active == 1
         assert elapsed < 0.5, elapsed
         assert photo.result().status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("multipart/form-data; boundary=xyz", b"--xyz\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc"),
+        ("multipart/form-data", b"no boundary at all"),
+        ("multipart/form-data; boundary=xyz", b"garbage"),
+        ("application/x-www-form-urlencoded", b"file=abc"),
+        ("text/plain", b"\x00\x01\x02"),
+    ],
+    ids=["unterminated", "no_boundary", "garbage", "urlencoded", "text"],
+)
+def test_malformed_multipart_is_an_error_object(client, fake, content_type, body):
+    r = client.post("/v1/recognize", content=body, headers={"content-type": content_type})
+    status, _ = error_of(r)
+    assert 400 <= status < 500
+    assert fake.calls == 0
