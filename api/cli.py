@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: MJ_WORKERS, else 1)")
     return parser
 
 
@@ -208,7 +208,10 @@ def _detect(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=args.workers)
+    from .config import get_settings
+
+    workers = args.workers if args.workers is not None else get_settings().workers
+    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=workers)
     return 0
 
 

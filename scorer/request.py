@@ -91,7 +91,7 @@ def _wind(obj: Mapping[str, Any], name: str, default: Wind | None) -> Wind | Non
     value = obj.get(name, default)
     if value is None or isinstance(value, Wind):
         return value
-    if value not in {w.value for w in WINDS}:
+    if not isinstance(value, str) or value not in {w.value for w in WINDS}:
         msg = f"{name!r} must be one of E, S, W, N, not {value!r}"
         raise ContextError(msg)
     return Wind(value)

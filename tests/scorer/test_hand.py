@@ -64,6 +64,8 @@ def test_conflicting_flags(request_fields: dict, words: str) -> None:
         ({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "seat": "E"}, "bad_request", "unknown field 'seat'"),
         ({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "self_draw": "yes"}, "bad_request", "true or false"),
         ({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "seat_wind": "X"}, "bad_request", "E, S, W, N"),
+        ({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder": ["S"]}, "bad_request", "E, S, W, N"),
+        ({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "round_wind": {}}, "bad_request", "E, S, W, N"),
         ({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "options": {"minimun": 8}}, "bad_request",
          "unknown option 'minimun'"),
         ({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "options": {"minimum": "8"}}, "bad_request",
