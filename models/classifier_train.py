@@ -81,10 +81,40 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
     return np.concatenate(crops), np.array(cls, np.int64), np.array(ori, np.int64)
 
 
-def _augment(x: "torch.Tensor", gen: "torch.Generator") -> "torch.Tensor":  # noqa: F821
+def _augment(x: "torch.Tensor", gen: "torch.Generator", strong: bool = True) -> "torch.Tensor":  # noqa: F821
+    """Photometric jitter; with ``strong``, also style jitter so unseen tile sets read: ink colours swapped
+    (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn."""
     import torch
+    import torch.nn.functional as F  # noqa: N812
 
     n = x.shape[0]
+    if strong:
+        perm = torch.rand(n, generator=gen) < 0.4
+        if perm.any():
+            orders = torch.tensor([[0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
+            pick = orders[torch.randint(0, 5, (int(perm.sum()),), generator=gen)]
+            xs = x[perm]
+            x[perm] = torch.stack([xs[i, pick[i]] for i in range(len(pick))])
+        grey = torch.rand(n, generator=gen) < 0.15
+        if grey.any():
+            x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+        r = torch.rand(n, generator=gen)
+        thin, thick = r < 0.15, (r >= 0.15) & (r < 0.3)
+        if thin.any():
+            x[thin] = F.max_pool2d(x[thin], 3, 1, 1)
+        if thick.any():
+            x[thick] = -F.max_pool2d(-x[thick], 3, 1, 1)
+        s = torch.empty(n).uniform_(0.88, 1.12, generator=gen)
+        a = torch.empty(n).uniform_(-0.12, 0.12, generator=gen)
+        t = torch.empty(n, 2).uniform_(-0.06, 0.06, generator=gen)
+        theta = torch.zeros(n, 2, 3)
+        theta[:, 0, 0] = s * torch.cos(a)
+        theta[:, 0, 1] = -s * torch.sin(a)
+        theta[:, 1, 0] = s * torch.sin(a)
+        theta[:, 1, 1] = s * torch.cos(a)
+        theta[:, :, 2] = t
+        grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+        x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     b = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=gen)
     c = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12, generator=gen)
     col = torch.empty(n, 3, 1, 1).uniform_(0.9, 1.1, generator=gen)
