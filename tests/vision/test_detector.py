@@ -46,8 +46,13 @@ def test_load_image_applies_exif_orientation(kind: str, tmp_path: Path) -> None:
 
 
 def test_load_image_shrinks_large_jpegs() -> None:
-    rgb, scale = load_image(_jpeg(4000, 3000), max_side=1600)
-    assert max(rgb.shape[:2]) == 1600
+    rgb, scale = load_image(_jpeg(4000, 3000), max_side=1600)  # decoded at 1/2 by DCT scaling
+    assert rgb.shape == (1500, 2000, 3)
+    assert scale == pytest.approx(0.5)
+    png = io.BytesIO()
+    Image.new("RGB", (4000, 3000)).save(png, "PNG")
+    rgb, scale = load_image(png.getvalue(), max_side=1600)
+    assert rgb.shape == (1200, 1600, 3)
     assert scale == pytest.approx(0.4)
 
 
