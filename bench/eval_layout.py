@@ -90,6 +90,32 @@ def noisy(dets: list[Detection], rng: np.random.Generator, box: float, flip: flo
     return out
 
 
+def hand_tiles_found(dets: list[Detection], sidecar: dict) -> tuple[bool, bool]:
+    """(every hand tile matched by a box with IoU >= 0.5 and its right name, and also its right sideways flag)."""
+    named = flags = True
+    for t in sidecar["tiles"]:
+        if t["group"] >= len(sidecar["groups"]) - 1 or t["visible"] < 0.6:
+            continue  # a distractor, or mostly out of the frame
+        best, hit = 0.0, None
+        for d in dets:
+            iou = _iou(d.box, t["box"])
+            if iou > best:
+                best, hit = iou, d
+        if hit is None or best < 0.5 or hit.label != t["label"]:
+            return False, False
+        flags &= hit.sideways == (bool(t["sideways"]) and t["label"] != "back")
+    return named, flags
+
+
+def _iou(a: tuple | list, b: tuple | list) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
 def four_back_kongs(sidecar: dict) -> list[str]:
     return [g["tiles"][0] for g in sidecar["groups"] if g["kind"] == "concealed_kong" and all(g["backs"])]
 
@@ -131,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
         detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
     exact = given_ok = unreadable = 0
+    all_named = named_ok = all_flags = flags_ok = 0
     kinds: Counter[str] = Counter()
     misses = []
     times = []
@@ -149,6 +176,12 @@ def main(argv: list[str] | None = None) -> int:
         times.append(time.perf_counter() - t0)
         ok, ok_given, reading = judge(layout, sidecar)
         exact += ok
+        if detector is not None:
+            named, flags = hand_tiles_found(dets, sidecar)
+            all_named += named
+            named_ok += named and ok_given
+            all_flags += flags
+            flags_ok += flags and ok_given
         given_ok += ok_given
         unreadable += bool(four_back_kongs(sidecar))
         two_rows = len({r.role for r in layout.rows if r.role in ("melds", "concealed")}) == 2
@@ -164,6 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  whole hand exact, four-back kongs' tiles given: {given_ok}/{n} = {given_ok / n:.1%}")
     print(f"  whole hand exact as read from the photo alone:  {exact}/{n} = {exact / n:.1%} "
           f"({unreadable} hands hold a concealed kong of four backs, whose tile no photo shows)")
+    if detector is not None:
+        print(f"  photos whose every hand tile was found with its right name: {all_named}/{n}; of those read "
+              f"exactly: {named_ok}/{all_named}")
+        print(f"  ... and with every sideways flag right too: {all_flags}/{n}; of those read exactly: "
+              f"{flags_ok}/{all_flags}")
     print(f"  layout time: median {statistics.median(times) * 1000:.2f} ms, max {max(times) * 1000:.2f} ms")
     if kinds:
         print("  misreadings: " + ", ".join(f"{k} {v}" for k, v in kinds.most_common()))

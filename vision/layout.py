@@ -41,6 +41,8 @@ NEAR_ROW = 3.6  # a second hand row lies within this many tile sizes of the main
 FAR_GAP = 2.6  # a single tile this far from the rest of its row is loose
 SHAPE_TOL = 0.13  # a loose-looking single tile must match the hand's box shape within this share
 DUP_IOU = 0.6  # boxes overlapping this much are the same tile
+NEAR_GAP = 0.6  # a lone tile nearer than this to a group is not judged loose before the reading
+OVERLAP = 0.35  # neighbours in a row overlapping by this share of a tile width are one tile
 HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)
 SUITS = "mps"
 
@@ -301,6 +303,7 @@ class _Tiles:
     u: float
     angle: float
     shape_tol: float = SHAPE_TOL
+    ref: np.ndarray | None = None  # box size of the hand's upright tiles
 
 
 def _dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int]]:
@@ -386,6 +389,25 @@ def _rows(t: _Tiles) -> list[list[int]]:
             rows.append([])
         rows[-1].append(int(i))
     return [sorted(r, key=lambda i: (t.xy[i, 0], i)) for r in rows]
+
+
+def _drop_overlaps(t: _Tiles, rows: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+    """Tiles in a row never overlap: of two neighbours overlapping by more than ``OVERLAP`` of a tile width (a
+    second box over the same tile, or a box over the seam of two), keep the more confident."""
+    dropped: list[int] = []
+    out = []
+    for row in rows:
+        row = list(row)
+        while True:
+            worst, k = min(((_gap(t, row[j], row[j + 1]), j) for j in range(len(row) - 1)), default=(0.0, -1))
+            if worst >= -OVERLAP * t.u:
+                break
+            a, b = row[k], row[k + 1]
+            lose = a if (t.conf[a], -a) < (t.conf[b], -b) else b
+            row.remove(lose)
+            dropped.append(lose)
+        out.append(row)
+    return [r for r in out if r], sorted(dropped)
 
 
 def _width(t: _Tiles, i: int) -> float:
@@ -517,7 +539,7 @@ def _parse(t: _Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, dro
         for k, g in enumerate(groups):
             if kinds[k] is not None:
                 continue
-            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != "back":
+            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != "back" and not _single_loose(t, g[0], t.ref):
                 after = _segment(t, groups[k + 1:])
                 if after is not None:
                     win_at = k
@@ -584,12 +606,18 @@ def group_melds(dets: Sequence[DetectionLike]) -> Layout:
                       problem=Problem("no_tiles", "no tiles were found in the photo", 0, HAND_SIZES))
     t = _geometry(dets, kept)
     rows = _rows(t)
+    rows, overlapped = _drop_overlaps(t, rows)
+    if overlapped:
+        merged = sorted(merged + [kept[i] for i in overlapped])
+        notes.append(f"{len(overlapped)} box(es) overlapping a neighbour in a row by more than "
+                     f"{OVERLAP:.0%} of a tile dropped")
     row_groups = [_groups(t, r) for r in rows]
     is_flower = [lb.endswith("f") for lb in t.labels]
 
     # a reference box shape: the upright tiles of the biggest groups
     upright = [i for gs in row_groups for g in gs if len(g) >= 3 for i in g if not t.side[i]]
     ref = np.median(t.wh[upright], axis=0) if upright else None
+    t.ref = ref
     if ref is not None:  # the shape tolerance grows with the boxes' own scatter (a noisier detector)
         spread = 1.4826 * float(np.median(np.abs(t.wh[upright] / ref - 1)))
         t.shape_tol = max(SHAPE_TOL, 3.5 * spread)
@@ -601,13 +629,19 @@ def group_melds(dets: Sequence[DetectionLike]) -> Layout:
             if len(g) != 1:
                 continue
             i = g[0]
-            gaps = []
+            gaps, near = [], []  # gaps to the neighbours; to neighbouring groups of two or more
             if k > 0:
                 gaps.append(_gap(t, gs[k - 1][-1], i))
+                if len(gs[k - 1]) > 1:
+                    near.append(gaps[-1])
             if k + 1 < len(gs):
                 gaps.append(_gap(t, i, gs[k + 1][0]))
+                if len(gs[k + 1]) > 1:
+                    near.append(gaps[-1])
             far = bool(gaps) and min(gaps) > FAR_GAP * t.u and not is_flower[i]
-            if t.labels[i] == "back" or _single_loose(t, i, ref) or far:
+            # a tile close to a group may belong to a meld split by a noisy gap: the reading decides
+            apart = not near or min(near) > NEAR_GAP * t.u
+            if (apart and (t.labels[i] == "back" or _single_loose(t, i, ref))) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
 

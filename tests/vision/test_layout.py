@@ -296,3 +296,20 @@ def test_a_meld_short_of_a_tile_is_named() -> None:
     layout = group_melds(shoot(tiles, angle=160))
     assert layout.hand is None and layout.problem is not None and layout.problem.code == "bad_group"
     assert "(2 tiles)" in layout.problem.message and "6z*" in layout.problem.message
+
+
+def test_a_box_over_the_seam_of_two_tiles_is_dropped() -> None:
+    dets = shoot(HAND)
+    a, b = dets[5].box, dets[6].box
+    mid = (a[0] + b[0]) / 2
+    dets.append(Detection("7s", 0.3, (mid, a[1], mid + (a[2] - a[0]), a[3]), False))  # half over each
+    layout = group_melds(dets)
+    assert layout.hand == HAND_TEXT and len(dets) - 1 in layout.merged
+
+
+def test_melds_split_or_joined_by_noisy_gaps_still_read() -> None:
+    # the chow's sideways tile stands 0.3 apart from its two mates; the pung and kong touch with no gap
+    tiles = lay("2m", "2m", gaps=(0.7,)) + lay("1*s", "23s", "999*p44*44m", "6*66z", gaps=(0.3, 0.5, 0.5),
+                                               y=-H - 35, x=-20)
+    layout = group_melds(shoot(tiles, angle=30))
+    assert layout.hand == "[4444m] [999p] [123s] [666z] 2m +2m", layout.to_dict()
