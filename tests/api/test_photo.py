@@ -283,6 +283,28 @@ def _normal(hand: str | None) -> tuple | None:
     return normal(hand)
 
 
+def _fresh_scene(synth: object, styles: list, seed: int = 2026) -> tuple[bytes, str]:
+    """A phone photo (3 MP) of a seed no training run used, without loose tiles, made as ``synth.make_scene`` makes
+    its scenes; the first whose hand a photo can show whole (no concealed kong of four backs, no red five)."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    for index in range(100):
+        rng = np.random.default_rng([seed, index])
+        style = styles[int(rng.integers(len(styles)))]
+        groups, hand = synth.random_hand(rng, style.has_flowers)  # type: ignore[attr-defined]
+        if re.search(r"0[mps]", hand) or any(g.kind == "concealed_kong" and all(g.backs) for g in groups):
+            continue
+        w = int(math.sqrt(3e6 * 4 / 3))
+        img, _, _ = synth.render_scene(rng, style, groups, w, int(3e6 / w), distractors=False)  # type: ignore
+        ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        return buf.tobytes(), hand
+    raise AssertionError("no eligible scene")
+
+
 @pytest.mark.skipif(not all(p.exists() for p in WEIGHTS),
                     reason="models/ has no shipped weights yet (tile_finder.pt, tile_classifier.onnx)")
 def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -295,13 +317,7 @@ def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixtur
     import synth
 
     styles = synth.load_styles(art, exclude=list(synth.HELD_OUT_STYLES))
-    # scenes of a seed no training run used; an easy one (no four-back kong, whose tile no photo shows)
-    for index in range(50):
-        jpg, _, sidecar = synth.make_scene(synth.SceneSpec(index, 2026, "val", 3.0, 4.0), styles)
-        hand = sidecar["hand"]
-        if not any(g["kind"] == "concealed_kong" and all(g["backs"]) for g in sidecar["groups"]) and \
-                not re.search(r"0[mps]", hand):
-            break
+    jpg, hand = _fresh_scene(synth, styles)
     path = tmp_path / "fresh.jpg"
     path.write_bytes(jpg)
     code = cli.main([str(path), "--rules", "mcr", "--self-draw", "--json"])
