@@ -41,6 +41,7 @@ NEAR_ROW = 3.6  # a second hand row lies within this many tile sizes of the main
 FAR_GAP = 2.6  # a single tile this far from the rest of its row is loose
 SHAPE_TOL = 0.13  # a loose-looking single tile must match the hand's box shape within this share
 DUP_IOU = 0.6  # boxes overlapping this much are the same tile
+BORDER = 0.3  # the winning tile and the melds are set apart by at least this gap; a narrower border costs
 NEAR_GAP = 0.6  # a lone tile nearer than this to a group is not judged loose before the reading
 OVERLAP = 0.35  # neighbours in a row overlapping by this share of a tile width are one tile
 HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)
@@ -415,7 +416,7 @@ def _width(t: _Tiles, i: int) -> float:
 
 
 def _gap(t: _Tiles, i: int, j: int) -> float:
-    return float(t.xy[j, 0] - t.xy[i, 0]) - (_width(t, i) + _width(t, j)) / 2
+    return abs(float(t.xy[j, 0] - t.xy[i, 0])) - (_width(t, i) + _width(t, j)) / 2
 
 
 def _groups(t: _Tiles, row: list[int]) -> list[list[int]]:
@@ -438,6 +439,7 @@ class _Parse:
     dropped: list[int] = field(default_factory=list)
     rows: list[tuple[str, list[list[int]]]] = field(default_factory=list)
     conc_row: int = -1
+    deficit: float = 0.0  # how far the borders between concealed tiles, winning tile and melds are from gaps
 
 
 def _classify(t: _Tiles, g: list[int]) -> str | None:
@@ -533,17 +535,22 @@ def _parse(t: _Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, dro
                 else:
                     p.melds.append((kind, g))
             continue
-        # the concealed row: concealed tiles (3k+1), the winning tile alone, then melds
-        win_at, after = None, None
+        # the concealed row: concealed tiles (3k+1), the winning tile alone, then melds; of the tiles that can be
+        # the winning one, the one whose borders (concealed | winning tile | melds) are the widest gaps
+        win_at, after, best_def = None, None, math.inf
         before = 0
         for k, g in enumerate(groups):
             if kinds[k] is not None:
                 continue
             if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != "back" and not _single_loose(t, g[0], t.ref):
-                after = _segment(t, groups[k + 1:])
-                if after is not None:
-                    win_at = k
-                    break
+                seg = _segment(t, groups[k + 1:])
+                if seg is not None:
+                    borders = [(groups[k - 1][-1], g[0], BORDER)] if k > 0 else []
+                    borders += [(g[0], seg[0][1][0], BORDER)] if seg else []
+                    borders += [(a[1][-1], b[1][0], GROUP_GAP) for a, b in zip(seg, seg[1:], strict=False)]
+                    deficit = sum(max(0.0, w - _gap(t, a, b) / t.u) for a, b, w in borders)
+                    if deficit < best_def - 1e-9:
+                        win_at, after, best_def = k, seg, deficit
             before += len(g)
         if win_at is None:
             p.melds += [(kind, g) for g, kind in zip(groups, kinds, strict=True) if kind is not None]
@@ -554,6 +561,7 @@ def _parse(t: _Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, dro
             p.concealed += [i for g, kind in head if kind is None for i in g]
             p.win = groups[win_at][0]
             p.melds += after or []
+            p.deficit += best_def
     if p.dropped and p.win is None:  # leaving a tile out is only believable when a winning tile is set apart
         return None
     return p
@@ -573,7 +581,8 @@ def _score(t: _Tiles, p: _Parse) -> tuple:
     legal = n in HAND_SIZES and not p.bad_groups and not backs
     used = len(tiles) + sum(len(g) for _, g in p.melds)
     if legal:
-        return (1, is_complete(tiles), 0, p.win is not None, used, len(p.melds), -len(p.dropped))
+        return (1, is_complete(tiles), 0, p.win is not None, used, -round(p.deficit, 6), len(p.melds),
+                -len(p.dropped))
     shown = used + sum(len(g) for g in p.bad_groups)
     return (0, False, -min(abs(n - s) for s in HAND_SIZES), shown, -len(p.bad_groups), p.win is not None,
             -len(p.dropped))
@@ -765,6 +774,7 @@ def _flowers(t: _Tiles, p: _Parse, hand_rows: list[int], row_groups: list[list[l
     right = -up
     runs: list[tuple[int, float, list[int]]] = []  # (size, distance, run)
     for r, gs in enumerate(row_groups):
+        raw: list[list[int]] = []  # runs of flowers along the row; a run split by a noisy gap is joined again
         for g in gs:
             run: list[int] = []
             for i in [*g, -1]:
@@ -772,24 +782,29 @@ def _flowers(t: _Tiles, p: _Parse, hand_rows: list[int], row_groups: list[list[l
                     run.append(i)
                     continue
                 if run:
-                    x0, x1 = float(t.xy[run, 0].min()), float(t.xy[run, 0].max())
-                    if r in hand_rows:  # beside the hand: past its right end (either end if unknown)
-                        after = x0 - hi if up <= 0 else -1e9
-                        before = lo - x1 if up >= 0 else -1e9
-                        gap = max(after, before) - u
-                        if 0 <= gap + 0.5 * u and gap <= 1.8 * u:
-                            runs.append((len(run), gap, run))
+                    if raw and _gap(t, raw[-1][-1], run[0]) < NEAR_GAP * u and _adjacent(gs, raw[-1][-1], run[0]):
+                        raw[-1] += run
                     else:
-                        dy = [ymid[r] - ymid[h] for h in hand_rows]
-                        d = min(dy, key=abs)
-                        side_ok = up == 0 or np.sign(d) == up or len(run) >= 2
-                        # a row of flowers above the hand starts within its span, short of its right end
-                        starts = [x0] if right > 0 else [x1] if right < 0 else [x0, x1]
-                        over = any(lo - 0.3 * u <= x <= hi - 2.2 * u if x == x0 and right >= 0
-                                   else lo + 2.2 * u <= x <= hi + 0.3 * u for x in starts)
-                        if 1.2 * u <= abs(d) <= 3.4 * u and side_ok and over:
-                            runs.append((len(run), abs(d), run))
-                    run = []
+                        raw.append(run)
+                run = []
+        for run in raw:
+            x0, x1 = float(t.xy[run, 0].min()), float(t.xy[run, 0].max())
+            if r in hand_rows:  # beside the hand: past its right end (either end if unknown)
+                after = x0 - hi if up <= 0 else -1e9
+                before = lo - x1 if up >= 0 else -1e9
+                gap = max(after, before) - u
+                if 0 <= gap + 0.5 * u and gap <= 1.8 * u:
+                    runs.append((len(run), gap, run))
+            else:
+                dy = [ymid[r] - ymid[h] for h in hand_rows]
+                d = min(dy, key=abs)
+                side_ok = up == 0 or np.sign(d) == up or len(run) >= 2
+                # a row of flowers above the hand starts within its span, short of its right end
+                starts = [x0] if right > 0 else [x1] if right < 0 else [x0, x1]
+                over = any(lo - 0.3 * u <= x <= hi - 2.2 * u if x == x0 and right >= 0
+                           else lo + 2.2 * u <= x <= hi + 0.3 * u for x in starts)
+                if 1.2 * u <= abs(d) <= 3.4 * u and side_ok and over:
+                    runs.append((len(run), abs(d), run))
     if not runs:
         return []
     runs.sort(key=lambda r: (-r[0], r[1], r[2]))
@@ -798,6 +813,12 @@ def _flowers(t: _Tiles, p: _Parse, hand_rows: list[int], row_groups: list[list[l
         if size >= 2:
             out += run
     return out
+
+
+def _adjacent(gs: list[list[int]], a: int, b: int) -> bool:
+    """Whether tiles ``a`` and ``b`` stand next to each other in the row ``gs`` (no tile between them)."""
+    seq = [i for g in gs for i in g]
+    return abs(seq.index(a) - seq.index(b)) == 1
 
 
 def _tile_key(label: str) -> tuple[int, int]:
