@@ -43,6 +43,7 @@ SHAPE_TOL = 0.13  # a loose-looking single tile must match the hand's box shape 
 DUP_IOU = 0.6  # boxes overlapping this much are the same tile
 BORDER = 0.3  # the winning tile and the melds are set apart by at least this gap; a narrower border costs
 NEAR_GAP = 0.6  # a lone tile nearer than this to a group is not judged loose before the reading
+WIN_GAP = 1.5  # a winning tile is set apart by at most this much
 OVERLAP = 0.35  # neighbours in a row overlapping by this share of a tile width are one tile
 HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)
 SUITS = "mps"
@@ -542,7 +543,7 @@ def _parse(t: _Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, dro
         for k, g in enumerate(groups):
             if kinds[k] is not None:
                 continue
-            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != "back" and not _single_loose(t, g[0], t.ref):
+            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != "back" and not _single_loose(t, g[0], t.ref, 2.0):
                 seg = _segment(t, groups[k + 1:])
                 if seg is not None:
                     borders = [(groups[k - 1][-1], g[0], BORDER)] if k > 0 else []
@@ -588,18 +589,18 @@ def _score(t: _Tiles, p: _Parse) -> tuple:
             -len(p.dropped))
 
 
-def _shape_ok(t: _Tiles, i: int, ref: np.ndarray | None) -> bool:
+def _shape_ok(t: _Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> bool:
     """Whether tile ``i``'s box has the shape of the hand's upright tiles (it lies square with the rows)."""
     if ref is None:
         return True
-    return bool(np.all(np.abs(t.wh[i] - ref) <= t.shape_tol * ref))
+    return bool(np.all(np.abs(t.wh[i] - ref) <= slack * t.shape_tol * ref))
 
 
-def _single_loose(t: _Tiles, i: int, ref: np.ndarray | None) -> bool:
+def _single_loose(t: _Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> bool:
     """A tile alone in its group is loose when its box is not shaped like the hand's upright tiles; one said to
     be sideways is loose too, unless its box clearly looks upright (the flag is then taken as wrong)."""
     if not t.side[i]:
-        return not _shape_ok(t, i, ref)
+        return not _shape_ok(t, i, ref, slack)
     distinct = ref is not None and abs(ref[0] - ref[1]) > 0.15 * max(ref)
     return not (distinct and _shape_ok(t, i, ref))
 
@@ -650,7 +651,9 @@ def group_melds(dets: Sequence[DetectionLike]) -> Layout:
             far = bool(gaps) and min(gaps) > FAR_GAP * t.u and not is_flower[i]
             # a tile close to a group may belong to a meld split by a noisy gap: the reading decides
             apart = not near or min(near) > NEAR_GAP * t.u
-            if (apart and (t.labels[i] == "back" or _single_loose(t, i, ref))) or far:
+            # near the hand (a winning tile set apart), a noisy box may be off by twice the tolerance
+            close = bool(near) and min(near) <= WIN_GAP * t.u and not is_flower[i]
+            if (apart and (t.labels[i] == "back" or _single_loose(t, i, ref, 2.0 if close else 1.0))) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
 
