@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from PIL import Image, UnidentifiedImageError
 
-from scorer import ContextError, ScoreResult, ScorerError
+from scorer import ContextError, ScorerError, ScoreResult
 from scorer.request import error_object, score_parsed
 from vision.detection import Detection
 from vision.errors import BadImageError, VisionError

@@ -16,8 +16,8 @@ W, H = 40.0, 54.0  # an upright tile's box, pixels (1 : 1.36)
 
 def lay(*groups: str, gaps: tuple[float, ...] = (), y: float = 0.0, x: float = 0.0, gap_in: float = 1.0) -> list:
     """Tiles of one row, left to right: each group in notation (``back`` a face-down tile, ``*`` after a digit a
-    sideways tile: ``"1*23s"``), groups ``gaps`` apart (in tile widths, default 0.6). Returns (label, cx, cy, sideways) in a
-    plane where rows run along x."""
+    sideways tile: ``"1*23s"``), groups ``gaps`` apart (in tile widths, default 0.6). Returns (label, cx, cy,
+    sideways) in a plane where rows run along x."""
     out = []
     for k, g in enumerate(groups):
         tokens = _tokens(g)
