@@ -36,6 +36,8 @@ import numpy as np
 
 ROW_GAP = 0.6  # rows: split where centres across the row direction are this many tile sizes apart
 GROUP_GAP = 0.14  # groups: split where the free space along a row exceeds this many tile widths
+BOX_DEPTH = 1.45  # an upright tile's box across the row, in tile widths (face 1.36 and some of its side)
+U_FLOOR = 0.9  # the tile size is at least this share of the width its box implies
 SIDEWAYS = 1.36  # a sideways tile's width along the row, in upright tile widths
 NEAR_ROW = 3.6  # a second hand row lies within this many tile sizes of the main row
 FAR_GAP = 2.6  # a single tile this far from the rest of its row is loose
@@ -376,6 +378,14 @@ def _geometry(dets: Sequence[DetectionLike], idx: list[int]) -> _Tiles:
         widths = np.where(side, SIDEWAYS, 1.0)
         if along.any():
             u = float(np.median(np.abs(v[along, 0]) / ((widths + widths[nn]) / 2)[along]))
+    # tiles in a row cannot stand closer than their width: a lower bound from the upright boxes' size, as
+    # W + H = (a + b)(|cos| + |sin|) for a tile a wide along the row and b deep across it (b about 1.45 a with
+    # its side showing); it guards against spacings halved by extra boxes
+    upright_wh = wh[~side] if (~side).any() else wh
+    if len(upright_wh):
+        c, s = abs(math.cos(theta)), abs(math.sin(theta))
+        a = float(np.median(upright_wh.sum(1))) / ((c + s) * (1 + BOX_DEPTH))
+        u = max(u, U_FLOOR * a)
     if u <= 0:
         u = float(np.median(np.sqrt(wh[:, 0] * wh[:, 1]))) / 1.25 if len(idx) else 1.0
     return _Tiles([dets[i].label for i in idx], side, np.array([dets[i].confidence for i in idx], float),
