@@ -147,9 +147,55 @@ def write_card(data: Path, runs: Path) -> Path:
             f"- last epoch: synthetic val top-1 {h['synth_val']['top1']:.4f} (up direction {h['synth_val']['orient']:.4f}),"
             f" held-out real photos top-1 {h['real_holdout']['top1']:.4f} ({h['real_holdout']['n']} photos)",
         ]
+        lines.append("- per epoch (synthetic val top-1 / held-out real top-1): " + ", ".join(
+            f"{r['epoch'] + 1}: {r['synth_val']['top1']:.3f}/{r['real_holdout']['top1']:.3f}" for r in csum["history"]))
+        if len(csum["history"]) > 10:
+            lines.append("- this run: epochs 1-10 with photometric jitter only (one-cycle over 10 epochs), then resumed "
+                         "to 16 with style jitter (channel swaps, grey, stroke width, zoom/turn; the one-cycle schedule "
+                         "restarted part-way). Shipped: the epoch-16 export. The epoch-10 export, read on true boxes of "
+                         "30 held-out-style hands, scored 0.764 top-1 against 0.758 for the shipped one: the style "
+                         "jitter did not close the held-out-style gap.")
     else:
         lines.append("- no classifier run recorded")
     lines += ["", "## Evaluation (`python bench/eval_vision.py`)"]
+    if bench and "mjscore" in bench:
+        m, b = bench["mjscore"], bench.get("mahjong-detector", {})
+
+        def g(d: dict, *keys: str) -> str:
+            for k in keys:
+                d = d.get(k, {}) if isinstance(d, dict) else {}
+            return f"{d:.3f}" if isinstance(d, float) else "-"
+
+        lines += [
+            f"Held-out style `{', '.join(bench['held_out_style'])}`, {bench['hands']} hands; "
+            f"{bench['real_photos_held_out']} held-out real photos; speed on one {bench['speed_image']}.",
+            "",
+            "| figure | target | mjscore | mahjong-detector |",
+            "| --- | --- | --- | --- |",
+            f"| tiles read right, held-out style, all 43 classes | >= 0.99 | {g(m, 'synthetic_hands', 'all', 'read_right')}"
+            " | - |",
+            f"| tiles read right, held-out style, the baseline's 34 classes | ahead | "
+            f"{g(m, 'synthetic_hands', 'baseline_classes', 'read_right')} | "
+            f"{g(b, 'synthetic_hands', 'baseline_classes', 'read_right')} |",
+            f"| mAP50, held-out style, the baseline's 34 classes | ahead | "
+            f"{g(m, 'synthetic_hands', 'baseline_classes', 'map50')} | {g(b, 'synthetic_hands', 'baseline_classes', 'map50')} |",
+            f"| mAP50, held-out style, all 43 classes | - | {g(m, 'synthetic_hands', 'all', 'map50')} | - |",
+            f"| real photos top-1, classifier on the photo | >= 0.95 | {g(m, 'real_top1_classifier_only', 'top1')} | - |",
+            f"| real photos top-1, whole pipeline on the photo pasted at hand scale | ahead | "
+            f"{g(m, 'real_top1_in_scene', 'top1')} (34 classes: {g(m, 'real_top1_in_scene_baseline_classes', 'top1')}) | "
+            f"{g(b, 'real_top1_in_scene', 'top1')} |",
+            f"| real photos top-1, whole pipeline on the close-up photo as is | - | "
+            f"{g(m, 'real_top1_whole_photo', 'top1')} | {g(b, 'real_top1_whole_photo', 'top1')} |",
+            f"| 12 MP JPEG to detections, median of {m['speed_12mp']['runs']}, ms | <= 150 | "
+            f"{m['speed_12mp']['median_ms']} | {b.get('speed_12mp', {}).get('median_ms', '-')} |",
+            "",
+            "Not reached: 0.99 on the held-out style (the classifier misreads an unseen art style: neighbouring "
+            "numbers, and flowers it has never seen drawn that way), 0.95 on real photos, and the whole pipeline on "
+            "real tiles pasted into a plain scene (in the examples looked at, the finder, trained on rendered tiles only, split a real tile into "
+            "pieces; the baseline does better there). Ahead of the baseline on the held-out style and on speed.",
+            "",
+            "Raw output:",
+        ]
     if bench:
         lines.append("```json")
         lines.append(json.dumps(bench, indent=1))
