@@ -109,7 +109,7 @@ def map50(per_image: list[tuple[list, list]], classes: frozenset[str]) -> float:
             tb = np.array([b for lbl, b in truth if lbl == c], np.float64).reshape(-1, 4)
             n_true += len(tb)
             taken = np.zeros(len(tb), bool)
-            for lbl, conf, box in sorted((d for d in dets if d[0] == c), key=lambda d: -d[1]):
+            for _lbl, conf, box in sorted((d for d in dets if d[0] == c), key=lambda d: -d[1]):
                 hit = False
                 if len(tb):
                     ious = iou(np.array(box, np.float64), tb)

@@ -531,7 +531,8 @@ def render_scene(rng: np.random.Generator, style: Style, groups: list[Group], wi
         top = (q[0] + q[1]) / 2 - (q[2] + q[3]) / 2
         up = (math.degrees(math.atan2(top[0], -top[1]))) % 360
         tiles_out[i] = {"label": p.label, "box": [round(float(v), 1) for v in cb], "sideways": bool(p.sideways),
-                        "group": p.group, "red": p.red, "up_angle": round(float(up), 1), "visible": round(float(vis), 3),
+                        "group": p.group, "red": p.red, "up_angle": round(float(up), 1),
+                        "visible": round(float(vis), 3),
                         "quad": [[round(float(a), 1), round(float(b), 1)] for a, b in q]}
 
     # glare, light falloff, colour cast

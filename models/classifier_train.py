@@ -16,8 +16,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from synth import CLASS_ID, NAMES
+
 from vision.crops import CROP, crop_tiles
 
 CAMERASH = {f"dots-{n}": f"{n}p" for n in range(1, 10)}
@@ -81,7 +81,7 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
     return np.concatenate(crops), np.array(cls, np.int64), np.array(ori, np.int64)
 
 
-def _augment(x: "torch.Tensor", gen: "torch.Generator", strong: bool = True) -> "torch.Tensor":  # noqa: F821
+def _augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True) -> torch.Tensor:  # noqa: F821
     """Photometric jitter; with ``strong``, also style jitter so unseen tile sets read: ink colours swapped
     (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn."""
     import torch
@@ -135,7 +135,7 @@ def _rot_real(x: np.ndarray, y: np.ndarray, reps: int, rng: np.random.Generator)
     return np.stack(xs), np.concatenate(ys), np.concatenate(os_)
 
 
-def evaluate(net: "torch.nn.Module", x: np.ndarray, y: np.ndarray, o: np.ndarray | None = None) -> dict:  # noqa: F821
+def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray | None = None) -> dict:  # noqa: F821
     import torch
 
     net.eval()
@@ -218,7 +218,7 @@ def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Pat
     return summary
 
 
-def export(net: "torch.nn.Module", dest: Path) -> Path:  # noqa: F821
+def export(net: torch.nn.Module, dest: Path) -> Path:  # noqa: F821
     import torch
 
     net.eval()

@@ -32,7 +32,7 @@ NAMES: tuple[str, ...] = tuple(
 class DetectorConfig:
     conf: float = 0.3  # finder confidence threshold
     iou: float = 0.5  # NMS IoU (class-agnostic)
-    imgsz: int = 512  # finder input size (long side)
+    imgsz: int = 416  # finder input size (long side), as trained
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
 

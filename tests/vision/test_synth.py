@@ -9,7 +9,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-
 import synth
 
 ROOT = Path(__file__).resolve().parents[2]
