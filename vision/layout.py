@@ -663,7 +663,10 @@ def group_melds(dets: Sequence[DetectionLike]) -> Layout:
             apart = not near or min(near) > NEAR_GAP * t.u
             # near the hand (a winning tile set apart), a noisy box may be off by twice the tolerance
             close = bool(near) and min(near) <= WIN_GAP * t.u and not is_flower[i]
-            if (apart and (t.labels[i] == "back" or _single_loose(t, i, ref, 2.0 if close else 1.0))) or far:
+            # a flower beside the end of the hand: twice the tolerance too
+            beside = is_flower[i] and bool(gaps) and min(gaps) <= 1.8 * t.u
+            slack = 2.0 if close or beside else 1.0
+            if (apart and (t.labels[i] == "back" or _single_loose(t, i, ref, slack))) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
 
