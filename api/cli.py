@@ -77,7 +77,10 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("photo", help="read a photo of a hand and score it")
     p.add_argument("photo")
     p.add_argument("--annotated", default=None, help="write the photo with boxes and groups drawn to this PNG")
-    p.add_argument("--hand-override", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--win-tile", default=None, help="the winning tile when none is set apart in the photo, e.g. 5s")
+    p.add_argument("--concealed-kong", action="append", default=[], metavar="TILE",
+                   help="the tile of a concealed kong shown as four backs, in reading order; repeatable")
+    p.add_argument("--hand-override", default=None, help="score this hand (notation) instead of the reading")
     _context_flags(p)
     p = sub.add_parser("detect", help="find the tiles in a photo")
     p.add_argument("photo")
@@ -196,7 +199,12 @@ def _batch(args: argparse.Namespace) -> int:
 def _photo(args: argparse.Namespace) -> int:
     from .photo import run_photo
 
-    return run_photo(args, request_from_args(args, None))
+    request = request_from_args(args, None)
+    if args.win_tile:
+        request["win_tile"] = args.win_tile
+    if args.concealed_kong:
+        request["concealed_kongs"] = args.concealed_kong
+    return run_photo(args, request)
 
 
 def _detect(args: argparse.Namespace) -> int:

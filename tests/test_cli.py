@@ -82,3 +82,18 @@ def test_guangdong_from_the_command_line(capsys) -> None:  # type: ignore[no-unt
     assert main(["score", "[555z][666z]777z123m9p+9p", "--rules", "guangdong", "--discarder", "W", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["fans"][0]["id"] == "big_three_dragons" and answer["payments"]["W"] == -512
+
+
+def test_photo_flags_reach_the_photo_request(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import api.photo
+
+    seen = {}
+
+    def fake_run_photo(args, request):  # type: ignore[no-untyped-def]
+        seen.update(request)
+        return 0
+
+    monkeypatch.setattr(api.photo, "run_photo", fake_run_photo)
+    assert main(["hand.jpg", "--rules", "mcr", "--win-tile", "5s", "--concealed-kong", "9p", "--self-draw"]) == 0
+    assert seen["win_tile"] == "5s" and seen["concealed_kongs"] == ["9p"] and seen["self_draw"] is True
+    assert "hand" not in seen
