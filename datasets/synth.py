@@ -93,6 +93,45 @@ def plain_style(rgb: tuple[int, int, int] = (235, 235, 225), name: str = "plain"
     return Style(name, faces)
 
 
+REAL_HOLDOUT_PERCENT = 35
+CAMERASH = {f"dots-{n}": f"{n}p" for n in range(1, 10)}
+CAMERASH.update({f"bamboo-{n}": f"{n}s" for n in range(1, 10)})
+CAMERASH.update({f"characters-{n}": f"{n}m" for n in range(1, 10)})
+CAMERASH.update({"honors-east": "1z", "honors-south": "2z", "honors-west": "3z", "honors-north": "4z",
+                 "honors-white": "5z", "honors-green": "6z", "honors-red": "7z",
+                 "bonus-spring": "1f", "bonus-summer": "2f", "bonus-autumn": "3f", "bonus-winter": "4f",
+                 "bonus-plum": "5f", "bonus-orchid": "6f", "bonus-chrysanthemum": "7f", "bonus-bamboo": "8f"})
+
+
+def real_holdout(name: str) -> bool:
+    """True for the camerash photos kept out of all training (about 35%, fixed by the file name)."""
+    import zlib
+
+    return zlib.crc32(name.encode()) % 100 < REAL_HOLDOUT_PERCENT
+
+
+def camerash_styles(root: Path, count: int = 8) -> list[Style]:
+    """Styles whose faces are real tile photos (camerash, training part only): style k takes each tile's k-th photo."""
+    import csv
+
+    photos: dict[str, list[np.ndarray]] = {}
+    with (root / "tiles-data" / "data.csv").open(newline="", encoding="utf-8-sig") as f:
+        for row in csv.DictReader(f):
+            label = CAMERASH.get(row["label-name"].strip())
+            path = root / "tiles-resized" / row["image-name"]
+            if label is None or real_holdout(row["image-name"]) or not path.exists():
+                continue
+            img = cv2.imread(str(path))
+            if img is None:
+                continue
+            h, w = img.shape[:2]
+            face = cv2.cvtColor(img[int(0.05 * h):int(0.95 * h), int(0.06 * w):int(0.94 * w)], cv2.COLOR_BGR2RGB)
+            photos.setdefault(label, []).append(cv2.resize(face, (150, 200), interpolation=cv2.INTER_AREA))
+    if not all(lbl in photos for lbl in FACE_LABELS):
+        return []
+    return [Style(f"camerash_{k}", {lbl: imgs[k % len(imgs)] for lbl, imgs in photos.items()}) for k in range(count)]
+
+
 # -------------------------------------------------------------------------------------------------------- hand ----
 @dataclass
 class Group:
@@ -639,6 +678,8 @@ def _styles_cached(art: str, include: tuple, exclude: tuple) -> list[Style]:
     key = (art, include, exclude)
     if art == "plain":
         return [plain_style()]
+    if art.startswith("camerash:"):
+        return camerash_styles(Path(art.split(":", 1)[1]))
     if key not in _STYLE_CACHE:
         _STYLE_CACHE[key] = load_styles(Path(art), list(include) or None, list(exclude) or None)
     return _STYLE_CACHE[key]

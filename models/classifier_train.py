@@ -11,28 +11,13 @@ from __future__ import annotations
 import csv
 import json
 import time
-import zlib
 from pathlib import Path
 
 import cv2
 import numpy as np
-from synth import CLASS_ID, NAMES
+from synth import CAMERASH, CLASS_ID, NAMES, real_holdout
 
 from vision.crops import CROP, crop_tiles
-
-CAMERASH = {f"dots-{n}": f"{n}p" for n in range(1, 10)}
-CAMERASH.update({f"bamboo-{n}": f"{n}s" for n in range(1, 10)})
-CAMERASH.update({f"characters-{n}": f"{n}m" for n in range(1, 10)})
-CAMERASH.update({"honors-east": "1z", "honors-south": "2z", "honors-west": "3z", "honors-north": "4z",
-                 "honors-white": "5z", "honors-green": "6z", "honors-red": "7z",
-                 "bonus-spring": "1f", "bonus-summer": "2f", "bonus-autumn": "3f", "bonus-winter": "4f",
-                 "bonus-plum": "5f", "bonus-orchid": "6f", "bonus-chrysanthemum": "7f", "bonus-bamboo": "8f"})
-HOLDOUT_PERCENT = 35
-
-
-def real_holdout(name: str) -> bool:
-    """True for the camerash photos kept out of training (about 35%, fixed by the file name)."""
-    return zlib.crc32(name.encode()) % 100 < HOLDOUT_PERCENT
 
 
 def load_real(root: Path, holdout: bool) -> tuple[np.ndarray, np.ndarray]:

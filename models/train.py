@@ -58,6 +58,31 @@ def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, ho
     return best if best.exists() else last
 
 
+def finetune_finder(data: Path, real_data: Path, runs: Path, imgsz: int, batch: int, hours: float) -> Path:
+    """Go on training the finder from its best weights on the synthetic hands plus hands whose faces are real tile
+    photos (``datasets/synth.py --art camerash:...``, training photos only), at a low learning rate."""
+    from ultralytics import YOLO
+
+    run = runs / "finder_ft"
+    last = run / "weights" / "last.pt"
+    mixed = runs / "mixed.yaml"
+    names = (data / "data.yaml").read_text().split("names:", 1)[1]
+    mixed.write_text(f"train:\n  - {data / 'images' / 'train'}\n  - {real_data / 'images' / 'train'}\n"
+                     f"val: {data / 'images' / 'val'}\nnames:{names}")
+    if last.exists() and not (run / "done").exists():
+        YOLO(str(last)).train(resume=True, **({"time": hours} if hours else {}))
+    elif not (run / "done").exists():
+        model = YOLO(str(runs / "finder" / "weights" / "best.pt"))
+        model.train(data=str(mixed), epochs=2, imgsz=imgsz, batch=batch, workers=2, single_cls=True,
+                    project=str(runs), name="finder_ft", exist_ok=True, plots=False, device="cpu", cache="ram",
+                    mosaic=0.0, scale=0.25, degrees=0.0, translate=0.1, fliplr=0.5, close_mosaic=0, seed=0,
+                    deterministic=False, amp=False, optimizer="AdamW", lr0=0.0004, lrf=0.2, warmup_epochs=0,
+                    time=hours or None)
+    (run / "done").write_text("\n")
+    best = run / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
 def export_finder(weights: Path) -> Path:
     import shutil
 
@@ -227,7 +252,8 @@ def write_card(data: Path, runs: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="train mjscore's tile finder and tile classifier")
-    ap.add_argument("stage", choices=["finder", "classifier", "all", "card"])
+    ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune"])
+    ap.add_argument("--real-data", type=Path, default=Path("/work/cache/datasets/hands_real"))
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
@@ -244,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
+    if args.stage == "finetune":
+        best = finetune_finder(args.data, args.real_data, args.runs, args.imgsz, args.batch, args.hours)
+        print(f"finder fine-tuned: {best} (export with care: compare bench figures first)")
     if args.stage in ("card", "all"):
         print(f"card: {write_card(args.data, args.runs)}")
     return 0
