@@ -18,6 +18,7 @@ from vision.errors import ModelNotFoundError
 from vision.image import ImageInput, load_image
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
+os.environ.setdefault("YOLO_AUTOINSTALL", "false")
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.pt"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,13 @@ except ImportError:  # pragma: no cover - optional
     pass
 
 
+def _open(fp: object) -> Image.Image:
+    """PIL's own ``Image.open``: ultralytics replaces it with one that tries to install a HEIF plugin when a file is
+    not an image; we register pillow-heif ourselves and want a plain error instead."""
+    original = getattr(sys.modules.get("ultralytics.utils.patches"), "_image_open", None)
+    return (original or Image.open)(fp)
+
+
 def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray, float]:
     """Decode ``src`` upright; returns (RGB uint8 array, scale) where scale = returned size / upright full size.
 
@@ -31,9 +39,9 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
         if isinstance(src, Image.Image):
             img = src
         elif isinstance(src, bytes | bytearray):
-            img = Image.open(io.BytesIO(bytes(src)))
+            img = _open(io.BytesIO(bytes(src)))
         else:
-            img = Image.open(Path(src))
+            img = _open(Path(src))
         full_w, full_h = img.size
         fmt = img.format
         if max_side and fmt == "JPEG" and max(full_w, full_h) > max_side:
@@ -42,7 +50,7 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
         img = ImageOps.exif_transpose(img)
         if img.mode != "RGB":
             img = img.convert("RGB")
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, ImportError) as exc:
         msg = f"cannot read the image: {exc}"
         raise BadImageError(msg) from exc
     if max_side and max(img.size) > (max_side * 1.5 if fmt == "JPEG" else max_side):
