@@ -146,7 +146,7 @@ def write_card(data: Path, runs: Path) -> Path:
                                           if p.is_dir() and p.name not in ('kd_traditional', 'gn_edu_kang_xi')))
         + " (from `datasets/fetch_art.py`); `kd_traditional` is held out for evaluation.",
         "- Real photos: `shared/real/camerash` (629 single-tile photos); about 35% (fixed by a hash of the file",
-        "  name, `models/classifier_train.py: real_holdout`) are never trained on; the rest train the classifier",
+        "  name, `real_holdout` in `datasets/synth.py`) are never trained on; the rest train the classifier",
         "  (each rotated by multiples of 90 degrees, 24 copies).",
         "",
         "## Finder (ultralytics, CPU, from scratch: no pretrained weights)",
