@@ -135,7 +135,7 @@ def _score(args: argparse.Namespace) -> int:
     try:
         result = score_parsed(request_from_args(args, args.hand))
     except ScorerError as exc:
-        return _fail(exc.code, str(exc), args.json)
+        return fail(exc.code, str(exc), args.json)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
@@ -143,7 +143,8 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fail(code: str, message: str, as_json: bool) -> int:
+def fail(code: str, message: str, as_json: bool) -> int:
+    """Report an error as one line on stderr (or the contract's error object on stdout) and give exit code 1."""
     if as_json:
         print(json.dumps(error_object(code, message), ensure_ascii=False))
     else:

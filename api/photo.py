@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from PIL import Image, UnidentifiedImageError
 
+from api.cli import fail, render
 from scorer import ContextError, ScorerError, ScoreResult
 from scorer.request import error_object, score_parsed
 from vision.detection import Detection
@@ -314,19 +315,11 @@ def annotate(image: ImageInput, rec: dict[str, Any], out: str | Path, max_side: 
 
 
 # ---------------------------------------------------------------------------------------------------- CLI ----
-def _fail(code: str, message: str, as_json: bool) -> int:
-    if as_json:
-        print(json.dumps(error_object(code, message), ensure_ascii=False))
-    else:
-        print(f"mjscore: {code}: {message}", file=sys.stderr)
-    return 1
-
-
 def _load(args: argparse.Namespace) -> tuple[Detector | None, int]:
     try:
         return _default_detector(), 0
     except VisionError as exc:
-        return None, _fail(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)",
+        return None, fail(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)",
                            args.json)
 
 
@@ -340,7 +333,7 @@ def run_detect(args: argparse.Namespace, detector: Detector | None = None) -> in
                 return code
         rec = recognize(args.photo, detector)
     except VisionError as exc:
-        return _fail(exc.code, str(exc), args.json)
+        return fail(exc.code, str(exc), args.json)
     if args.json:
         print(json.dumps(rec, ensure_ascii=False))
     else:
@@ -353,7 +346,6 @@ def run_detect(args: argparse.Namespace, detector: Detector | None = None) -> in
 
 def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detector | None = None) -> int:
     """``mjscore PHOTO --rules ...``: read the photo, score it, print the reading and the score (or JSON)."""
-    from api.cli import render
 
     request = dict(request)
     if getattr(args, "hand_override", None):
@@ -366,7 +358,7 @@ def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detec
                 return code
         rec, _, layout = _read(args.photo, detector)
     except VisionError as exc:
-        return _fail(exc.code, str(exc), args.json)
+        return fail(exc.code, str(exc), args.json)
     result, scored = _score(rec, layout, request)
     annotated = getattr(args, "annotated", None)
     if annotated:
