@@ -145,24 +145,17 @@ def _toitoi(r: Reading) -> int:
     return int(len(r.pungs) == 4)
 
 
+def _in_three_suits(sets: tuple[int, ...]) -> int:
+    """1 when the same number stands in m, p and s among ``sets`` (chow starts or pung tiles)."""
+    return int(len(sets) >= 3 and any(x < 9 and x + 9 in sets and x + 18 in sets for x in sets))
+
+
 def _sanshoku_doujun(r: Reading) -> int:
-    chows = r.chows
-    if len(chows) < 3:
-        return 0
-    for c in chows:
-        if c < 9 and c + 9 in chows and c + 18 in chows:
-            return 1
-    return 0
+    return _in_three_suits(r.chows)
 
 
 def _sanshoku_doukou(r: Reading) -> int:
-    pungs = r.pungs
-    if len(pungs) < 3:
-        return 0
-    for p in pungs:
-        if p < 9 and p + 9 in pungs and p + 18 in pungs:
-            return 1
-    return 0
+    return _in_three_suits(r.pungs)
 
 
 def _sanankou(r: Reading) -> int:
