@@ -55,6 +55,21 @@ XM_GRID = [
     ["5f", "6f", "7f", "8f", "6z", "5z", "7z", None, None],
 ]
 
+# xmahjongg sheets of 21 x 4 tiles (rows 3-4 repeat rows 1-2 in another colour): name, tile size, face box inside
+# a tile (the bevel cut off), and the first two rows; None = a tile not used (blank or unclear flowers)
+_DOROTHY_ROWS = (
+    [f"{n}p" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"] + [f"{n}m" for n in range(1, 7)],
+    ["7m", "8m", "9m"] + [f"{n}s" for n in range(1, 10)] + ["1f", "2f", "3f", "4f", "5z", "8f", "6f", "5f", "7f"],
+)
+XM_SHEETS = {
+    "dorothys": ((64, 80), (2, 2, 45, 67), _DOROTHY_ROWS),
+    "dorwhite": ((64, 80), (2, 2, 45, 67), _DOROTHY_ROWS),
+    "gnome2": ((40, 56), (3, 1, 38, 51), (
+        [f"{n}s" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"] + [f"{n}m" for n in range(1, 7)],
+        ["7m", "8m", "9m"] + [f"{n}p" for n in range(1, 10)] + [None] * 4 + ["5z"] + [None] * 4,
+    )),
+}
+
 FLUFFY = {"Ton": "1z", "Nan": "2z", "Shaa": "3z", "Pei": "4z", "Haku": "5z", "Hatsu": "6z", "Chun": "7z"}
 for _n in range(1, 10):
     FLUFFY[f"Man{_n}"] = f"{_n}m"
@@ -116,11 +131,9 @@ def kd_faces(root: Path, out: Path) -> None:
             for element, label in KD_IDS.items():
                 png = Path(tmp) / f"{element}.png"
                 _rsvg(svg, png, element, zoom=3)
-                glyph = Image.open(png).convert("RGBA")
-                # glyph groups carry an invisible frame above the face; keep the lower face-sized part
-                h = glyph.height
-                glyph = glyph.crop((0, max(0, h - round(h * 91 / 206)), glyph.width, h))
-                _fit_glyph(glyph, face_rgb).save(dest / f"{label}.png")
+                # the element's box may carry an invisible frame (default, classic); _fit_glyph crops to the ink,
+                # numerals in the corners included (an earlier fixed crop cut them off in jade and classic)
+                _fit_glyph(Image.open(png).convert("RGBA"), face_rgb).save(dest / f"{label}.png")
 
 
 def gnome_faces(root: Path, out: Path) -> None:
@@ -159,6 +172,15 @@ def xm_faces(root: Path, out: Path) -> None:
                 continue
             box = (round(c * cw + 3), round(r * ch + 3), round((c + 1) * cw - 3), round((r + 1) * ch - 3))
             sheet.crop(box).resize((FACE_W, FACE_H), Image.LANCZOS).save(dest / f"{label}.png")
+    for name, ((tw, th), (fx0, fy0, fx1, fy1), rows) in XM_SHEETS.items():
+        sheet = Image.open(root / f"usr/share/games/xmahjongg/tiles/{name}.gif").convert("RGB")
+        dest = out / f"xm_{name}"
+        dest.mkdir(parents=True, exist_ok=True)
+        for r, row in enumerate(rows):
+            for c, label in enumerate(row):
+                if label is not None:
+                    face = sheet.crop((c * tw + fx0, r * th + fy0, c * tw + fx1, r * th + fy1))
+                    face.resize((FACE_W, FACE_H), Image.LANCZOS).save(dest / f"{label}.png")
 
 
 def fluffy_faces(src: Path, out: Path) -> None:
