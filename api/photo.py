@@ -34,7 +34,8 @@ from scorer.request import error_object, score_parsed
 from vision.detection import Detection
 from vision.errors import BadImageError, VisionError
 from vision.image import ImageInput, load_image
-from vision.layout import Layout, group_melds
+from vision.layout import Layout
+from vision.relabel import read_hand
 
 PHOTO_FIELDS = ("concealed_kongs", "win_tile")
 
@@ -74,14 +75,16 @@ def image_size(image: ImageInput) -> tuple[int, int]:
 
 
 def detection_dict(d: Detection) -> dict[str, Any]:
-    return {"tile": d.label, "confidence": round(float(d.confidence), 4),
-            "box": [round(float(v), 1) for v in d.box], "sideways": bool(d.sideways)}
+    out = {"tile": d.label, "confidence": round(float(d.confidence), 4),
+           "box": [round(float(v), 1) for v in d.box], "sideways": bool(d.sideways)}
+    if len(d.ranked) > 1:
+        out["alternatives"] = [{"tile": n, "p": p} for n, p in d.ranked if n != d.label]
+    return out
 
 
 def _read(image: ImageInput, detector: Detector) -> tuple[dict[str, Any], list[Detection], Layout]:
     width, height = image_size(image)
-    dets = list(detector.detect(image))
-    layout = group_melds(dets)
+    layout, dets = read_hand(detector.detect(image))
     rec = {"image": {"width": width, "height": height}, "detections": [detection_dict(d) for d in dets],
            "hand": layout.hand, "layout": layout.to_dict()}
     return rec, dets, layout

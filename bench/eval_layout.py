@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from vision.detection import Detection  # noqa: E402
-from vision.layout import Layout, group_melds  # noqa: E402
+from vision.layout import Layout  # noqa: E402
+from vision.relabel import read_hand  # noqa: E402
 
 DEFAULT_DATA = Path("/work/cache/datasets/layout_eval")
 
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.noise:
                 dets = noisy(dets, np.random.default_rng([7, int(f.stem)]), *args.noise)
         t0 = time.perf_counter()
-        layout = group_melds(dets)
+        layout, _ = read_hand(dets)
         times.append(time.perf_counter() - t0)
         ok, ok_given, reading = judge(layout, sidecar)
         exact += ok

@@ -211,8 +211,8 @@ def eval_real_classifier(photos: list[tuple[bytes, str]]) -> dict:
     for jpg, label in photos:
         rgb, _ = load_image(jpg)
         h, w = rgb.shape[:2]
-        cls, _p, _u = det.classify(rgb, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))
-        ok += synth.NAMES[int(cls[0])] == label
+        probs, _up = det.classify(rgb, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))
+        ok += synth.NAMES[int(probs[0].argmax())] == label
     return {"photos": len(photos), "top1": round(ok / max(len(photos), 1), 4)}
 
 

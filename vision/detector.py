@@ -29,11 +29,17 @@ NAMES: tuple[str, ...] = tuple(
 )
 
 
+RANKED = 4  # names kept per tile in Detection.ranked
+RANKED_MIN = 0.01  # ... down to this probability
+
+
 @dataclass(frozen=True, slots=True)
 class DetectorConfig:
     conf: float = 0.3  # finder confidence threshold
     iou: float = 0.5  # NMS IoU (class-agnostic)
     imgsz: int = 416  # finder input size (long side), as trained
+    zoom_imgsz: int = 512  # second look at the region holding the tiles, at this size (0: one pass only)
+    zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
 
@@ -57,34 +63,55 @@ class TileDetector:
         self._classifier = ort.InferenceSession(str(classifier), opts, providers=["CPUExecutionProvider"])
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,)."""
+        """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
+
+        Two passes: the whole photo at ``imgsz`` shows where the tiles lie; that region (with a margin of
+        ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz``, so that small tiles in a big photo get
+        more pixels (on 60 held-out photos, hands with every tile found: 41 in one pass, 56 in two).
+        """
+        c = self.config
+        boxes, conf = self._predict(rgb, c.imgsz)
+        if not c.zoom_imgsz or len(boxes) < 3:
+            return boxes, conf
+        h, w = rgb.shape[:2]
+        size = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+        pad = c.zoom_margin * size
+        x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
+        x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
+        boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz)
+        return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
+
+    def _predict(self, rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
         c = self.config
         bgr = np.ascontiguousarray(rgb[..., ::-1])
-        r = self._finder.predict(bgr, conf=c.conf, iou=c.iou, imgsz=c.imgsz, agnostic_nms=True, verbose=False,
+        r = self._finder.predict(bgr, conf=c.conf, iou=c.iou, imgsz=imgsz, agnostic_nms=True, verbose=False,
                                  max_det=c.max_det, device="cpu")[0]
         return r.boxes.xyxy.cpu().numpy().astype(np.float64), r.boxes.conf.cpu().numpy().astype(np.float64)
 
-    def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per box: class id, its probability, and the up-direction bin (0..3, 90 degrees each, clockwise)."""
+    def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per box: the probabilities of the names (N, 43) and the up-direction bin (0..3, 90 degrees each,
+        clockwise)."""
         if len(boxes) == 0:
-            return np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64)
+            return np.zeros((0, len(NAMES))), np.zeros(0, np.int64)
         x = crop_tiles(rgb, boxes).astype(np.float32).transpose(0, 3, 1, 2) / 255
         logits, up = self._classifier.run(None, {"crops": x})
         e = np.exp(logits - logits.max(1, keepdims=True))
-        p = e / e.sum(1, keepdims=True)
-        cls = p.argmax(1)
-        return cls, p[np.arange(len(cls)), cls], up.argmax(1)
+        return e / e.sum(1, keepdims=True), up.argmax(1)
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
-        cls, prob, up = self.classify(rgb, boxes)
+        probs, up = self.classify(rgb, boxes)
+        cls = probs.argmax(1)
         side = _sideways(cls, up)
         out = []
-        for b, c, k, p, s in zip(boxes / scale, conf, cls, prob, side, strict=True):
+        for b, c, p, s in zip(boxes / scale, conf, probs, side, strict=True):
             x0, y0, x1, y1 = (round(float(v), 1) for v in b)
-            out.append(Detection(NAMES[int(k)], round(float(c * p), 4), (x0, y0, x1, y1), bool(s)))
+            order = [int(k) for k in np.argsort(-p)[:RANKED] if k == p.argmax() or p[k] >= RANKED_MIN]
+            ranked = tuple((NAMES[k], round(float(p[k]), 4)) for k in order)
+            out.append(Detection(NAMES[order[0]], round(float(c * p[order[0]]), 4), (x0, y0, x1, y1), bool(s),
+                                 ranked))
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
 

@@ -136,6 +136,7 @@ class Layout:
     problem: Problem | None = None
     angle: float = 0.0  # row direction in the image, degrees
     tile_size: float = 0.0  # u, pixels
+    renamed: tuple[int, ...] = ()  # detections read by a second name to make a complete hand (vision.relabel)
 
     @property
     def unknown_kongs(self) -> int:
@@ -204,6 +205,7 @@ class Layout:
             "reading": self.reading(),
             "problem": self.problem.to_dict() if self.problem else None,
             "notes": list(self.notes),
+            "renamed": list(self.renamed),
             "angle": round(self.angle, 1),
             "tile_size": round(self.tile_size, 1),
         }
@@ -252,11 +254,21 @@ _INDEX = {t: i for i, t in enumerate(_ORDER)}
 _ORPHANS = {_INDEX[t] for t in ("1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z")}
 
 
+# the six knitted straights (147, 258, 369 spread over the three suits), as tile indices
+_KNITTED = tuple(tuple(9 * s + d for s, start in zip(range(3), perm, strict=True) for d in range(start, 9, 3))
+                 for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
+
+
 def is_complete(tiles: Sequence[str]) -> bool:
-    """Whether the tiles (concealed part and winning tile) are sets and one pair, seven pairs or thirteen orphans.
+    """Whether the tiles (concealed part and winning tile) are sets and one pair, seven pairs, thirteen orphans, or
+    one of MCR's knitted hands (honors and knitted tiles; a knitted straight with a set and a pair).
 
     >>> is_complete(["1m", "2m", "3m", "5z", "5z"]), is_complete(["1m", "2m", "4m", "5z", "5z"])
     (True, False)
+    >>> is_complete(["1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "2z", "2z", "2z", "5z", "5z"])
+    True
+    >>> is_complete(["1m", "4m", "7m", "2p", "8p", "3s", "6s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"])
+    True
     """
     counts = [0] * 34
     for t in tiles:
@@ -270,6 +282,8 @@ def is_complete(tiles: Sequence[str]) -> bool:
     if n == 14:
         if all(c in (0, 2) for c in counts) or (set(np.nonzero(counts)[0]) == _ORPHANS and max(counts) == 2):
             return True
+        if _knitted(counts):
+            return True
     for p in range(34):
         if counts[p] >= 2:
             counts[p] -= 2
@@ -277,6 +291,24 @@ def is_complete(tiles: Sequence[str]) -> bool:
             counts[p] += 2
             if ok:
                 return True
+    return False
+
+
+def _knitted(counts: list[int]) -> bool:
+    """14 tiles: honors and knitted tiles (14 different ones) or a knitted straight, a set and a pair."""
+    for straight in _KNITTED:
+        if max(counts) == 1 and all(counts[i] == 0 for i in range(27) if i not in straight):
+            return True
+        if all(counts[i] for i in straight):
+            rest = list(counts)
+            for i in straight:
+                rest[i] -= 1
+            for p in range(34):
+                if rest[p] >= 2:
+                    rest[p] -= 2
+                    if _sets(rest):
+                        return True
+                    rest[p] += 2
     return False
 
 

@@ -1,0 +1,82 @@
+"""Second choices (vision.relabel): a misnamed tile is renamed by its next likeliest name when that makes the hand."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tests.vision.test_layout import lay, shoot
+from vision.layout import group_melds
+from vision.relabel import MAX_CHANGES, read_hand
+
+COMPLETE = lay("123m456p789s1155z", "5z", gaps=(0.8,))  # 13 concealed + the winning 5z (detection 13) set apart
+COMPLETE_TEXT = "123m456p789s1155z +5z"
+
+
+def ranked(dets: list, changes: dict[int, list[tuple[str, float]]]) -> list:
+    """Give every detection a confident ranking; ``changes[i]`` replaces detection i's ranking (first = its label)."""
+    out = []
+    for i, d in enumerate(dets):
+        r = tuple(changes.get(i, [(d.label, 0.97), ("9p", 0.02)]))
+        out.append(replace(d, label=r[0][0], ranked=r))
+    return out
+
+
+def test_a_complete_hand_is_left_as_read() -> None:
+    dets = ranked(shoot(COMPLETE), {})
+    layout, used = read_hand(dets)
+    assert layout.hand == COMPLETE_TEXT
+    assert used == dets
+    assert layout.renamed == ()
+
+
+def test_a_misnamed_tile_takes_its_second_name() -> None:
+    # tile 1 (2m) read as 3m: 13m3m... makes no hand; its second name 2m does
+    dets = ranked(shoot(COMPLETE), {1: [("3m", 0.55), ("2m", 0.40), ("1m", 0.05)]})
+    assert group_melds(dets).hand != COMPLETE_TEXT
+    layout, used = read_hand(dets)
+    assert layout.hand == COMPLETE_TEXT
+    assert layout.renamed == (1,)
+    assert used[1].label == "2m" and used[1].ranked[0] == ("2m", 0.40)
+    assert any("tile 1 as 2m (not 3m)" in n for n in layout.notes)
+
+
+def test_the_likeliest_renaming_wins() -> None:
+    # the winning 5z read as 6z: its second names 5z and 1z both complete the hand (555z + 11z, or 111z + 55z)
+    for likelier, other in (("5z", "1z"), ("1z", "5z")):
+        dets = ranked(shoot(COMPLETE), {13: [("6z", 0.5), (likelier, 0.3), (other, 0.2)]})
+        layout, _ = read_hand(dets)
+        assert layout.win_tile == likelier
+        assert layout.renamed == (13,)
+
+
+def test_two_tiles_are_renamed_together() -> None:
+    dets = ranked(shoot(COMPLETE), {1: [("3m", 0.55), ("2m", 0.40)], 12: [("2z", 0.5), ("5z", 0.45)]})
+    layout, _ = read_hand(dets)
+    assert layout.renamed == (1, 12)
+    assert layout.hand == COMPLETE_TEXT
+
+
+def test_a_fifth_copy_is_renamed() -> None:
+    hand = lay("2*22p", "234p678s999s5z", "5z", gaps=(0.8, 0.8))  # [222p] 234p678s999s5z +5z
+    dets = ranked(shoot(hand), {4: [("2p", 0.6), ("3p", 0.3)]})  # the 3p read as a fifth 2p
+    assert group_melds(dets).problem.code == "fifth_copy"
+    layout, _ = read_hand(dets)
+    assert layout.hand == "[222p] 234p678999s5z +5z"
+    assert layout.renamed == (4,)
+
+
+def test_no_renaming_helps_keeps_the_first_reading_and_its_problem() -> None:
+    dets = ranked(shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,))), {})
+    first, _ = read_hand([replace(d, ranked=()) for d in dets])
+    layout, used = read_hand(dets)
+    assert layout.reading() == first.reading()
+    assert layout.renamed == ()
+    assert [d.label for d in used] == [d.label for d in dets]
+
+
+def test_at_most_max_changes_tiles_are_renamed() -> None:
+    for wrong, fixed in ((MAX_CHANGES, True), (MAX_CHANGES + 1, False)):
+        second = {i: [(bad, 0.5), (d.label, 0.45)]
+                  for i, (d, bad) in enumerate(zip(shoot(COMPLETE)[:wrong], ("4z", "6z", "7z", "3z"), strict=False))}
+        layout, _ = read_hand(ranked(shoot(COMPLETE), second))
+        assert (layout.hand == COMPLETE_TEXT) is fixed

@@ -1,0 +1,75 @@
+"""Second choices: when the classifier's first names make no legal, complete hand, try its next most likely ones.
+
+``read_hand(detections) -> (layout, detections)``. The layout is read from the first names; if it is legal and
+complete (sets and a pair, seven pairs, thirteen orphans or a knitted hand; a 17-tile Fuzhou hand only needs to be
+legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose second (or
+third) name is nearly as likely are renamed, one, two or three at a time, the likeliest renaming first (the
+product of the probabilities taken), and the first renaming whose layout is legal and complete is the answer,
+with a note naming each tile changed. A photo whose tiles make no hand under any of them keeps the first reading
+and its problem, so that a client can show it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+from vision.layout import Layout, group_melds, is_complete
+
+MAX_CHANGES = 3  # tiles renamed at once
+MAX_OPTIONS = 12  # the likeliest single renamings considered
+MAX_TRIES = 60  # layouts read at most (about 1.5 ms each)
+MIN_RATIO = 0.02  # a second name at least this likely relative to the first
+
+
+def acceptable(layout: Layout) -> bool:
+    """Legal, and complete when it has 14 tiles (kongs counted as 3)."""
+    if layout.problem is not None or layout.win_tile is None:
+        return False
+    hand = [*layout.concealed, layout.win_tile]
+    if len(hand) + 3 * len(layout.melds) == 17:
+        return True
+    return is_complete(hand)
+
+
+def read_hand(dets: Sequence[Any]) -> tuple[Layout, list[Any]]:
+    """The layout of ``dets`` (``vision.Detection`` or any frozen dataclass with its fields), renaming the fewest
+    and likeliest tiles needed to make a complete hand; returns the layout and the detections it was read from."""
+    dets = list(dets)
+    first = group_melds(dets)
+    if acceptable(first):
+        return first, dets
+    options = sorted(
+        (math.log(d.ranked[0][1] / p), i, name)
+        for i, d in enumerate(dets) if len(d.ranked) > 1
+        for name, p in d.ranked[1:] if p > 0 and p >= MIN_RATIO * d.ranked[0][1]
+    )[:MAX_OPTIONS]
+    trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
+                    for c in combinations(options, k) if len({o[1] for o in c}) == k)
+    for _cost, changes in trials[:MAX_TRIES]:
+        renamed = list(dets)
+        for _, i, name in changes:
+            renamed[i] = _rename(dets[i], name)
+        layout = group_melds(renamed)
+        if acceptable(layout):
+            said = ", ".join(f"tile {i} as {name} (not {dets[i].label})" for _, i, name in sorted(changes, key=_by_i))
+            note = (f"the classifier's first names make no complete hand; read {said}, its next likeliest "
+                    "name(s)")
+            return replace(layout, notes=(*layout.notes, note),
+                           renamed=tuple(sorted(i for _, i, _ in changes))), renamed
+    return first, dets
+
+
+def _by_i(o: tuple[float, int, str]) -> int:
+    return o[1]
+
+
+def _rename(d: Any, name: str) -> Any:
+    p = dict(d.ranked)
+    ranked = ((name, p[name]), *((n, q) for n, q in d.ranked if n != name))
+    confidence = round(d.confidence * p[name] / d.ranked[0][1], 4)
+    return replace(d, label=name, confidence=confidence, ranked=ranked,
+                   sideways=d.sideways and name != "back")
