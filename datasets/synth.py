@@ -640,6 +640,77 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
     return buf.tobytes(), lines, layout
 
 
+def real_photos(root: Path, holdout: bool = False) -> list[tuple[str, np.ndarray]]:
+    """The camerash single-tile photos (RGB, as taken: a close-up of one face) of the training part, or with
+    ``holdout`` of the held-out part."""
+    import csv
+
+    out = []
+    with (root / "tiles-data" / "data.csv").open(newline="", encoding="utf-8-sig") as f:
+        for row in csv.DictReader(f):
+            label = CAMERASH.get(row["label-name"].strip())
+            path = root / "tiles-resized" / row["image-name"]
+            if label is None or real_holdout(row["image-name"]) != holdout or not path.exists():
+                continue
+            img = cv2.imread(str(path))
+            if img is not None:
+                out.append((label, cv2.cvtColor(img, cv2.COLOR_BGR2RGB)))
+    return out
+
+
+def make_flat_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) -> tuple[bytes, list[str], dict]:
+    """A scene of real tile photos laid flat, seen from straight above: 1 to 14 of them, in a row or scattered, on
+    a table, each a quarter turn one way or another. Teaches the finder tiles that show only their face (a close-up
+    photo has no sides and hardly an edge); the classifier's real crops come from the same photos."""
+    rng = np.random.default_rng([spec.seed, spec.index, 7])
+    mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
+    aspect = float(rng.choice([4 / 3, 3 / 4, 1.0]))
+    w = int(math.sqrt(mp * aspect))
+    h = int(mp / w)
+    img = table_texture(rng, h, w) if rng.random() < 0.7 else np.full((h, w, 3), rng.integers(30, 220, 3), np.uint8)
+    n = int(rng.integers(1, 15))
+    th = int(min(h, w) * rng.uniform(0.06, 0.22))  # tile height, pixels
+    row = rng.random() < 0.6
+    turn = int(rng.integers(4))
+    tiles, boxes = [], []
+    x = float(rng.uniform(0.02, 0.2)) * w
+    y = float(rng.uniform(0.1, 0.8)) * h
+    for _ in range(n):
+        label, photo = photos[int(rng.integers(len(photos)))]
+        tw = max(4, round(th * photo.shape[1] / photo.shape[0]))
+        k = turn if row else int(rng.integers(4))
+        face = np.ascontiguousarray(np.rot90(cv2.resize(photo, (tw, th), interpolation=cv2.INTER_AREA), -k))
+        fh, fw = face.shape[:2]
+        if not row:
+            x, y = float(rng.uniform(0, w - fw)), float(rng.uniform(0, h - fh))
+        x0, y0 = int(x), int(y)
+        if x0 + fw > w or y0 + fh > h or any(_overlap((x0, y0, x0 + fw, y0 + fh), b) for b in boxes):
+            continue
+        img[y0:y0 + fh, x0:x0 + fw] = face
+        boxes.append((x0, y0, x0 + fw, y0 + fh))
+        tiles.append({"label": label, "box": [float(v) for v in boxes[-1]], "sideways": False, "group": 0,
+                      "red": False, "up_angle": 90.0 * k, "visible": 1.0})
+        if row:
+            x += fw + rng.uniform(0, 0.15) * fw
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
+    quality = int(rng.integers(55, 96))
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        msg = "JPEG encoding failed"
+        raise RuntimeError(msg)
+    lines = [f"{CLASS_ID[t['label']]} {(t['box'][0] + t['box'][2]) / 2 / w:.6f} "
+             f"{(t['box'][1] + t['box'][3]) / 2 / h:.6f} {(t['box'][2] - t['box'][0]) / w:.6f} "
+             f"{(t['box'][3] - t['box'][1]) / h:.6f}" for t in tiles]
+    layout = {"image": {"width": w, "height": h}, "style": "flat_real", "seed": spec.seed, "index": spec.index,
+              "hand": None, "groups": [{"id": 0, "kind": "flat"}], "tiles": tiles, "jpeg_quality": quality}
+    return buf.tobytes(), lines, layout
+
+
+def _overlap(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def write_yaml(out: Path, splits: list[str]) -> Path:
     lines = [f"{s}: images/{s}" for s in splits]
     if "val" not in splits:
@@ -661,8 +732,12 @@ def _progress(done: int, total: int, t0: float) -> None:
 
 def _work(args: tuple[SceneSpec, str, list[str] | None, list[str] | None, str]) -> int:
     spec, art, include, exclude, out = args
-    styles = _styles_cached(art, tuple(include or ()), tuple(exclude or ()))
-    jpg, lines, layout = make_scene(spec, styles)
+    if art.startswith("flat:"):
+        if art not in _PHOTO_CACHE:
+            _PHOTO_CACHE[art] = real_photos(Path(art.split(":", 1)[1]))
+        jpg, lines, layout = make_flat_scene(spec, _PHOTO_CACHE[art])
+    else:
+        jpg, lines, layout = make_scene(spec, _styles_cached(art, tuple(include or ()), tuple(exclude or ())))
     o = Path(out)
     name = f"{spec.index:06d}"
     (o / "images" / spec.split / f"{name}.jpg").write_bytes(jpg)
@@ -672,6 +747,7 @@ def _work(args: tuple[SceneSpec, str, list[str] | None, list[str] | None, str]) 
 
 
 _STYLE_CACHE: dict[tuple, list[Style]] = {}
+_PHOTO_CACHE: dict[str, list[tuple[str, np.ndarray]]] = {}
 
 
 def _styles_cached(art: str, include: tuple, exclude: tuple) -> list[Style]:
@@ -726,7 +802,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train", type=int, default=1000)
     ap.add_argument("--val", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--art", type=Path, default=DEFAULT_ART)
+    ap.add_argument("--art", type=Path, default=DEFAULT_ART,
+                    help="a folder of faces (datasets/fetch_art.py), 'plain', 'camerash:ROOT' (real photos as the "
+                         "faces of drawn tiles) or 'flat:ROOT' (real photos laid flat, no hand)")
     ap.add_argument("--styles", nargs="*", help="only these styles")
     ap.add_argument("--exclude", nargs="*", default=list(HELD_OUT_STYLES),
                     help=f"leave these styles out (default: the held-out {HELD_OUT_STYLES})")

@@ -58,24 +58,27 @@ def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, ho
     return best if best.exists() else last
 
 
-def finetune_finder(data: Path, real_data: Path, runs: Path, imgsz: int, batch: int, hours: float) -> Path:
-    """Go on training the finder from its best weights on the synthetic hands plus hands whose faces are real tile
-    photos (``datasets/synth.py --art camerash:...``, training photos only), at a low learning rate."""
+def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch: int, hours: float,
+                    epochs: int = 2, name: str = "finder_ft") -> Path:
+    """Go on training the finder from its best weights on the synthetic hands plus ``extra`` datasets (hands whose
+    faces are real tile photos, ``datasets/synth.py --art camerash:...``; real photos laid flat, ``--art flat:...``;
+    training photos only), at a low learning rate. Resumes an unfinished run."""
     from ultralytics import YOLO
 
-    run = runs / "finder_ft"
+    run = runs / name
     last = run / "weights" / "last.pt"
-    mixed = runs / "mixed.yaml"
+    mixed = runs / f"{name}.yaml"
     names = (data / "data.yaml").read_text().split("names:", 1)[1]
-    mixed.write_text(f"train:\n  - {data / 'images' / 'train'}\n  - {real_data / 'images' / 'train'}\n"
-                     f"val: {data / 'images' / 'val'}\nnames:{names}")
+    sets = [data, *extra]
+    mixed.write_text("train:\n" + "".join(f"  - {d / 'images' / 'train'}\n" for d in sets)
+                     + "val:\n" + "".join(f"  - {d / 'images' / 'val'}\n" for d in sets) + f"names:{names}")
     if last.exists() and not (run / "done").exists():
         YOLO(str(last)).train(resume=True, **({"time": hours} if hours else {}))
     elif not (run / "done").exists():
         model = YOLO(str(runs / "finder" / "weights" / "best.pt"))
-        model.train(data=str(mixed), epochs=2, imgsz=imgsz, batch=batch, workers=2, single_cls=True,
-                    project=str(runs), name="finder_ft", exist_ok=True, plots=False, device="cpu", cache="ram",
-                    mosaic=0.0, scale=0.25, degrees=0.0, translate=0.1, fliplr=0.5, close_mosaic=0, seed=0,
+        model.train(data=str(mixed), epochs=epochs, imgsz=imgsz, batch=batch, workers=2, single_cls=True,
+                    project=str(runs), name=name, exist_ok=True, plots=False, device="cpu", cache="ram",
+                    mosaic=0.0, scale=0.4, degrees=0.0, translate=0.1, fliplr=0.5, close_mosaic=0, seed=0,
                     deterministic=False, amp=False, optimizer="AdamW", lr0=0.0004, lrf=0.2, warmup_epochs=0,
                     time=hours or None)
     (run / "done").write_text("\n")
@@ -278,7 +281,9 @@ def write_card(data: Path, runs: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="train mjscore's tile finder and tile classifier")
     ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune"])
-    ap.add_argument("--real-data", type=Path, default=Path("/work/cache/datasets/hands_real"))
+    ap.add_argument("--real-data", type=Path, nargs="+", default=[Path("/work/cache/datasets/hands_real")],
+                    help="finetune: the datasets added to --data")
+    ap.add_argument("--name", default="finder_ft", help="finetune: the run's name under --runs")
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
@@ -286,17 +291,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imgsz", type=int, default=416)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--hours", type=float, default=0.0, help="finder: train for this long (the schedule fits it)")
+    ap.add_argument("--threads", type=int, default=2, help="classifier: PyTorch threads")
     args = ap.parse_args(argv)
     args.runs.mkdir(parents=True, exist_ok=True)
     if args.stage in ("classifier", "all"):
         from classifier_train import train_classifier
 
-        train_classifier(args.data, args.real, args.runs / "classifier", args.epochs or 8, MODELS)
+        train_classifier(args.data, args.real, args.runs / "classifier", args.epochs or 8, MODELS, args.threads)
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
     if args.stage == "finetune":
-        best = finetune_finder(args.data, args.real_data, args.runs, args.imgsz, args.batch, args.hours)
+        best = finetune_finder(args.data, args.real_data, args.runs, args.imgsz, args.batch, args.hours,
+                               args.epochs or 2, args.name)
         print(f"finder fine-tuned: {best} (export with care: compare bench figures first)")
     if args.stage in ("card", "all"):
         print(f"card: {write_card(args.data, args.runs)}")

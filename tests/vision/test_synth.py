@@ -100,3 +100,25 @@ def test_sidecar_holds_the_true_layout(tmp_path: Path) -> None:
         kinds = [g["kind"] for g in groups.values()]
         assert hand.count("(") == kinds.count("concealed_kong")
         assert hand.count("[") == sum(kinds.count(k) for k in ("chow", "pung", "kong"))
+
+
+def test_flat_scenes_label_each_photo_where_it_lies() -> None:
+    # stand-in "photos": a solid colour per tile name, so that the pixels under each box say which tile it is
+    colours = {"1m": (230, 25, 25), "5p": (25, 230, 25), "9s": (25, 25, 230)}
+    photos = [(name, np.full((64, 48, 3), c, np.uint8)) for name, c in colours.items()]
+    seen = 0
+    for index in range(8):
+        jpg, lines, layout = synth.make_flat_scene(synth.SceneSpec(index, 3, "train", 0.3, 0.4), photos)
+        img = cv2.cvtColor(cv2.imdecode(np.frombuffer(jpg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        h, w = img.shape[:2]
+        assert layout["hand"] is None and len(lines) == len(layout["tiles"]) >= 1
+        for line, t in zip(lines, layout["tiles"], strict=True):
+            cls, cx, cy, bw, bh = (float(v) for v in line.split())
+            assert synth.NAMES[int(cls)] == t["label"]
+            x0, y0, x1, y1 = t["box"]
+            assert (cx, cy, bw, bh) == pytest.approx(((x0 + x1) / 2 / w, (y0 + y1) / 2 / h, (x1 - x0) / w,
+                                                      (y1 - y0) / h), abs=1e-5)
+            middle = img[int(y0 + y1) // 2 - 1:int(y0 + y1) // 2 + 2, int(x0 + x1) // 2 - 1:int(x0 + x1) // 2 + 2]
+            assert np.abs(middle.reshape(-1, 3).mean(0) - colours[t["label"]]).max() < 40
+            seen += 1
+    assert seen >= 8
