@@ -8,6 +8,7 @@ import itertools
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,19 @@ def test_no_tile_set_apart_scores_every_candidate(tmp_path: Path) -> None:
     assert answer["recognition"]["hand"].endswith("+" + lay["win_tile"])
     assert totals[lay["win_tile"]] == max(totals.values())
     assert {a["win_tile"] for a in lay["alternatives"]} == set(totals) - {lay["win_tile"]}
+
+
+def test_a_second_name_that_makes_the_hand_is_taken_and_shown(tmp_path: Path) -> None:
+    dets = [replace(d, ranked=((d.label, 0.97), ("9p", 0.02))) for d in row("123m789p5z 5z 4*56s 777*p")]
+    dets[1] = replace(dets[1], label="3m", ranked=(("3m", 0.6), ("2m", 0.35), ("1m", 0.05)))  # the 2m misread
+    answer = photo.score_photo(png(tmp_path), Fake(dets), {"rules": "mcr", "self_draw": True})
+    rec = answer["recognition"]
+    assert rec["hand"] == "[777p] [456s] 123m789p5z +5z"
+    assert rec["layout"]["renamed"] == [1]
+    assert rec["detections"][1]["tile"] == "2m"
+    assert rec["detections"][1]["alternatives"] == [{"tile": "3m", "p": 0.6}, {"tile": "1m", "p": 0.05}]
+    assert rec["detections"][0]["alternatives"] == [{"tile": "9p", "p": 0.02}]
+    assert answer["result"] == score_request({"rules": "mcr", "self_draw": True, "hand": rec["hand"]})
 
 
 def test_named_winning_tile_is_used(tmp_path: Path) -> None:
