@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from vision.detection import Detection  # noqa: E402
-from vision.layout import Layout  # noqa: E402
+from vision.layout import Layout, group_melds  # noqa: E402
 from vision.relabel import read_hand  # noqa: E402
 
 DEFAULT_DATA = Path("/work/cache/datasets/layout_eval")
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
 
         detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
-    exact = given_ok = unreadable = 0
+    exact = given_ok = unreadable = first_ok = renamed = 0
     all_named = named_ok = all_flags = flags_ok = 0
     kinds: Counter[str] = Counter()
     misses = []
@@ -177,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         times.append(time.perf_counter() - t0)
         ok, ok_given, reading = judge(layout, sidecar)
         exact += ok
+        if layout.renamed:  # the same photo read from the classifier's first names only
+            renamed += 1
+            first_ok += judge(group_melds(dets), sidecar)[1]
+        else:
+            first_ok += ok_given
         if detector is not None:
             named, flags = hand_tiles_found(dets, sidecar)
             all_named += named
@@ -198,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  whole hand exact, four-back kongs' tiles given: {given_ok}/{n} = {given_ok / n:.1%}")
     print(f"  whole hand exact as read from the photo alone:  {exact}/{n} = {exact / n:.1%} "
           f"({unreadable} hands hold a concealed kong of four backs, whose tile no photo shows)")
+    if renamed:
+        print(f"  from the first names alone (no second choices): {first_ok}/{n} = {first_ok / n:.1%}; "
+              f"{renamed} photo(s) read with renamed tiles")
     if detector is not None:
         print(f"  photos whose every hand tile was found with its right name: {all_named}/{n}; of those read "
               f"exactly: {named_ok}/{all_named}")

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "datasets"))
 sys.path.insert(0, str(ROOT / "models"))
 
 import synth  # noqa: E402
-from classifier_train import CAMERASH, real_holdout  # noqa: E402
+from synth import CAMERASH, real_holdout  # noqa: E402
 
 BASELINE_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 BASELINE_CLASSES = frozenset(synth.NAMES[:34])

@@ -112,21 +112,11 @@ def real_holdout(name: str) -> bool:
 
 def camerash_styles(root: Path, count: int = 8) -> list[Style]:
     """Styles whose faces are real tile photos (camerash, training part only): style k takes each tile's k-th photo."""
-    import csv
-
     photos: dict[str, list[np.ndarray]] = {}
-    with (root / "tiles-data" / "data.csv").open(newline="", encoding="utf-8-sig") as f:
-        for row in csv.DictReader(f):
-            label = CAMERASH.get(row["label-name"].strip())
-            path = root / "tiles-resized" / row["image-name"]
-            if label is None or real_holdout(row["image-name"]) or not path.exists():
-                continue
-            img = cv2.imread(str(path))
-            if img is None:
-                continue
-            h, w = img.shape[:2]
-            face = cv2.cvtColor(img[int(0.05 * h):int(0.95 * h), int(0.06 * w):int(0.94 * w)], cv2.COLOR_BGR2RGB)
-            photos.setdefault(label, []).append(cv2.resize(face, (150, 200), interpolation=cv2.INTER_AREA))
+    for label, img in real_photos(root):
+        h, w = img.shape[:2]
+        face = img[int(0.05 * h):int(0.95 * h), int(0.06 * w):int(0.94 * w)]
+        photos.setdefault(label, []).append(cv2.resize(face, (150, 200), interpolation=cv2.INTER_AREA))
     if not all(lbl in photos for lbl in FACE_LABELS):
         return []
     return [Style(f"camerash_{k}", {lbl: imgs[k % len(imgs)] for lbl, imgs in photos.items()}) for k in range(count)]

@@ -8,14 +8,13 @@ Called by ``models/train.py classifier``.
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
-from synth import CAMERASH, CLASS_ID, NAMES, real_holdout
+from synth import CLASS_ID, NAMES, real_photos
 
 from vision.crops import CROP, crop_tiles
 
@@ -23,19 +22,10 @@ from vision.crops import CROP, crop_tiles
 def load_real(root: Path, holdout: bool) -> tuple[np.ndarray, np.ndarray]:
     """Camerash photos (upright tiles, 240x320) as square crops; ``holdout`` picks which part."""
     imgs, labels = [], []
-    with (root / "tiles-data" / "data.csv").open(newline="", encoding="utf-8-sig") as f:
-        for row in csv.DictReader(f):
-            name, label = row["image-name"], CAMERASH.get(row["label-name"].strip())
-            path = root / "tiles-resized" / name
-            if label is None or not path.exists() or real_holdout(name) != holdout:
-                continue
-            img = cv2.imread(str(path))
-            if img is None:
-                continue
-            img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-            h, w = img.shape[:2]
-            imgs.append(crop_tiles(img, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))[0])
-            labels.append(CLASS_ID[label])
+    for label, img in real_photos(root, holdout):
+        h, w = img.shape[:2]
+        imgs.append(crop_tiles(img, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))[0])
+        labels.append(CLASS_ID[label])
     return np.stack(imgs), np.array(labels, np.int64)
 
 
