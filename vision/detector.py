@@ -42,6 +42,7 @@ class DetectorConfig:
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
+    turns: bool = True  # name each crop from four quarter turns of it, averaged (held-out real photos: +1 point)
 
 
 class TileDetector:
@@ -94,9 +95,13 @@ class TileDetector:
         if len(boxes) == 0:
             return np.zeros((0, len(NAMES))), np.zeros(0, np.int64)
         x = crop_tiles(rgb, boxes).astype(np.float32).transpose(0, 3, 1, 2) / 255
-        logits, up = self._classifier.run(None, {"crops": x})
+        turns = 4 if self.config.turns else 1
+        # the crops turned by 0, 90, 180 and 270 degrees in one batch; the names' probabilities are averaged
+        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(turns)])
+        logits, up = self._classifier.run(None, {"crops": np.ascontiguousarray(batch)})
         e = np.exp(logits - logits.max(1, keepdims=True))
-        return e / e.sum(1, keepdims=True), up.argmax(1)
+        p = (e / e.sum(1, keepdims=True)).reshape(turns, len(boxes), -1).mean(0)
+        return p, up[: len(boxes)].argmax(1)
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
