@@ -187,8 +187,9 @@ def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Pat
         print(json.dumps(rec), flush=True)
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
     export(net, models / "tile_classifier.onnx")
-    summary = {"epochs": epochs, "history": history, "train_crops": int(len(xs)), "real_train": int(len(xr)),
-               "real_holdout": int(len(xh)), "seconds_total": round(sum(h["seconds"] for h in history), 1)}
+    summary = {"epochs": epochs, "data": str(data), "history": history, "train_crops": int(len(xs)),
+               "real_train": int(len(xr)), "real_holdout": int(len(xh)),
+               "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 

@@ -1,0 +1,219 @@
+"""The model card, ``models/README.md``, written from what the training runs and the benchmark recorded.
+
+``python models/train.py card [--runs DIR] [--finetune NAME]``: the finder's base run (``runs/finder``), the
+fine-tuning run shipped on top of it (``runs/NAME``, if given), the classifier run (``runs/classifier``), the
+datasets they read (each run's own record) and ``bench/eval_vision.py``'s output. Nothing here is typed in by
+hand but the reproduce commands and the targets.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+FACES = Path("/work/cache/art/faces")
+BENCH = Path("/work/cache/bench/eval_vision.json")
+HELD_OUT = ("kd_traditional",)
+SKIPPED = ("gn_edu_kang_xi",)
+FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scale", "degrees", "fliplr",
+               "close_mosaic", "optimizer", "lr0", "lrf", "cache")
+
+REPRODUCE = """\
+apt-get install -y librsvg2-bin && python datasets/fetch_art.py            # art -> /work/cache/art/faces
+python datasets/synth.py --out /work/cache/datasets/hands --train 3000 --val 300 --seed 1 \\
+    --min-mp 1.0 --max-mp 2.0 --workers 2          # the finder's base run (7 styles, before the art fix)
+nice -n 10 python models/train.py finder --hours 1.5  # resumes an unfinished run
+python datasets/synth.py --out /work/cache/datasets/hands2 --train 3000 --val 300 --seed 11 \\
+    --min-mp 1.0 --max-mp 2.0 --workers 2          # 10 styles
+python datasets/synth.py --out /work/cache/datasets/hands_real --train 700 --val 60 --seed 2 \\
+    --art camerash:../shared/real/camerash --min-mp 1.0 --max-mp 2.0 --workers 2
+python datasets/synth.py --out /work/cache/datasets/flat_real --train 700 --val 60 --seed 5 \\
+    --art flat:../shared/real/camerash --min-mp 1.0 --max-mp 2.0 --workers 2
+nice -n 5 python models/train.py finetune --data /work/cache/datasets/hands2 --epochs 2 --name finder_ft2 \\
+    --real-data /work/cache/datasets/flat_real /work/cache/datasets/hands_real
+python models/train.py export --name finder_ft2     # the fine-tuned finder -> models/tile_finder.pt
+nice -n 5 python models/train.py classifier --data /work/cache/datasets/hands2 --epochs 16
+python bench/eval_vision.py && python models/train.py card --finetune finder_ft2"""
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [{k.strip(): v.strip() for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+def _args(path: Path) -> dict[str, str]:
+    out = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if ":" in line:
+                k, v = line.split(":", 1)
+                out[k.strip()] = v.strip()
+    return out
+
+
+def _val(row: dict[str, str]) -> str:
+    return (f"precision {float(row['metrics/precision(B)']):.3f}, recall {float(row['metrics/recall(B)']):.3f}, "
+            f"mAP50 {float(row['metrics/mAP50(B)']):.3f}, mAP50-95 {float(row['metrics/mAP50-95(B)']):.3f}")
+
+
+def _finder(runs: Path, finetune: str | None) -> list[str]:
+    lines = ["## Finder (ultralytics, CPU, from scratch: no pretrained weights)"]
+    base, args = _rows(runs / "finder" / "results.csv"), _args(runs / "finder" / "args.yaml")
+    if not base:
+        return [*lines, "- no finder run recorded"]
+    lines += [
+        f"- base run: `{args.get('data', '?')}`; " + ", ".join(f"{k}={args[k]}" for k in FINDER_KEYS if k in args),
+        f"- epochs run: {len(base)}; training time {float(base[-1]['time']) / 3600:.2f} h (2 shared CPU cores)",
+        f"- last epoch val (synthetic, one class): {_val(base[-1])}",
+    ]
+    if finetune:
+        ft, fargs = _rows(runs / finetune / "results.csv"), _args(runs / finetune / "args.yaml")
+        if ft:
+            sets = json.dumps(_train_sets(runs / f"{finetune}.yaml"))
+            lines += [
+                f"- then fine-tuned (`{finetune}`, shipped): {len(ft)} epochs, {float(ft[-1]['time']) / 60:.0f} min, "
+                + ", ".join(f"{k}={fargs[k]}" for k in FINDER_KEYS if k in fargs) + f"; data {sets}",
+                f"- fine-tuned, last epoch val (the same sets' val parts, one class): {_val(ft[-1])}",
+            ]
+    lines.append("- detection looks twice: the whole photo at 416 px, then the region holding the tiles at 512 px "
+                 "(`DetectorConfig.zoom_imgsz`)")
+    return lines
+
+
+def _train_sets(yaml: Path) -> list[str]:
+    if not yaml.exists():
+        return []
+    text = yaml.read_text().split("val:", 1)[0]
+    return [line.strip()[2:] for line in text.splitlines() if line.strip().startswith("- ")]
+
+
+def _classifier(runs: Path) -> list[str]:
+    lines = ["## Classifier (PyTorch, CPU; ONNX Runtime at detection)"]
+    path = runs / "classifier" / "summary.json"
+    if not path.exists():
+        return [*lines, "- no classifier run recorded"]
+    s = json.loads(path.read_text())
+    h = s["history"][-1]
+    return [
+        *lines,
+        f"- {len(s['history'])} of {s['epochs']} epochs, {s['seconds_total'] / 60:.0f} min; "
+        f"data `{s.get('data', '?')}`: {s['train_crops']} synthetic crops (2 jittered per tile) + "
+        f"{s['real_train']} real photos (x24 turned)",
+        "- AdamW, one-cycle lr 2e-3, batch 128, label smoothing 0.05; photometric jitter and style jitter (channel "
+        "swaps, grey, stroke width, zoom/turn)",
+        f"- last epoch: synthetic val top-1 {h['synth_val']['top1']:.4f} (up direction {h['synth_val']['orient']:.4f}),"
+        f" held-out real photos top-1 {h['real_holdout']['top1']:.4f} ({h['real_holdout']['n']} photos), one crop "
+        "each (detection averages four quarter turns: see the evaluation)",
+        "- per epoch (synthetic val top-1 / held-out real top-1): " + ", ".join(
+            f"{r['epoch'] + 1}: {r['synth_val']['top1']:.3f}/{r['real_holdout']['top1']:.3f}" for r in s["history"]),
+    ]
+
+
+def _figure(d: dict, *keys: str) -> float | None:
+    for k in keys:
+        d = d.get(k, {}) if isinstance(d, dict) else {}
+    return d if isinstance(d, float | int) and not isinstance(d, bool) else None
+
+
+def _evaluation(bench: dict) -> list[str]:
+    lines = ["## Evaluation (`python bench/eval_vision.py`)"]
+    if "mjscore" not in bench:
+        return [*lines, "- not run yet for these weights"]
+    m, b = bench["mjscore"], bench.get("mahjong-detector", {})
+    rows = [  # (figure, target test, mjscore keys, baseline keys)
+        ("tiles read right, held-out style, all 43 classes", ">= 0.99", ("synthetic_hands", "all", "read_right"), None),
+        ("tiles read right, held-out style, the baseline's 34 classes", "ahead",
+         ("synthetic_hands", "baseline_classes", "read_right"), ("synthetic_hands", "baseline_classes", "read_right")),
+        ("mAP50, held-out style, the baseline's 34 classes", "ahead", ("synthetic_hands", "baseline_classes", "map50"),
+         ("synthetic_hands", "baseline_classes", "map50")),
+        ("mAP50, held-out style, all 43 classes", "-", ("synthetic_hands", "all", "map50"), None),
+        ("real photos top-1, classifier on the photo", ">= 0.95", ("real_top1_classifier_only", "top1"), None),
+        ("real photos top-1, whole pipeline on the photo pasted at hand scale", "ahead", ("real_top1_in_scene", "top1"),
+         ("real_top1_in_scene", "top1")),
+        ("real photos top-1, whole pipeline on the close-up photo as is", "-", ("real_top1_whole_photo", "top1"),
+         ("real_top1_whole_photo", "top1")),
+        ("12 MP JPEG to detections, median of 20, ms", "<= 150", ("speed_12mp", "median_ms"),
+         ("speed_12mp", "median_ms")),
+    ]
+    lines += [
+        f"Held-out style `{', '.join(bench['held_out_style'])}`, {bench['hands']} hands; "
+        f"{bench['real_photos_held_out']} held-out real photos; speed on one {bench['speed_image']}.",
+        "",
+        "| figure | target | mjscore | mahjong-detector | met |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    missed = []
+    for name, target, mk, bk in rows:
+        ours = _figure(m, *mk)
+        theirs = _figure(b, *bk) if bk else None
+        met = _met(target, ours, theirs, lower="ms" in name)
+        if met == "no":
+            missed.append(name)
+        lines.append(f"| {name} | {target} | {_fmt(ours)} | {_fmt(theirs)} | {met} |")
+    lines += ["", "Missed: " + ("; ".join(missed) if missed else "none") + ".", "", "Raw output:", "```json",
+              json.dumps(bench, indent=1), "```"]
+    return lines
+
+
+def _fmt(v: float | None) -> str:
+    return "-" if v is None else (f"{v:.1f}" if v > 1 else f"{v:.3f}")
+
+
+def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> str:
+    if ours is None or target == "-":
+        return "-"
+    if target == "ahead":
+        if theirs is None:
+            return "-"
+        return "yes" if (ours < theirs if lower else ours > theirs) else "no"
+    op, bound = target.split()
+    ok = ours <= float(bound) if op == "<=" else ours >= float(bound)
+    if theirs is not None:
+        ok = ok and (ours < theirs if lower else ours > theirs)
+    return "yes" if ok else "no"
+
+
+def write_card(models: Path, runs: Path, finetune: str | None = None, bench_file: Path = BENCH) -> Path:
+    bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
+    styles = sorted(p.name for p in FACES.iterdir() if p.is_dir() and p.name not in HELD_OUT + SKIPPED) \
+        if FACES.exists() else []
+    lines = [
+        "# mjscore tile models",
+        "",
+        "Written by `python models/train.py card` from the training runs; figures are what the runs measured.",
+        "",
+        "| file | what | size |",
+        "| --- | --- | --- |",
+    ]
+    for f, what in (("tile_finder.pt", "one-class YOLO11 finder (`models/finder.yaml`, width 0.1875): a box per "
+                                       "tile, face up or down"),
+                    ("tile_classifier.onnx", "CNN on 64x64 crops (`vision/classifier_net.py`): 43 names + up "
+                                             "direction")):
+        p = models / f
+        lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
+    lines += [
+        "",
+        "## Data",
+        "- Synthetic hands from `datasets/synth.py`, 1-2 MP; tile styles " + ", ".join(styles)
+        + f" (from `datasets/fetch_art.py`); `{', '.join(HELD_OUT)}` is held out for evaluation.",
+        "- Real photos: `shared/real/camerash` (628 single-tile photos); about 35% (fixed by a hash of the file name,"
+        " `real_holdout` in `datasets/synth.py`) are never trained on; the rest train the classifier and, as faces"
+        " of drawn tiles (`--art camerash:`) and laid flat (`--art flat:`), the finder's fine-tuning.",
+        "",
+        *_finder(runs, finetune),
+        "",
+        *_classifier(runs),
+        "",
+        *_evaluation(bench),
+        "",
+        "## Reproduce",
+        "```",
+        REPRODUCE,
+        "```",
+    ]
+    card = models / "README.md"
+    card.write_text("\n".join(lines) + "\n")
+    return card
