@@ -110,3 +110,27 @@ def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
                 read += best.label == t["label"]
     assert found / total >= 0.9, (found, total)
     assert read / total >= 0.8, (read, total)
+
+
+def test_the_finder_looks_again_at_the_tiles_region() -> None:
+    from vision.detector import DetectorConfig, TileDetector
+
+    det = object.__new__(TileDetector)  # no weights: the finder's two passes with a stand-in network
+    det.config = DetectorConfig(imgsz=416, zoom_imgsz=512, zoom_margin=1.0)
+    seen: list[tuple[tuple[int, ...], int]] = []
+
+    def predict(rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
+        seen.append((rgb.shape[:2], imgsz))
+        if imgsz == 416:  # the first look: three tiles 20 px wide at x 100..160, y 200..230
+            return np.array([[100.0, 200, 120, 230], [120, 200, 140, 230], [140, 200, 160, 230]]), np.ones(3) * 0.9
+        return np.array([[30.0, 30, 50, 60]]), np.array([0.8])  # one tile, in the crop's pixels
+
+    det._predict = predict  # type: ignore[method-assign]
+    boxes, conf = det.find(np.zeros((1000, 800, 3), np.uint8))
+    # the region: the three boxes plus one tile size (30 px, the median of their longer sides) on every side
+    assert seen == [((1000, 800), 416), ((90, 120), 512)]
+    assert boxes.tolist() == [[100.0, 200.0, 120.0, 230.0]]  # (30, 30) in the crop, whose corner is (70, 170)
+    assert conf.tolist() == [0.8]
+    det.config = DetectorConfig(zoom_imgsz=0)
+    seen.clear()
+    assert len(det.find(np.zeros((1000, 800, 3), np.uint8))[0]) == 3 and len(seen) == 1
