@@ -134,3 +134,26 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
     det.config = DetectorConfig(zoom_imgsz=0)
     seen.clear()
     assert len(det.find(np.zeros((1000, 800, 3), np.uint8))[0]) == 3 and len(seen) == 1
+
+
+def test_each_crop_is_named_from_its_four_turns() -> None:
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    class Session:  # a stand-in classifier: "1m" for an upright crop, "2m" for any turned one
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            x = feeds["crops"]
+            self.batch = len(x)
+            upright = x[:, 0, 0, 0] > 0.5  # the crop's top-left pixel is white only when upright
+            logits = np.full((len(x), len(NAMES)), -20.0)
+            logits[upright, 0], logits[~upright, 1] = 20.0, 20.0
+            return [logits, np.tile(np.eye(4)[2], (len(x), 1))]
+
+    det = object.__new__(TileDetector)
+    det._classifier = Session()
+    img = np.zeros((64, 64, 3), np.uint8)
+    img[:8, :8] = 255
+    for turns, want in ((True, [0.25, 0.75]), (False, [1.0, 0.0])):
+        det.config = DetectorConfig(turns=turns)
+        p, up = det.classify(img, np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]]))
+        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batch == (4 if turns else 1)
+        assert up.tolist() == [2]
