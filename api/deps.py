@@ -196,16 +196,18 @@ def check_photo(data: bytes, max_pixels: int) -> tuple[str, int, int]:
     _register_heif()
     from PIL import Image, UnidentifiedImageError
 
+    from vision.image import open_image
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            img = Image.open(io.BytesIO(data))  # reads the header only; no pixel is decoded here
+            img = open_image(io.BytesIO(data))  # reads the header only; no pixel is decoded here
             width, height = img.size
             fmt = img.format
     except Image.DecompressionBombError as exc:
         msg = f"the photo has too many pixels: {exc}"
         raise ApiError(413, "image_too_large", msg) from exc
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, ImportError) as exc:
         msg = f"cannot read the photo's {kind.upper()} header: {exc}"
         raise ApiError(400, "bad_image", msg) from exc
     if fmt not in _PILLOW_FORMATS[kind]:

@@ -33,7 +33,7 @@ from scorer import ContextError, ScorerError, ScoreResult
 from scorer.request import error_object, score_parsed
 from vision.detection import Detection
 from vision.errors import BadImageError, VisionError
-from vision.image import ImageInput, load_image
+from vision.image import ImageInput, load_image, open_image
 from vision.layout import Layout
 from vision.relabel import read_hand
 
@@ -55,12 +55,12 @@ def image_size(image: ImageInput) -> tuple[int, int]:
         elif isinstance(image, bytes | bytearray):
             if not image:
                 raise BadImageError("cannot read the image: the file is empty")
-            img = Image.open(io.BytesIO(bytes(image)))
+            img = open_image(io.BytesIO(bytes(image)))
         else:
             path = Path(image)
             if path.is_file() and path.stat().st_size == 0:
                 raise BadImageError(f"cannot read the image: {path} is empty")
-            img = Image.open(path)
+            img = open_image(path)
         w, h = img.size
         orientation = img.getexif().get(0x0112, 1)
     except BadImageError:
@@ -69,7 +69,7 @@ def image_size(image: ImageInput) -> tuple[int, int]:
         raise BadImageError(f"no such file: {image}") from exc
     except IsADirectoryError as exc:
         raise BadImageError(f"{image} is a folder, not an image") from exc
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, ImportError) as exc:
         raise BadImageError(f"cannot read the image: {exc}") from exc
     return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
 

@@ -21,7 +21,7 @@ except ImportError:  # pragma: no cover - optional
     pass
 
 
-def _open(fp: object) -> Image.Image:
+def open_image(fp: object) -> Image.Image:
     """PIL's own ``Image.open``: ultralytics replaces it with one that tries to install a HEIF plugin when a file is
     not an image; we register pillow-heif ourselves and want a plain error instead."""
     original = getattr(sys.modules.get("ultralytics.utils.patches"), "_image_open", None)
@@ -39,9 +39,9 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
         if isinstance(src, Image.Image):
             img = src
         elif isinstance(src, bytes | bytearray):
-            img = _open(io.BytesIO(bytes(src)))
+            img = open_image(io.BytesIO(bytes(src)))
         else:
-            img = _open(Path(src))
+            img = open_image(Path(src))
         full_w, full_h = img.size
         fmt = img.format
         if max_side and fmt == "JPEG" and max(full_w, full_h) > max_side:

@@ -17,6 +17,7 @@ from PIL import Image
 from api import cli, photo
 from scorer.request import score_request
 from vision.detection import Detection
+from vision.errors import BadImageError
 from vision.image import load_image
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -351,3 +352,18 @@ def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixtur
         return
     raise AssertionError(f"no fresh photo read whole: {tried}")
 
+
+
+def test_a_corrupt_photo_is_a_bad_image_once_ultralytics_is_loaded(tmp_path: Path) -> None:
+    import ultralytics.utils.patches  # noqa: F401  (replaces PIL's Image.open: on failure it wants a HEIF plugin)
+
+    from api.deps import ApiError, check_photo
+
+    broken = b"\xff\xd8\xff\xe0" + b"not really a JPEG" * 10
+    (tmp_path / "notes.jpg").write_bytes(b"not a photo at all")
+    for src in (broken, b"not a photo at all", tmp_path / "notes.jpg"):
+        with pytest.raises(BadImageError, match="cannot read the image"):
+            photo.image_size(src)
+    with pytest.raises(ApiError) as err:
+        check_photo(broken, 10**8)
+    assert err.value.code == "bad_image"
