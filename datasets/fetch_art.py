@@ -45,6 +45,10 @@ GNOME_ORDER = (
     + [f"{n}m" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)]
     + ["6f", "7f", "5f", "8f", "5z", "1f", "2f", "3f", "4f", None]
 )
+# postmodern draws its four flowers alike and numbers them 1-4 by their place in the sheet; the number printed on a
+# flower is what a player goes by (plum 1 = 5f ... bamboo 4 = 8f), so there they read in sheet order
+_FLOWERS_AT = GNOME_ORDER.index("6f")
+GNOME_FLOWERS_BY_NUMBER = {"postmodern": {_FLOWERS_AT + k: f"{5 + k}f" for k in range(4)}}
 
 # xmahjongg real.gif: 9 x 5 grid
 XM_GRID = [
@@ -150,6 +154,7 @@ def gnome_faces(root: Path, out: Path) -> None:
             dest = out / f"gn_{name}"
             dest.mkdir(parents=True, exist_ok=True)
             for i, label in enumerate(GNOME_ORDER):
+                label = GNOME_FLOWERS_BY_NUMBER.get(name, {}).get(i, label)
                 if label is None:
                     continue
                 tile = sheet.crop((i * tw, 0, (i + 1) * tw, th))
