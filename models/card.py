@@ -3,7 +3,7 @@
 ``python models/train.py card [--runs DIR] [--finetune NAME]``: the finder's base run (``runs/finder``), the
 fine-tuning run shipped on top of it (``runs/NAME``, if given), the classifier run (``runs/classifier``), the
 datasets they read (each run's own record) and ``bench/eval_vision.py``'s output. Nothing here is typed in by
-hand but the reproduce commands and the targets.
+hand but the reproduce commands, the targets and the notes (measurements made beside the runs, dated).
 """
 
 from __future__ import annotations
@@ -18,6 +18,17 @@ HELD_OUT = ("kd_traditional",)
 SKIPPED = ("gn_edu_kang_xi",)
 FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scale", "degrees", "fliplr",
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
+
+NOTES = """\
+- Where the held-out style is lost (2026-11-22): the classifier alone, on the true boxes of 40 `kd_traditional`
+  hands (648 tiles), names 0.796 right (four turns; 0.775 from one crop). Its mistakes are systematic glyph
+  variants it has not seen: 5m read 6m (26), 6p read 7p (18), 3m read 6m (10), 7f read 1p (9), the white dragon's
+  frame read 8s (9). More art styles are what moved this figure (7 styles, two of them drawn without their numerals:
+  0.708; 10 styles, numerals kept: 0.837); the photo layout's second choices (`vision/relabel.py`) recover some.
+- The finder as an ONNX Runtime model (ultralytics export, dynamic shape) was no faster here: 19.0 ms against
+  19.2 ms at 416 px, 29.3 against 26.0 at 512 (one 12 MP photo, median of 8, machine busy), so the `.pt` ships.
+- `gn_postmodern`'s four flowers were labelled by the sheet order of the other GNOME themes until after these
+  weights were trained; its flowers differ only by a small numeral (now read by that numeral)."""
 
 REPRODUCE = """\
 apt-get install -y librsvg2-bin && python datasets/fetch_art.py            # art -> /work/cache/art/faces
@@ -208,6 +219,9 @@ def write_card(models: Path, runs: Path, finetune: str | None = None, bench_file
         *_classifier(runs),
         "",
         *_evaluation(bench),
+        "",
+        "## Notes",
+        NOTES,
         "",
         "## Reproduce",
         "```",
