@@ -79,6 +79,8 @@ def detection_dict(d: Detection) -> dict[str, Any]:
            "box": [round(float(v), 1) for v in d.box], "sideways": bool(d.sideways)}
     if len(d.ranked) > 1:
         out["alternatives"] = [{"tile": n, "p": p} for n, p in d.ranked if n != d.label]
+    if d.sideways_p is not None:
+        out["sideways_p"] = d.sideways_p
     return out
 
 

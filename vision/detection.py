@@ -12,7 +12,8 @@ class Detection:
     ``label`` is a contract tile name (``1m`` .. ``8f``) or ``back``; ``box`` is xyxy in pixels of the upright
     (EXIF-oriented) image; ``sideways`` is True when the tile lies across the direction of most tiles.
     ``ranked`` is the classifier's ranking, most likely first (``label`` itself), as (name, probability) pairs down
-    to a probability of 0.01: the layout may take a second choice when the first ones make no legal hand.
+    to a probability of 0.01: the layout may take a second choice when the first ones make no legal hand; so too
+    for the sideways flag, whose probability is ``sideways_p``.
     """
 
     label: str
@@ -20,3 +21,4 @@ class Detection:
     box: tuple[float, float, float, float]
     sideways: bool = False
     ranked: tuple[tuple[str, float], ...] = ()
+    sideways_p: float | None = None  # the probability that the tile lies sideways (None: not known)

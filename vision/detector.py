@@ -90,46 +90,52 @@ class TileDetector:
         return r.boxes.xyxy.cpu().numpy().astype(np.float64), r.boxes.conf.cpu().numpy().astype(np.float64)
 
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per box: the probabilities of the names (N, 43) and the up-direction bin (0..3, 90 degrees each,
-        clockwise)."""
+        """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
+        clockwise from the image's up)."""
         if len(boxes) == 0:
-            return np.zeros((0, len(NAMES))), np.zeros(0, np.int64)
+            return np.zeros((0, len(NAMES))), np.zeros((0, 4))
         x = crop_tiles(rgb, boxes).astype(np.float32).transpose(0, 3, 1, 2) / 255
         turns = 4 if self.config.turns else 1
         # the crops turned by 0, 90, 180 and 270 degrees in one batch; the names' probabilities are averaged
         batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(turns)])
         logits, up = self._classifier.run(None, {"crops": np.ascontiguousarray(batch)})
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        p = (e / e.sum(1, keepdims=True)).reshape(turns, len(boxes), -1).mean(0)
-        return p, up[: len(boxes)].argmax(1)
+        p = _softmax(logits).reshape(turns, len(boxes), -1).mean(0)
+        return p, _softmax(up[: len(boxes)])
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
         probs, up = self.classify(rgb, boxes)
-        cls = probs.argmax(1)
-        side = _sideways(cls, up)
+        side, side_p = _sideways(probs.argmax(1), up)
         out = []
-        for b, c, p, s in zip(boxes / scale, conf, probs, side, strict=True):
+        for b, c, p, s, sp in zip(boxes / scale, conf, probs, side, side_p, strict=True):
             x0, y0, x1, y1 = (round(float(v), 1) for v in b)
             order = [int(k) for k in np.argsort(-p)[:RANKED] if k == p.argmax() or p[k] >= RANKED_MIN]
             ranked = tuple((NAMES[k], round(float(p[k]), 4)) for k in order)
             out.append(Detection(NAMES[order[0]], round(float(c * p[order[0]]), 4), (x0, y0, x1, y1), bool(s),
-                                 ranked))
+                                 ranked, round(float(sp), 4)))
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
 
 
-def _sideways(cls: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """A face-up tile is sideways when its up direction is across the most common one (backs never are).
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
 
-    >>> _sideways(np.array([0, 0, 0, 42]), np.array([0, 2, 1, 1])).tolist()
-    [False, False, True, False]
+
+def _sideways(cls: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A face-up tile is sideways when its up direction is across the most common one (backs never are); returns
+    the flags and each tile's probability of lying sideways (0 for backs).
+
+    >>> flags, p = _sideways(np.array([0, 0, 0, 42]), np.eye(4)[[0, 2, 1, 1]] * 0.9 + 0.025)
+    >>> flags.tolist(), p.round(2).tolist()
+    ([False, False, True, False], [0.05, 0.05, 0.95, 0.0])
     """
     face = cls != NAMES.index("back")
     if not face.any():
-        return np.zeros(len(cls), bool)
-    axis = up % 2
+        return np.zeros(len(cls), bool), np.zeros(len(cls))
+    axis = up.argmax(1) % 2
     main = 1 if (axis[face] == 1).sum() > (axis[face] == 0).sum() else 0
-    return face & (axis != main)
+    across = up[:, 1 - main] + up[:, 3 - main]
+    return face & (axis != main), np.where(face, across, 0.0)

@@ -1,12 +1,12 @@
-"""Second choices: when the classifier's first names make no legal, complete hand, try its next most likely ones.
+"""Second choices: when the classifier's first reading makes no legal, complete hand, try its next likeliest ones.
 
-``read_hand(detections) -> (layout, detections)``. The layout is read from the first names; if it is legal and
-complete (sets and a pair, seven pairs, thirteen orphans or a knitted hand; a 17-tile Fuzhou hand only needs to be
-legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose second (or
-third) name is nearly as likely are renamed, one, two or three at a time, the likeliest renaming first (the
-product of the probabilities taken), and the first renaming whose layout is legal and complete is the answer,
-with a note naming each tile changed. A photo whose tiles make no hand under any of them keeps the first reading
-and its problem, so that a client can show it.
+``read_hand(detections) -> (layout, detections)``. The layout is read from the first names and sideways flags; if
+it is legal and complete (sets and a pair, seven pairs, thirteen orphans or a knitted hand; a 17-tile Fuzhou hand
+only needs to be legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose
+second (or third) name, or whose other sideways flag (``Detection.sideways_p``), is nearly as likely are changed,
+one, two or three at a time, the likeliest change first (the product of the probabilities taken), and the first
+change whose layout is legal and complete is the answer, with a note naming each tile changed. A photo whose
+tiles make no hand under any of them keeps the first reading and its problem, so that a client can show it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from vision.layout import Layout, group_melds, is_complete
 MAX_CHANGES = 3  # tiles renamed at once
 MAX_OPTIONS = 12  # the likeliest single renamings considered
 MAX_TRIES = 60  # layouts read at most (about 1.5 ms each)
-MIN_RATIO = 0.02  # a second name at least this likely relative to the first
+MIN_RATIO = 0.02  # a second name (or flag) at least this likely relative to the first
+FLIP = "sideways"  # the change that turns a tile's sideways flag over
 
 
 def acceptable(layout: Layout) -> bool:
@@ -42,29 +43,47 @@ def read_hand(dets: Sequence[Any]) -> tuple[Layout, list[Any]]:
     first = group_melds(dets)
     if acceptable(first):
         return first, dets
-    options = sorted(
-        (math.log(d.ranked[0][1] / p), i, name)
-        for i, d in enumerate(dets) if len(d.ranked) > 1
-        for name, p in d.ranked[1:] if p > 0 and p >= MIN_RATIO * d.ranked[0][1]
-    )[:MAX_OPTIONS]
+    options = sorted(_options(dets))[:MAX_OPTIONS]
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
     for _cost, changes in trials[:MAX_TRIES]:
         renamed = list(dets)
         for _, i, name in changes:
-            renamed[i] = _rename(dets[i], name)
+            renamed[i] = _flip(dets[i]) if name == FLIP else _rename(dets[i], name)
         layout = group_melds(renamed)
         if acceptable(layout):
-            said = ", ".join(f"tile {i} as {name} (not {dets[i].label})" for _, i, name in sorted(changes, key=_by_i))
-            note = (f"the classifier's first names make no complete hand; read {said}, its next likeliest "
-                    "name(s)")
+            said = ", ".join(f"tile {i} " + (("upright" if dets[i].sideways else "sideways") if name == FLIP
+                                              else f"as {name} (not {dets[i].label})")
+                             for _, i, name in sorted(changes, key=_by_i))
+            note = (f"the classifier's first reading makes no complete hand; read {said}, its next likeliest "
+                    "reading")
             return replace(layout, notes=(*layout.notes, note),
                            renamed=tuple(sorted(i for _, i, _ in changes))), renamed
     return first, dets
 
 
+def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
+    """Each single change with its cost, -log of its probability relative to the first reading: another name,
+    or the sideways flag turned over."""
+    out = []
+    for i, d in enumerate(dets):
+        for name, p in d.ranked[1:]:
+            if p > 0 and p >= MIN_RATIO * d.ranked[0][1]:
+                out.append((math.log(d.ranked[0][1] / p), i, name))
+        sp = getattr(d, "sideways_p", None)
+        if sp is not None and d.label != "back":
+            now, other = (sp, 1 - sp) if d.sideways else (1 - sp, sp)
+            if other > 0 and other >= MIN_RATIO * now:
+                out.append((math.log(now / other), i, FLIP))
+    return out
+
+
 def _by_i(o: tuple[float, int, str]) -> int:
     return o[1]
+
+
+def _flip(d: Any) -> Any:
+    return replace(d, sideways=not d.sideways)
 
 
 def _rename(d: Any, name: str) -> Any:

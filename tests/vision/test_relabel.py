@@ -80,3 +80,20 @@ def test_at_most_max_changes_tiles_are_renamed() -> None:
                   for i, (d, bad) in enumerate(zip(shoot(COMPLETE)[:wrong], ("4z", "6z", "7z", "3z"), strict=False))}
         layout, _ = read_hand(ranked(shoot(COMPLETE), second))
         assert (layout.hand == COMPLETE_TEXT) is fixed
+
+
+def test_a_sideways_tile_read_upright_is_turned_when_that_makes_the_hand() -> None:
+    # [777p] shown with its middle tile sideways; read upright (p sideways 0.3), that tile seems to leave gaps on
+    # both sides (an upright tile is narrower), the meld falls apart and the count is wrong; turned, it reads
+    hand = lay("123m789p5z", "5z", "4*56s", "77*7p", gaps=(0.8, 0.8, 0.8))
+    dets = [replace(d, sideways_p=0.97 if d.sideways else 0.02) for d in ranked(shoot(hand), {})]
+    i = next(k for k, d in enumerate(dets) if d.sideways and d.label == "7p")
+    dets[i] = replace(dets[i], sideways=False, sideways_p=0.3)
+    assert group_melds(dets).problem.code == "tile_count"
+    layout, used = read_hand(dets)
+    assert layout.hand == "[777p] [456s] 123m789p5z +5z"
+    assert layout.renamed == (i,) and used[i].sideways and used[i].label == "7p"
+    assert any(f"tile {i} sideways" in n for n in layout.notes)
+    # without a probability for the flag, it is not turned
+    layout, _ = read_hand([replace(d, sideways_p=None) for d in dets])
+    assert layout.problem is not None and layout.renamed == ()
