@@ -27,6 +27,10 @@ NOTES = """\
   0.708; 10 styles, numerals kept: 0.837); the photo layout's second choices (`vision/relabel.py`) recover some.
 - The finder as an ONNX Runtime model (ultralytics export, dynamic shape) was no faster here: 19.0 ms against
   19.2 ms at 416 px, 29.3 against 26.0 at 512 (one 12 MP photo, median of 8, machine busy), so the `.pt` ships.
+- Naming from more crops (true boxes; held-out real photos / 40 held-out-style hands / 60 training-style hands):
+  one crop 0.934 / 0.775 / 0.977; four quarter turns (shipped) 0.958 / 0.796 / 0.984; two turns x margins 1.05 and
+  1.25 0.948 / 0.806 / 0.987; four turns x margins 1.0, 1.15, 1.3 0.962 / 0.816 / 0.985, at three times the
+  naming time (27 -> about 80 ms a photo), which would break the 150 ms budget.
 - `gn_postmodern`'s four flowers were labelled by the sheet order of the other GNOME themes until after these
   weights were trained; its flowers differ only by a small numeral (now read by that numeral)."""
 
