@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from tests.vision.test_layout import lay, shoot
 from vision.layout import group_melds
-from vision.relabel import MAX_CHANGES, read_hand
+from vision.relabel import MAX_CHANGES, acceptable, read_hand
 
 COMPLETE = lay("123m456p789s1155z", "5z", gaps=(0.8,))  # 13 concealed + the winning 5z (detection 13) set apart
 COMPLETE_TEXT = "123m456p789s1155z +5z"
@@ -97,3 +97,12 @@ def test_a_sideways_tile_read_upright_is_turned_when_that_makes_the_hand() -> No
     # without a probability for the flag, it is not turned
     layout, _ = read_hand([replace(d, sideways_p=None) for d in dets])
     assert layout.problem is not None and layout.renamed == ()
+
+
+def test_knitted_hands_are_complete_and_left_alone() -> None:
+    # honors and knitted tiles (MCR): no sets, no pairs, yet a winning hand; a second name must not "mend" it
+    hand = lay("147m258p1234567z", "3s", gaps=(0.8,))
+    dets = ranked(shoot(hand), {0: [("1m", 0.6), ("1p", 0.35)]})
+    layout, _ = read_hand(dets)
+    assert layout.hand == "147m258p1234567z +3s"
+    assert layout.renamed == () and acceptable(layout)
