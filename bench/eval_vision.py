@@ -32,7 +32,6 @@ sys.path.insert(0, str(ROOT / "datasets"))
 sys.path.insert(0, str(ROOT / "models"))
 
 import synth  # noqa: E402
-from synth import CAMERASH, real_holdout  # noqa: E402
 
 BASELINE_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 BASELINE_CLASSES = frozenset(synth.NAMES[:34])
@@ -160,16 +159,7 @@ def eval_hands(model, scenes: list[tuple[bytes, list]]) -> dict:  # noqa: ANN001
 
 
 def real_photos(real: Path) -> list[tuple[bytes, str]]:
-    import csv
-
-    out = []
-    with (real / "tiles-data" / "data.csv").open(newline="", encoding="utf-8-sig") as f:
-        for row in csv.DictReader(f):
-            label = CAMERASH.get(row["label-name"].strip())
-            path = real / "tiles-resized" / row["image-name"]
-            if label and path.exists() and real_holdout(row["image-name"]):
-                out.append((path.read_bytes(), label))
-    return out
+    return [(path.read_bytes(), label) for label, path in synth.real_photo_files(real, holdout=True)]
 
 
 def eval_real(model, photos: list[tuple[bytes, str]], classes: frozenset[str]) -> dict:  # noqa: ANN001

@@ -630,9 +630,9 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
     return buf.tobytes(), lines, layout
 
 
-def real_photos(root: Path, holdout: bool = False) -> list[tuple[str, np.ndarray]]:
-    """The camerash single-tile photos (RGB, as taken: a close-up of one face) of the training part, or with
-    ``holdout`` of the held-out part."""
+def real_photo_files(root: Path, holdout: bool = False) -> list[tuple[str, Path]]:
+    """(tile name, file) of the camerash single-tile photos of the training part, or with ``holdout`` of the
+    held-out part, in the order of the labels' table."""
     import csv
 
     out = []
@@ -640,11 +640,18 @@ def real_photos(root: Path, holdout: bool = False) -> list[tuple[str, np.ndarray
         for row in csv.DictReader(f):
             label = CAMERASH.get(row["label-name"].strip())
             path = root / "tiles-resized" / row["image-name"]
-            if label is None or real_holdout(row["image-name"]) != holdout or not path.exists():
-                continue
-            img = cv2.imread(str(path))
-            if img is not None:
-                out.append((label, cv2.cvtColor(img, cv2.COLOR_BGR2RGB)))
+            if label is not None and real_holdout(row["image-name"]) == holdout and path.exists():
+                out.append((label, path))
+    return out
+
+
+def real_photos(root: Path, holdout: bool = False) -> list[tuple[str, np.ndarray]]:
+    """The camerash photos of ``real_photo_files`` decoded (RGB, as taken: a close-up of one face)."""
+    out = []
+    for label, path in real_photo_files(root, holdout):
+        img = cv2.imread(str(path))
+        if img is not None:
+            out.append((label, cv2.cvtColor(img, cv2.COLOR_BGR2RGB)))
     return out
 
 
