@@ -86,13 +86,13 @@ def _run(cmd: list[str], **kw: object) -> None:
     subprocess.run(cmd, check=True, **kw)  # type: ignore[call-overload]
 
 
-def fetch_debs(cache: Path) -> Path:
-    """Download and unpack the Debian packages into ``cache/root``; return that folder."""
+def fetch_debs(cache: Path, packages: tuple[str, ...] = PACKAGES) -> Path:
+    """Download and unpack Debian packages into ``cache/root``; return that folder."""
     debs = cache / "debs"
     root = cache / "root"
     debs.mkdir(parents=True, exist_ok=True)
     if not list(debs.glob("*.deb")):
-        _run(["apt-get", "download", *PACKAGES], cwd=debs)
+        _run(["apt-get", "download", *packages], cwd=debs)
     for deb in sorted(debs.glob("*.deb")):
         _run(["dpkg-deb", "-x", str(deb), str(root)])
     return root

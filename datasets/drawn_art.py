@@ -1,0 +1,512 @@
+"""Tile styles drawn here from Debian's CJK fonts, so the classifier sees many more ways a tile is drawn.
+
+Each drawn style is one seeded throw of the choices a tile maker makes: the fonts of the numerals, of 萬 and of the
+honours; the variants printed (五 or 伍, 萬 or 万, 發 or 发); ink colours; whether an index numeral or letter stands
+in a corner, and which; the coin of the dots and the stick of the bamboo, and the colours they take by place; the
+white dragon's frame; the one of bamboo as a bird, a glyph or a big stick; the flowers as glyphs or drawn blooms with
+their number. Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola, Noto Sans Symbols 2
+and Hanazono Mincho, inked in two colours.
+
+Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200).
+Usage: ``python datasets/drawn_art.py [--cache /work/cache/art] [--styles 24] [--seed 0]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+FONT_PACKAGES = (
+    "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
+    "fonts-arphic-gbsn00lp", "fonts-arphic-gkai00mp", "fonts-cwtex-kai", "fonts-cwtex-ming", "fonts-cwtex-heib",
+    "fonts-cwtex-yen", "fonts-cwtex-fs", "fonts-wqy-zenhei", "fonts-wqy-microhei", "fonts-hanazono",
+    "fonts-ipafont-mincho", "fonts-ipafont-gothic", "fonts-lxgw-wenkai", "fonts-klee", "fonts-seto",
+    "fonts-noto-cjk", "fonts-noto-core", "fonts-ancient-scripts",
+)
+SS = 2  # drawn at twice the size, then reduced (smooth edges)
+W, H = FACE_W * SS, FACE_H * SS
+NEEDED = "一二三四五六七八九萬東南西北中發梅蘭菊竹春夏秋冬"
+VARIANTS = "伍陸万发幺"  # used where the font has them
+NUMERALS = "一二三四五六七八九"
+WINDS = "東南西北"
+SEASONS, FLOWERS = "春夏秋冬", "梅蘭菊竹"
+LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
+
+RED = [(200, 30, 30), (180, 20, 40), (215, 50, 30), (160, 25, 25), (225, 60, 60)]
+GREEN = [(20, 130, 60), (40, 110, 40), (10, 100, 80), (60, 150, 50), (20, 90, 50)]
+BLUE = [(30, 60, 160), (20, 40, 120), (40, 90, 180), (20, 70, 130), (60, 60, 150)]
+BLACK = [(20, 20, 20), (40, 30, 30), (30, 30, 50), (10, 10, 10)]
+FACE = [(245, 242, 230), (250, 250, 245), (240, 232, 205), (236, 240, 232), (244, 236, 215), (232, 236, 240),
+        (248, 244, 236), (225, 230, 215)]
+
+
+@dataclass(frozen=True)
+class Font:
+    path: Path
+    family: str
+    variants: str  # which of VARIANTS it has
+
+
+def font_files(root: Path) -> list[Font]:
+    """Every unpacked font that has all the glyphs a tile needs (of a collection, its first face)."""
+    from fontTools.ttLib import TTCollection, TTFont
+
+    found = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix.lower() not in (".ttf", ".otf", ".ttc"):
+            continue
+        try:
+            faces = TTCollection(str(path), lazy=True).fonts if path.suffix.lower() == ".ttc" else [
+                TTFont(str(path), lazy=True)]
+        except Exception:  # noqa: BLE001 - a font fontTools cannot read is simply not used
+            continue
+        # of a collection the first face is enough (the others are the same glyphs for other locales)
+        cmap = faces[0].getBestCmap() or {}
+        if all(ord(c) in cmap for c in NEEDED):
+            try:
+                ImageFont.truetype(str(path), 160, index=0)
+            except OSError:  # a bitmap-only font does not scale
+                continue
+            found.append(Font(path, path.stem.split("-")[0].split("_")[0], "".join(
+                c for c in VARIANTS if ord(c) in cmap)))
+    return found
+
+
+def mahjong_fonts(root: Path) -> list[Path]:
+    from fontTools.ttLib import TTFont
+
+    out = []
+    for path in sorted(root.rglob("*.tt[fc]")):
+        try:
+            cmap = TTFont(str(path), lazy=True, fontNumber=0).getBestCmap() or {}
+        except Exception:  # noqa: BLE001
+            continue
+        if all(cp in cmap for cp in range(0x1F000, 0x1F02A)):
+            out.append(path)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ drawing ----
+def _glyph(text: str, font: ImageFont.FreeTypeFont, ink: tuple[int, int, int], box: tuple[float, float, float, float],
+           canvas: Image.Image, stretch: float = 1.0) -> None:
+    """Draw ``text`` fitted into ``box`` (x0, y0, x1, y1), keeping its shape (``stretch`` > 1 makes it taller)."""
+    x0, y0, x1, y1 = box
+    mask = Image.new("L", (font.size * (len(text) + 1), font.size * 2), 0)
+    ImageDraw.Draw(mask).text((font.size // 4, font.size // 4), text, font=font, fill=255)
+    bb = mask.getbbox()
+    if bb is None:
+        return
+    mask = mask.crop(bb)
+    bw, bh = x1 - x0, y1 - y0
+    scale = min(bw / mask.width, bh / (mask.height * stretch))
+    size = (max(1, round(mask.width * scale)), max(1, round(mask.height * scale * stretch)))
+    mask = mask.resize(size, Image.LANCZOS)
+    at = (round(x0 + (bw - size[0]) / 2), round(y0 + (bh - size[1]) / 2))
+    canvas.paste(Image.new("RGB", size, ink), at, mask)
+
+
+def _coin(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: tuple, kind: int, accent: tuple,
+          face: tuple) -> None:
+    """One dot: ``kind`` picks the coin's drawing (rings, petals, solid, spokes ...)."""
+    def circ(rr: float, fill: tuple | None = None, outline: tuple | None = None, width: int = 0) -> None:
+        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=fill, outline=outline, width=width)
+
+    lw = max(2, round(r * 0.16))
+    if kind == 0:  # concentric rings
+        circ(r, outline=ink, width=lw)
+        circ(r * 0.55, outline=ink, width=lw)
+        circ(r * 0.18, fill=ink)
+    elif kind == 1:  # solid with a light ring and centre
+        circ(r, fill=ink)
+        circ(r * 0.62, outline=face, width=lw)
+        circ(r * 0.2, fill=face)
+    elif kind == 2:  # ring with petals
+        circ(r, outline=ink, width=lw)
+        for k in range(8):
+            a = k * math.pi / 4
+            px, py = cx + math.cos(a) * r * 0.55, cy + math.sin(a) * r * 0.55
+            d.ellipse((px - r * 0.17, py - r * 0.17, px + r * 0.17, py + r * 0.17), fill=ink)
+        circ(r * 0.2, fill=accent)
+    elif kind == 3:  # spokes
+        circ(r, outline=ink, width=lw)
+        for k in range(6):
+            a = k * math.pi / 6
+            dx, dy = math.cos(a) * r * 0.8, math.sin(a) * r * 0.8
+            d.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=ink, width=max(1, lw // 2))
+        circ(r * 0.3, fill=face, outline=ink, width=lw)
+    elif kind == 4:  # thick ring, accent centre
+        circ(r, fill=ink)
+        circ(r * 0.7, fill=face)
+        circ(r * 0.42, fill=accent)
+    else:  # double ring with a square hole (a cash coin)
+        circ(r, fill=ink)
+        circ(r * 0.82, fill=face)
+        circ(r * 0.68, fill=ink)
+        s = r * 0.22
+        d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=face)
+
+
+def _stick(d: ImageDraw.ImageDraw, cx: float, cy: float, length: float, width: float, ink: tuple, angle: float,
+           face: tuple, kind: int) -> None:
+    """One bamboo stick centred at (cx, cy), ``angle`` in radians from vertical, with its joints."""
+    ux, uy = math.sin(angle), -math.cos(angle)   # along the stick
+    vx, vy = -uy, ux                             # across
+    hl, hw = length / 2, width / 2
+
+    def quad(t0: float, t1: float, w: float) -> list[tuple[float, float]]:
+        return [(cx + ux * t0 + vx * w, cy + uy * t0 + vy * w), (cx + ux * t1 + vx * w, cy + uy * t1 + vy * w),
+                (cx + ux * t1 - vx * w, cy + uy * t1 - vy * w), (cx + ux * t0 - vx * w, cy + uy * t0 - vy * w)]
+
+    if kind == 0:  # solid stick, light joints
+        d.polygon(quad(-hl, hl, hw), fill=ink)
+        for t in (-hl * 0.92, 0, hl * 0.92):
+            d.polygon(quad(t - width * 0.08, t + width * 0.08, hw * 1.25), fill=ink)
+            d.line([quad(t, t, hw * 0.8)[0], quad(t, t, hw * 0.8)[2]], fill=face, width=max(1, round(width * 0.1)))
+    elif kind == 1:  # outlined stick with a centre line
+        d.polygon(quad(-hl, hl, hw), outline=ink, width=max(2, round(width * 0.18)))
+        d.line([(cx - ux * hl * 0.9, cy - uy * hl * 0.9), (cx + ux * hl * 0.9, cy + uy * hl * 0.9)], fill=ink,
+               width=max(1, round(width * 0.15)))
+        for t in (-hl, 0, hl):
+            d.polygon(quad(t - width * 0.1, t + width * 0.1, hw * 1.3), fill=ink)
+    else:  # two segments with bulging joints
+        for t0, t1 in ((-hl, -width * 0.12), (width * 0.12, hl)):
+            d.polygon(quad(t0, t1, hw * 0.85), fill=ink)
+        for t in (-hl, 0, hl):
+            p = (cx + ux * t, cy + uy * t)
+            d.ellipse((p[0] - hw * 1.1, p[1] - hw * 0.55, p[0] + hw * 1.1, p[1] + hw * 0.55), fill=ink)
+
+
+# where the n dots / sticks stand, in a unit box (x, y), and which colour slot each takes
+DOTS: dict[int, list[tuple[float, float, int]]] = {
+    2: [(0.5, 0.27, 0), (0.5, 0.73, 1)],
+    3: [(0.22, 0.2, 0), (0.5, 0.5, 1), (0.78, 0.8, 2)],
+    4: [(0.27, 0.27, 0), (0.73, 0.27, 1), (0.27, 0.73, 1), (0.73, 0.73, 0)],
+    5: [(0.24, 0.22, 0), (0.76, 0.22, 1), (0.5, 0.5, 2), (0.24, 0.78, 1), (0.76, 0.78, 0)],
+    6: [(0.28, 0.16, 0), (0.72, 0.16, 0), (0.28, 0.5, 2), (0.72, 0.5, 2), (0.28, 0.84, 2), (0.72, 0.84, 2)],
+    7: [(0.18, 0.12, 0), (0.5, 0.22, 0), (0.82, 0.32, 0), (0.3, 0.6, 2), (0.7, 0.6, 2), (0.3, 0.88, 2),
+        (0.7, 0.88, 2)],
+    8: [(0.28, 0.12, 1), (0.72, 0.12, 1), (0.28, 0.37, 1), (0.72, 0.37, 1), (0.28, 0.63, 1), (0.72, 0.63, 1),
+        (0.28, 0.88, 1), (0.72, 0.88, 1)],
+    9: [(x, y, row) for row, y in enumerate((0.17, 0.5, 0.83)) for x in (0.18, 0.5, 0.82)],
+}
+STICKS: dict[int, list[tuple[float, float, int, float]]] = {  # x, y, colour slot, angle (degrees)
+    2: [(0.5, 0.27, 0, 0), (0.5, 0.73, 1, 0)],
+    3: [(0.5, 0.27, 0, 0), (0.3, 0.73, 1, 0), (0.7, 0.73, 1, 0)],
+    4: [(0.3, 0.27, 0, 0), (0.7, 0.27, 1, 0), (0.3, 0.73, 1, 0), (0.7, 0.73, 0, 0)],
+    5: [(0.22, 0.27, 0, 0), (0.78, 0.27, 1, 0), (0.5, 0.5, 2, 0), (0.22, 0.73, 1, 0), (0.78, 0.73, 0, 0)],
+    6: [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.2, 0.5, 0.8)],
+    7: [(0.5, 0.17, 2, 0)] + [(x, y, c, 0) for y, c in ((0.5, 0), (0.83, 1)) for x in (0.2, 0.5, 0.8)],
+    8: [(0.13, 0.27, 0, 0), (0.37, 0.27, 0, 25), (0.63, 0.27, 0, -25), (0.87, 0.27, 0, 0),
+        (0.13, 0.73, 1, 0), (0.37, 0.73, 1, -25), (0.63, 0.73, 1, 25), (0.87, 0.73, 1, 0)],
+    9: [(x, y, col, 0) for y in (0.17, 0.5, 0.83) for col, x in enumerate((0.2, 0.5, 0.8))],
+}
+EIGHT_SQUARE = [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.13, 0.37, 0.63, 0.87)]
+
+
+@dataclass
+class Look:
+    """One drawn style's choices."""
+    face: tuple
+    frame: tuple | None
+    num_font: ImageFont.FreeTypeFont
+    wan_font: ImageFont.FreeTypeFont
+    honour_font: ImageFont.FreeTypeFont
+    latin_font: ImageFont.FreeTypeFont
+    num_ink: tuple
+    wan_ink: tuple
+    wind_ink: tuple
+    wan: str
+    five: str
+    six: str
+    fa: str
+    index: str | None          # corner of the index numeral / wind letter: "tl", "tr" or None
+    index_ink: tuple
+    coin: int
+    coin_one: int
+    dot_inks: tuple            # three colour slots
+    stick: int
+    stick_inks: tuple
+    eight_square: bool
+    one_sou: int               # 0 bird, 1 glyph, 2 big stick
+    one_glyph: str
+    white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame
+    white_ink: tuple
+    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only
+    flower_inks: tuple
+    margin: float
+    squeeze: float             # glyph height stretch
+
+
+def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
+    return seq[int(rng.integers(len(seq)))]
+
+
+def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) -> Look:
+    """One style's choices; fonts are drawn family first (Noto's fourteen weights count as two families)."""
+    families = sorted({f.family for f in fonts})
+
+    def font() -> Font:
+        family = _pick(rng, families)
+        return _pick(rng, [f for f in fonts if f.family == family])
+
+    def load(f: Font) -> ImageFont.FreeTypeFont:
+        return ImageFont.truetype(str(f.path), 160)
+
+    num, wan, honour = font(), font(), font()
+    wan = num if rng.random() < 0.4 else wan
+    return Look(
+        face=_pick(rng, FACE), frame=_pick(rng, BLUE + GREEN + BLACK) if rng.random() < 0.25 else None,
+        num_font=load(num), wan_font=load(wan), honour_font=load(honour),
+        latin_font=ImageFont.truetype(str(_pick(rng, latin)), 80),
+        num_ink=_pick(rng, BLACK + BLUE + GREEN + BLACK), wan_ink=_pick(rng, RED if rng.random() < 0.85 else BLACK),
+        wind_ink=_pick(rng, BLACK + BLUE + GREEN), wan="万" if "万" in wan.variants and rng.random() < 0.3 else "萬",
+        five="伍" if "伍" in num.variants and rng.random() < 0.6 else "五",
+        six="陸" if "陸" in num.variants and rng.random() < 0.08 else "六",
+        fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發",
+        one_glyph="幺", index=_pick(rng, ("tl", "tr", "tl", None, None)),
+        index_ink=_pick(rng, RED + BLACK + BLUE), coin=int(rng.integers(6)), coin_one=int(rng.integers(6)),
+        dot_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (BLUE, GREEN, RED), (GREEN, RED, BLUE),
+                                                            (BLUE, RED, GREEN), (BLACK, RED, BLUE)))),
+        stick=int(rng.integers(3)),
+        stick_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (GREEN, GREEN, RED),
+                                                              (BLUE, GREEN, RED), (GREEN, BLACK, RED)))),
+        eight_square=rng.random() < 0.2, white=int(rng.integers(5)),
+        one_sou=int(_pick(rng, (0, 0, 0, 1, 2) if "幺" in num.variants else (0, 0, 0, 2))),
+        white_ink=_pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(3)),
+        flower_inks=(_pick(rng, RED), _pick(rng, GREEN), _pick(rng, BLUE + BLACK)),
+        margin=float(rng.uniform(0.06, 0.12)), squeeze=float(rng.uniform(0.85, 1.2)),
+    )
+
+
+def _index(img: Image.Image, look: Look, text: str) -> None:
+    if look.index is None:
+        return
+    s = W * 0.2
+    x0 = W * 0.05 if look.index == "tl" else W * 0.95 - s
+    _glyph(text, look.latin_font, look.index_ink, (x0, H * 0.03, x0 + s, H * 0.03 + s), img)
+
+
+def _bird(d: ImageDraw.ImageDraw, look: Look, box: tuple) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    g, r, b = look.stick_inks[0], look.dot_inks[2], look.stick_inks[1]
+    for k in range(5):  # tail feathers
+        a = math.radians(200 + k * 22)
+        ex, ey = x0 + w * 0.45 + math.cos(a) * w * 0.45, y0 + h * 0.62 - math.sin(a) * h * 0.35
+        d.line((x0 + w * 0.45, y0 + h * 0.62, ex, ey), fill=(g, b)[k % 2], width=max(3, round(w * 0.06)))
+        d.ellipse((ex - w * 0.07, ey - w * 0.07, ex + w * 0.07, ey + w * 0.07), fill=r)
+    d.ellipse((x0 + w * 0.3, y0 + h * 0.4, x0 + w * 0.75, y0 + h * 0.72), fill=g)          # body
+    d.ellipse((x0 + w * 0.6, y0 + h * 0.22, x0 + w * 0.82, y0 + h * 0.42), fill=b)         # head
+    d.polygon([(x0 + w * 0.8, y0 + h * 0.3), (x0 + w * 0.95, y0 + h * 0.34), (x0 + w * 0.8, y0 + h * 0.37)], fill=r)
+    d.line((x0 + w * 0.68, y0 + h * 0.42, x0 + w * 0.68, y0 + h * 0.55), fill=b, width=max(3, round(w * 0.05)))
+    for lx in (0.48, 0.58):  # legs
+        d.line((x0 + w * lx, y0 + h * 0.7, x0 + w * lx, y0 + h * 0.9), fill=r, width=max(2, round(w * 0.03)))
+
+
+def _bloom(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals: int, ink: tuple, centre: tuple) -> None:
+    for k in range(petals):
+        a = k * 2 * math.pi / petals
+        px, py = cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6
+        d.ellipse((px - r * 0.4, py - r * 0.4, px + r * 0.4, py + r * 0.4), fill=ink)
+    d.ellipse((cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3), fill=centre)
+
+
+def draw_face(look: Look, label: str) -> Image.Image:
+    img = Image.new("RGB", (W, H), look.face)
+    d = ImageDraw.Draw(img)
+    if look.frame is not None:
+        m = W * 0.03
+        d.rounded_rectangle((m, m, W - m, H - m), radius=W * 0.06, outline=look.frame, width=3)
+    n, suit = int(label[0]), label[1]
+    m = look.margin
+    body = (W * m, H * m, W * (1 - m), H * (1 - m))
+    bx0, by0, bx1, by1 = body
+    bw, bh = bx1 - bx0, by1 - by0
+    if suit == "m":
+        numeral = {5: look.five, 6: look.six}.get(n, NUMERALS[n - 1])
+        top = by0 + bh * (0.12 if look.index else 0.0)
+        split = top + (by1 - top) * 0.42
+        _glyph(numeral, look.num_font, look.num_ink, (bx0 + bw * 0.12, top, bx1 - bw * 0.12, split - bh * 0.03), img)
+        _glyph(look.wan, look.wan_font, look.wan_ink, (bx0, split, bx1, by1), img, look.squeeze)
+        _index(img, look, str(n))
+    elif suit == "p":
+        if n == 1:
+            r = min(bw, bh) * 0.46
+            cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
+            _coin(d, cx, cy, r, look.dot_inks[0], look.coin_one, look.dot_inks[2], look.face)
+            _coin(d, cx, cy, r * 0.45, look.dot_inks[1], look.coin, look.dot_inks[2], look.face)
+        else:
+            # coins as large as the layout lets them be without touching each other or the face's edge
+            centres = [(bx0 + bw * x, by0 + bh * y, slot) for x, y, slot in DOTS[n]]
+            gap = min(math.dist(a[:2], b[:2]) for i, a in enumerate(centres) for b in centres[i + 1:])
+            edge = min(min(x, W - x, y, H - y) for x, y, _ in centres) - W * 0.03
+            r = min(gap * 0.47, edge)
+            for x, y, slot in centres:
+                _coin(d, x, y, r, look.dot_inks[slot], look.coin, look.dot_inks[2 if slot != 2 else 0], look.face)
+    elif suit == "s":
+        if n == 1:
+            if look.one_sou == 0:
+                _bird(d, look, body)
+            elif look.one_sou == 1:
+                _glyph(look.one_glyph, look.num_font, look.stick_inks[0], body, img)
+            else:
+                _stick(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bh * 0.9, bw * 0.28, look.stick_inks[0], 0, look.face,
+                       look.stick)
+                _bloom(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bw * 0.2, 6, look.stick_inks[2], look.face)
+        else:
+            spots = EIGHT_SQUARE if (n == 8 and look.eight_square) else STICKS[n]
+            rows = 3 if n in (7, 9) else 2
+            length = bh / rows * 0.86
+            width = bw * (0.13 if n == 8 else 0.16 if n >= 6 or n == 5 else 0.2)
+            for x, y, slot, ang in spots:
+                _stick(d, bx0 + bw * x, by0 + bh * y, length, width, look.stick_inks[slot], math.radians(ang),
+                       look.face, look.stick)
+    elif suit == "z":
+        if n <= 4:
+            _glyph(WINDS[n - 1], look.honour_font, look.wind_ink, body, img, look.squeeze)
+            _index(img, look, "ESWN"[n - 1])
+        elif n == 6:
+            _glyph(look.fa, look.honour_font, _pick(np.random.default_rng(n), GREEN), body, img, look.squeeze)
+        elif n == 7:
+            _glyph("中", look.honour_font, look.wan_ink if look.wan_ink in RED else RED[0], body, img, look.squeeze)
+        else:
+            _white(d, look, body)
+    else:  # flowers
+        k = (n - 1) % 4
+        glyph = (SEASONS if n <= 4 else FLOWERS)[k]
+        ink = look.flower_inks[k % 3]
+        if look.flower in (1, 2):
+            for j in range(3 + k):
+                cx = bx0 + bw * (0.25 + 0.5 * ((j * 37) % 10) / 10)
+                cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10)
+                _bloom(d, cx, cy, bw * 0.16, 5 + k, look.flower_inks[(k + 1) % 3], look.flower_inks[k % 3])
+        if look.flower in (0, 1):
+            gb = body if look.flower == 0 else (bx0, by0 + bh * 0.05, bx0 + bw * 0.55, by0 + bh * 0.45)
+            _glyph(glyph, look.honour_font, ink, gb, img)
+        s = W * 0.22
+        corner = (bx1 - s, by0, bx1, by0 + s) if look.flower != 0 or look.index else None
+        if corner:
+            _glyph(str(k + 1), look.latin_font, look.index_ink, corner, img)
+    return img.resize((FACE_W, FACE_H), Image.LANCZOS)
+
+
+def _white(d: ImageDraw.ImageDraw, look: Look, body: tuple) -> None:
+    x0, y0, x1, y1 = body
+    ink, lw = look.white_ink, max(3, round(W * 0.035))
+    if look.white == 0:
+        return
+    d.rectangle((x0, y0, x1, y1), outline=ink, width=lw)
+    if look.white == 2:
+        g = W * 0.07
+        d.rectangle((x0 + g, y0 + g, x1 - g, y1 - g), outline=ink, width=max(2, lw // 2))
+    elif look.white == 3:
+        c = W * 0.12
+        for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            d.rectangle((cx - c / 2, cy - c / 2, cx + c / 2, cy + c / 2), fill=ink)
+    elif look.white == 4:
+        g = W * 0.06
+        step = (y1 - y0 - 2 * g) / 10
+        for k in range(10):
+            for x in (x0 + g, x1 - g):
+                d.rectangle((x - step * 0.3, y0 + g + k * step, x + step * 0.3, y0 + g + (k + 0.7) * step), fill=ink)
+        step = (x1 - x0 - 2 * g) / 7
+        for k in range(7):
+            for y in (y0 + g, y1 - g):
+                d.rectangle((x0 + g + k * step, y - step * 0.3, x0 + g + (k + 0.7) * step, y + step * 0.3), fill=ink)
+
+
+# ------------------------------------------------------------------------------- Unicode mahjong glyphs ----
+UNICODE_ORDER = (["1z", "2z", "3z", "4z", "7z", "6z", "5z"] + [f"{n}m" for n in range(1, 10)]
+                 + [f"{n}s" for n in range(1, 10)] + [f"{n}p" for n in range(1, 10)]
+                 + ["5f", "6f", "8f", "7f", "1f", "2f", "3f", "4f"])
+
+
+def _inside_outline(ink: np.ndarray) -> tuple[int, int, int, int]:
+    """The box inside a glyph's drawn tile outline: past the outermost near-full rows and columns of ink."""
+    h, w = ink.shape
+    cols, rows = ink.sum(0) > 0.7 * h, ink.sum(1) > 0.7 * w
+
+    def inward(full: np.ndarray, n: int) -> tuple[int, int]:
+        """Skip the outline's run of full lines at each end (only the run that starts at the edge)."""
+        lo, hi = 0, n - 1
+        while lo < n // 5 and not full[lo]:
+            lo += 1
+        while lo < n // 5 and full[lo]:
+            lo += 1
+        while hi > n - n // 5 and not full[hi]:
+            hi -= 1
+        while hi > n - n // 5 and full[hi]:
+            hi -= 1
+        pad = max(2, n // 60)
+        return (lo + pad, hi - pad + 1) if lo < n // 5 and hi > n - n // 5 else (0, n)
+
+    x0, x1 = inward(cols, w)
+    y0, y1 = inward(rows, h)
+    return x0, y0, x1, y1
+
+
+def unicode_faces(font_path: Path, dest: Path, rng: np.random.Generator) -> None:
+    """A style from a font's mahjong tiles (U+1F000...): the glyph's inside, inked top and bottom apart."""
+    font = ImageFont.truetype(str(font_path), 400)
+    face = _pick(rng, FACE)
+    dest.mkdir(parents=True, exist_ok=True)
+    for i, label in enumerate(UNICODE_ORDER):
+        mask = Image.new("L", (700, 700), 0)
+        ImageDraw.Draw(mask).text((100, 50), chr(0x1F000 + i), font=font, fill=255)
+        bb = mask.getbbox()
+        mask = mask.crop(bb)
+        inner = mask.crop(_inside_outline(np.asarray(mask) > 127))
+        ink_top = _pick(rng, BLACK + BLUE) if label[1] in "mz" else _pick(rng, GREEN + BLUE)
+        ink_bottom = _pick(rng, RED) if label[1] == "m" else ink_top
+        if label in ("7z",):
+            ink_top = ink_bottom = _pick(rng, RED)
+        if label == "6z":
+            ink_top = ink_bottom = _pick(rng, GREEN)
+        canvas = Image.new("RGB", inner.size, face)
+        ink = Image.new("RGB", inner.size, ink_top)
+        ink.paste(Image.new("RGB", (inner.width, inner.height // 2), ink_bottom), (0, inner.height // 2))
+        canvas.paste(ink, (0, 0), inner)
+        canvas.resize((FACE_W, FACE_H), Image.LANCZOS).save(dest / f"{label}.png")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cache", type=Path, default=Path("/work/cache/art"))
+    ap.add_argument("--styles", type=int, default=24, help="how many drawn styles")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    root = fetch_debs(args.cache / "fonts", FONT_PACKAGES)
+    fonts = font_files(root)
+    latin = [p for p in Path("/usr/share/fonts").rglob("*.ttf") if p.name in LATIN_FONTS] or [fonts[0][0]]
+    if not fonts:
+        print(f"no CJK font with the tile glyphs under {root}", file=sys.stderr)
+        return 2
+    faces = args.cache / "faces"
+    rng = np.random.default_rng(args.seed)
+    for k in range(args.styles):
+        look = make_look(rng, fonts, latin)
+        dest = faces / f"dr_{k:02d}"
+        dest.mkdir(parents=True, exist_ok=True)
+        for label in [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + [
+                f"{n}f" for n in range(1, 9)]:
+            img = draw_face(look, label)
+            if rng.random() < 0.3:
+                img = img.filter(ImageFilter.GaussianBlur(0.6))
+            img.save(dest / f"{label}.png")
+    for path in mahjong_fonts(root):
+        unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
+    contact_sheet(faces, args.cache / "contact_sheet.png")
+    print(f"{args.styles} drawn styles from {len(fonts)} fonts, {len(mahjong_fonts(root))} Unicode-tile styles "
+          f"in {faces}; check {args.cache / 'contact_sheet.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

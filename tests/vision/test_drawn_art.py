@@ -1,0 +1,66 @@
+"""Tile styles drawn from fonts: the dots and sticks drawn are the tile's count; Unicode tiles map to every name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import drawn_art
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+from synth import FACE_LABELS, FLOWER_LABELS
+
+DEJAVU = sorted(Path("/usr/share/fonts").rglob("DejaVuSans*.ttf"))
+
+
+def _look(**changes: object) -> drawn_art.Look:
+    assert DEJAVU, "the tests draw with DejaVu (Debian: fonts-dejavu-core)"
+    font = drawn_art.Font(DEJAVU[0], "dejavu", "")
+    look = drawn_art.make_look(np.random.default_rng(0), [font], [DEJAVU[0]])
+    for k, v in changes.items():
+        setattr(look, k, v)
+    return look
+
+
+def _blobs(face: Image.Image, look: drawn_art.Look) -> int:
+    """Outer outlines of ink (anything far from the face colour; what lies inside a coin's ring is part of it)."""
+    img = np.asarray(face).astype(int)
+    ink = (np.abs(img - np.array(look.face)).sum(2) > 120).astype(np.uint8)
+    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return sum(cv2.contourArea(c) > 40 for c in contours)
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_dots_drawn_are_the_count(n: int) -> None:
+    look = _look(coin=1, coin_one=1, frame=None)  # solid coins: one patch each
+    assert _blobs(drawn_art.draw_face(look, f"{n}p"), look) == n
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 9])
+def test_sticks_drawn_are_the_count(n: int) -> None:
+    look = _look(stick=0, frame=None)
+    assert _blobs(drawn_art.draw_face(look, f"{n}s"), look) == n
+
+
+def test_every_tile_draws_and_dots_and_bamboo_differ() -> None:
+    look = _look()  # DejaVu has no CJK glyphs: characters and honours are not compared here
+    faces = {label: np.asarray(drawn_art.draw_face(look, label)) for label in FACE_LABELS + FLOWER_LABELS}
+    assert all(f.shape == (200, 150, 3) for f in faces.values())
+    drawn = [faces[f"{n}{s}"].tobytes() for s in "ps" for n in range(1, 10)]
+    assert len(set(drawn)) == 18
+
+
+def test_unicode_order_names_every_tile_once() -> None:
+    assert sorted(drawn_art.UNICODE_ORDER) == sorted(FACE_LABELS + FLOWER_LABELS)
+
+
+def test_inside_outline_drops_the_drawn_frame_only() -> None:
+    img = Image.new("L", (100, 140), 0)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 99, 139), outline=255, width=3)
+    d.rectangle((20, 10, 30, 129), fill=255)  # a tall stroke inside, near the edge: not a frame
+    box = drawn_art._inside_outline(np.asarray(img) > 127)
+    assert box[0] in range(3, 8) and box[1] in range(3, 8)
+    assert box[2] in range(93, 98) and box[3] in range(133, 138)
+    assert box[0] < 20
