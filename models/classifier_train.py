@@ -127,7 +127,7 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
     return res
 
 
-def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Path, threads: int = 1) -> dict:
+def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, models: Path, threads: int = 1) -> dict:
     import torch
     from torch import nn
 
@@ -137,8 +137,8 @@ def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Pat
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
     t0 = time.time()
-    xs, ys, os_ = load_synth(data, "train", 2, rng)
-    xv, yv, ov = load_synth(data, "val", 1, rng)
+    xs, ys, os_ = (np.concatenate(a) for a in zip(*(load_synth(d, "train", 2, rng) for d in data), strict=True))
+    xv, yv, ov = (np.concatenate(a) for a in zip(*(load_synth(d, "val", 1, rng) for d in data), strict=True))
     xr, yr = load_real(real, holdout=False)
     xh, yh = load_real(real, holdout=True)
     xrr, yrr, orr = _rot_real(xr, yr, 24, rng)
@@ -187,7 +187,8 @@ def train_classifier(data: Path, real: Path, run: Path, epochs: int, models: Pat
         print(json.dumps(rec), flush=True)
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
     export(net, models / "tile_classifier.onnx")
-    summary = {"epochs": epochs, "data": str(data), "history": history, "train_crops": int(len(xs)),
+    summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
+               "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))

@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="finder_ft", help="finetune, export: the fine-tuning run's name under --runs")
     ap.add_argument("--finetune", default=None, help="card: the shipped fine-tuning run's name, if any")
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
+    ap.add_argument("--also", type=Path, nargs="*", default=[],
+                    help="classifier: more synthetic datasets read beside --data")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
     ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
@@ -121,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("classifier", "all"):
         from classifier_train import train_classifier
 
-        train_classifier(args.data, args.real, args.runs / "classifier", args.epochs or 8, MODELS, args.threads)
+        train_classifier([args.data, *args.also], args.real, args.runs / "classifier", args.epochs or 8, MODELS,
+                         args.threads)
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
