@@ -20,6 +20,7 @@ Tile art comes from ``datasets/fetch_art.py`` (``--art /work/cache/art/faces``).
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import math
 import sys
@@ -59,10 +60,15 @@ class Style:
         return all(f in self.faces for f in FLOWER_LABELS)
 
 
+def _named(name: str, patterns: list[str] | None) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns or ())
+
+
 def load_styles(art: Path, include: list[str] | None = None, exclude: list[str] | None = None) -> list[Style]:
+    """The styles under ``art``; ``include`` and ``exclude`` hold names or shell patterns (``'dr_*'``)."""
     styles = []
     for d in sorted(p for p in art.iterdir() if p.is_dir()):
-        if d.name in SKIP_STYLES or (include and d.name not in include) or (exclude and d.name in exclude):
+        if d.name in SKIP_STYLES or (include and not _named(d.name, include)) or _named(d.name, exclude):
             continue
         faces, red, back = {}, {}, None
         for f in d.glob("*.png"):
@@ -802,7 +808,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--art", type=Path, default=DEFAULT_ART,
                     help="a folder of faces (datasets/fetch_art.py), 'plain', 'camerash:ROOT' (real photos as the "
                          "faces of drawn tiles) or 'flat:ROOT' (real photos laid flat, no hand)")
-    ap.add_argument("--styles", nargs="*", help="only these styles")
+    ap.add_argument("--styles", nargs="*", help="only these styles (names or patterns: 'dr_*')")
     ap.add_argument("--exclude", nargs="*", default=list(HELD_OUT_STYLES),
                     help=f"leave these styles out (default: the held-out {HELD_OUT_STYLES})")
     ap.add_argument("--min-mp", type=float, default=3.0)

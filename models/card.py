@@ -48,7 +48,13 @@ python datasets/synth.py --out /work/cache/datasets/flat_real --train 700 --val 
 nice -n 5 python models/train.py finetune --data /work/cache/datasets/hands2 --epochs 2 --name finder_ft2 \\
     --real-data /work/cache/datasets/flat_real /work/cache/datasets/hands_real
 python models/train.py export --name finder_ft2     # the fine-tuned finder -> models/tile_finder.pt
-nice -n 5 python models/train.py classifier --data /work/cache/datasets/hands2 --epochs 16
+python datasets/drawn_art.py --styles 24           # 24 drawn + 3 Unicode-tile styles -> /work/cache/art/faces
+python datasets/synth.py --out /work/cache/datasets/hands3 --train 2000 --val 150 --seed 13 \\
+    --min-mp 1.0 --max-mp 2.0 --workers 2 --exclude kd_traditional 'dr_*' 'uc_*'  # the 10 art styles
+python datasets/synth.py --out /work/cache/datasets/drawn --train 2000 --val 150 --seed 14 \\
+    --min-mp 1.0 --max-mp 2.0 --workers 2 --styles 'dr_*' 'uc_*'                 # the 27 drawn styles
+nice -n 5 python models/train.py classifier --data /work/cache/datasets/hands3 --also /work/cache/datasets/drawn \\
+    --epochs 14
 python bench/eval_vision.py && python models/train.py card --finetune finder_ft2"""
 
 
@@ -195,6 +201,9 @@ def write_card(models: Path, runs: Path, finetune: str | None = None, bench_file
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = sorted(p.name for p in FACES.iterdir() if p.is_dir() and p.name not in HELD_OUT + SKIPPED) \
         if FACES.exists() else []
+    drawn = [s for s in styles if s.startswith("dr_")]
+    unicode = [s for s in styles if s.startswith("uc_")]
+    art = [s for s in styles if s not in drawn + unicode]
     lines = [
         "# mjscore tile models",
         "",
@@ -212,8 +221,13 @@ def write_card(models: Path, runs: Path, finetune: str | None = None, bench_file
     lines += [
         "",
         "## Data",
-        "- Synthetic hands from `datasets/synth.py`, 1-2 MP; tile styles " + ", ".join(styles)
+        "- Synthetic hands from `datasets/synth.py`, 1-2 MP; tile styles " + ", ".join(art)
         + f" (from `datasets/fetch_art.py`); `{', '.join(HELD_OUT)}` is held out for evaluation.",
+        *([f"- And {len(drawn)} styles drawn here (`datasets/drawn_art.py`): `{drawn[0]}` to `{drawn[-1]}` from "
+           "Debian's CJK fonts (numeral, 萬 and honour fonts, variants 五/伍, 萬/万, 發/发, inks, corner indices, "
+           "coins, sticks, birds, white-dragon frames, flowers all drawn by a seeded throw), and "
+           + ", ".join(f"`{u}`" for u in unicode) + " from the Unicode mahjong tiles of their fonts."]
+          if drawn else []),
         "- Real photos: `shared/real/camerash` (628 single-tile photos); about 35% (fixed by a hash of the file name,"
         " `real_holdout` in `datasets/synth.py`) are never trained on; the rest train the classifier and, as faces"
         " of drawn tiles (`--art camerash:`) and laid flat (`--art flat:`), the finder's fine-tuning.",

@@ -122,3 +122,19 @@ def test_flat_scenes_label_each_photo_where_it_lies() -> None:
             assert np.abs(middle.reshape(-1, 3).mean(0) - colours[t["label"]]).max() < 40
             seen += 1
     assert seen >= 8
+
+
+def test_styles_are_chosen_by_name_or_pattern(tmp_path: Path) -> None:
+    face = np.full((200, 150, 3), 230, np.uint8)
+    for style in ("dr_00", "dr_01", "kd_x", "uc_y"):
+        (tmp_path / style).mkdir()
+        for label in synth.FACE_LABELS:
+            cv2.imwrite(str(tmp_path / style / f"{label}.png"), face)
+
+    def names(**kw: list[str]) -> list[str]:
+        return [s.name for s in synth.load_styles(tmp_path, **kw)]
+
+    assert names() == ["dr_00", "dr_01", "kd_x", "uc_y"]
+    assert names(include=["dr_*", "uc_y"]) == ["dr_00", "dr_01", "uc_y"]
+    assert names(exclude=["dr_*", "uc_*"]) == ["kd_x"]
+    assert names(include=["dr_*"], exclude=["dr_01"]) == ["dr_00"]
