@@ -1,7 +1,7 @@
 """The model card, ``models/README.md``, written from what the training runs and the benchmark recorded.
 
-``python models/train.py card [--runs DIR] [--finetune NAME]``: the finder's base run (``runs/finder``), the
-fine-tuning run shipped on top of it (``runs/NAME``, if given), the classifier run (``runs/classifier``), the
+``python models/train.py card [--runs DIR] [--finetune NAME ...]``: the finder's base run (``runs/finder``), the
+fine-tuning runs shipped on top of it (``runs/NAME``, in order), the classifier run (``runs/classifier``), the
 datasets they read (each run's own record) and ``bench/eval_vision.py``'s output. Nothing here is typed in by
 hand but the reproduce commands, the targets and the notes (measurements made beside the runs, dated).
 """
@@ -80,7 +80,7 @@ def _val(row: dict[str, str]) -> str:
             f"mAP50 {float(row['metrics/mAP50(B)']):.3f}, mAP50-95 {float(row['metrics/mAP50-95(B)']):.3f}")
 
 
-def _finder(runs: Path, finetune: str | None) -> list[str]:
+def _finder(runs: Path, finetune: list[str]) -> list[str]:
     lines = ["## Finder (ultralytics, CPU, from scratch: no pretrained weights)"]
     base, args = _rows(runs / "finder" / "results.csv"), _args(runs / "finder" / "args.yaml")
     if not base:
@@ -90,14 +90,17 @@ def _finder(runs: Path, finetune: str | None) -> list[str]:
         f"- epochs run: {len(base)}; training time {float(base[-1]['time']) / 3600:.2f} h (2 shared CPU cores)",
         f"- last epoch val (synthetic, one class): {_val(base[-1])}",
     ]
-    if finetune:
-        ft, fargs = _rows(runs / finetune / "results.csv"), _args(runs / finetune / "args.yaml")
+    for k, name in enumerate(finetune):
+        ft, fargs = _rows(runs / name / "results.csv"), _args(runs / name / "args.yaml")
         if ft:
-            sets = json.dumps(_train_sets(runs / f"{finetune}.yaml"))
+            sets = json.dumps(_train_sets(runs / f"{name}.yaml"))
+            start = Path(fargs.get("model", "?")).parts[-3:-2] or ("?",)
+            shipped = ", shipped" if k == len(finetune) - 1 else ""
             lines += [
-                f"- then fine-tuned (`{finetune}`, shipped): {len(ft)} epochs, {float(ft[-1]['time']) / 60:.0f} min, "
+                f"- then fine-tuned (`{name}`{shipped}, from `{start[0]}`): {len(ft)} epochs, "
+                f"{float(ft[-1]['time']) / 60:.0f} min, "
                 + ", ".join(f"{k}={fargs[k]}" for k in FINDER_KEYS if k in fargs) + f"; data {sets}",
-                f"- fine-tuned, last epoch val (the same sets' val parts, one class): {_val(ft[-1])}",
+                f"- `{name}`, last epoch val (the same sets' val parts, one class): {_val(ft[-1])}",
             ]
     lines.append("- detection looks twice: the whole photo at 416 px, then the region holding the tiles at 512 px "
                  "(`DetectorConfig.zoom_imgsz`)")
@@ -197,7 +200,7 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
     return "yes" if ok else "no"
 
 
-def write_card(models: Path, runs: Path, finetune: str | None = None, bench_file: Path = BENCH) -> Path:
+def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (), bench_file: Path = BENCH) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = sorted(p.name for p in FACES.iterdir() if p.is_dir() and p.name not in HELD_OUT + SKIPPED) \
         if FACES.exists() else []

@@ -60,10 +60,10 @@ def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, ho
 
 
 def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch: int, hours: float,
-                    epochs: int = 2, name: str = "finder_ft") -> Path:
-    """Go on training the finder from its best weights on the synthetic hands plus ``extra`` datasets (hands whose
-    faces are real tile photos, ``datasets/synth.py --art camerash:...``; real photos laid flat, ``--art flat:...``;
-    training photos only), at a low learning rate. Resumes an unfinished run."""
+                    epochs: int = 2, name: str = "finder_ft", start: str = "finder") -> Path:
+    """Go on training the finder from the best weights of run ``start`` on the synthetic hands plus ``extra`` datasets
+    (hands whose faces are real tile photos, ``datasets/synth.py --art camerash:...``; real photos laid flat,
+    ``--art flat:...``; training photos only), at a low learning rate. Resumes an unfinished run."""
     from ultralytics import YOLO
 
     run = runs / name
@@ -76,7 +76,7 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
     if last.exists() and not (run / "done").exists():
         YOLO(str(last)).train(resume=True, **({"time": hours} if hours else {}))
     elif not (run / "done").exists():
-        model = YOLO(str(runs / "finder" / "weights" / "best.pt"))
+        model = YOLO(str(runs / start / "weights" / "best.pt"))
         model.train(data=str(mixed), epochs=epochs, imgsz=imgsz, batch=batch, workers=2, single_cls=True,
                     project=str(runs), name=name, exist_ok=True, plots=False, device="cpu", cache="ram",
                     mosaic=0.0, scale=0.4, degrees=0.0, translate=0.1, fliplr=0.5, close_mosaic=0, seed=0,
@@ -107,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-data", type=Path, nargs="+", default=[Path("/work/cache/datasets/hands_real")],
                     help="finetune: the datasets added to --data")
     ap.add_argument("--name", default="finder_ft", help="finetune, export: the fine-tuning run's name under --runs")
-    ap.add_argument("--finetune", default=None, help="card: the shipped fine-tuning run's name, if any")
+    ap.add_argument("--start", default="finder", help="finetune: the run whose best weights it starts from")
+    ap.add_argument("--finetune", nargs="*", default=[],
+                    help="card: the fine-tuning runs shipped on top of the base run, in the order they ran")
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
     ap.add_argument("--also", type=Path, nargs="*", default=[],
                     help="classifier: more synthetic datasets read beside --data")
@@ -130,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"finder: {export_finder(best)}")
     if args.stage == "finetune":
         best = finetune_finder(args.data, args.real_data, args.runs, args.imgsz, args.batch, args.hours,
-                               args.epochs or 2, args.name)
+                               args.epochs or 2, args.name, args.start)
         print(f"finder fine-tuned: {best} (export with care: compare bench figures first)")
     if args.stage == "export":
         best = args.runs / args.name / "weights" / "best.pt"
