@@ -207,7 +207,14 @@ STICKS: dict[int, list[tuple[float, float, int, float]]] = {  # x, y, colour slo
         (0.13, 0.73, 1, 0), (0.37, 0.73, 1, -25), (0.63, 0.73, 1, 25), (0.87, 0.73, 1, 0)],
     9: [(x, y, col, 0) for y in (0.17, 0.5, 0.83) for col, x in enumerate((0.2, 0.5, 0.8))],
 }
-EIGHT_SQUARE = [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.13, 0.37, 0.63, 0.87)]
+# other ways tile sets arrange the sticks; each layout with the number of rows its sticks stand in
+STICK_VARIANTS: dict[int, list[tuple[int, list]]] = {
+    4: [(2, [(x, y, c, 0) for y in (0.27, 0.73) for c, x in enumerate((0.15, 0.85))])],
+    5: [(3, [(0.25, 0.17, 0, 0), (0.75, 0.17, 1, 0), (0.5, 0.5, 2, 0), (0.25, 0.83, 1, 0), (0.75, 0.83, 0, 0)])],
+    6: [(3, [(x, y, c, 0) for y in (0.17, 0.5, 0.83) for c, x in enumerate((0.3, 0.7))])],
+    8: [(2, [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.13, 0.37, 0.63, 0.87)]),
+        (4, [(x, y, c, 0) for y in (0.125, 0.375, 0.625, 0.875) for c, x in enumerate((0.3, 0.7))])],
+}
 
 
 @dataclass
@@ -228,12 +235,13 @@ class Look:
     fa: str
     index: str | None          # corner of the index numeral / wind letter: "tl", "tr" or None
     index_ink: tuple
+    index_size: float          # its side, a share of the face's width
     coin: int
     coin_one: int
     dot_inks: tuple            # three colour slots
     stick: int
     stick_inks: tuple
-    eight_square: bool
+    sticks: dict               # n -> (rows, layout) where the style draws n sticks its own way
     one_sou: int               # 0 bird, 1 glyph, 2 big stick
     one_glyph: str
     white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame
@@ -270,14 +278,15 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
         five="伍" if "伍" in num.variants and rng.random() < 0.6 else "五",
         six="陸" if "陸" in num.variants and rng.random() < 0.08 else "六",
         fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發",
-        one_glyph="幺", index=_pick(rng, ("tl", "tr", "tl", None, None)),
-        index_ink=_pick(rng, RED + BLACK + BLUE), coin=int(rng.integers(6)), coin_one=int(rng.integers(6)),
+        one_glyph="幺", index=_pick(rng, ("tl", "tr", "tr", None, None)),
+        index_ink=_pick(rng, RED + RED + BLACK + BLUE), index_size=float(rng.uniform(0.13, 0.22)), coin=int(rng.integers(6)), coin_one=int(rng.integers(6)),
         dot_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (BLUE, GREEN, RED), (GREEN, RED, BLUE),
                                                             (BLUE, RED, GREEN), (BLACK, RED, BLUE)))),
         stick=int(rng.integers(3)),
         stick_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (GREEN, GREEN, RED),
                                                               (BLUE, GREEN, RED), (GREEN, BLACK, RED)))),
-        eight_square=rng.random() < 0.2, white=int(rng.integers(5)),
+        sticks={n: _pick(rng, v) for n, v in STICK_VARIANTS.items() if rng.random() < 0.35},
+        white=int(rng.integers(5)),
         one_sou=int(_pick(rng, (0, 0, 0, 1, 2) if "幺" in num.variants else (0, 0, 0, 2))),
         white_ink=_pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(3)),
         flower_inks=(_pick(rng, RED), _pick(rng, GREEN), _pick(rng, BLUE + BLACK)),
@@ -288,7 +297,7 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
 def _index(img: Image.Image, look: Look, text: str) -> None:
     if look.index is None:
         return
-    s = W * 0.2
+    s = W * look.index_size
     x0 = W * 0.05 if look.index == "tl" else W * 0.95 - s
     _glyph(text, look.latin_font, look.index_ink, (x0, H * 0.03, x0 + s, H * 0.03 + s), img)
 
@@ -361,8 +370,7 @@ def draw_face(look: Look, label: str) -> Image.Image:
                        look.stick)
                 _bloom(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bw * 0.2, 6, look.stick_inks[2], look.face)
         else:
-            spots = EIGHT_SQUARE if (n == 8 and look.eight_square) else STICKS[n]
-            rows = 3 if n in (7, 9) else 2
+            rows, spots = look.sticks.get(n, (3 if n in (7, 9) else 2, STICKS[n]))
             length = bh / rows * 0.86
             width = bw * (0.13 if n == 8 else 0.16 if n >= 6 or n == 5 else 0.2)
             for x, y, slot, ang in spots:

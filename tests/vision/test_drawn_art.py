@@ -39,7 +39,13 @@ def test_dots_drawn_are_the_count(n: int) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 9])
 def test_sticks_drawn_are_the_count(n: int) -> None:
-    look = _look(stick=0, frame=None)
+    look = _look(stick=0, frame=None, sticks={})
+    assert _blobs(drawn_art.draw_face(look, f"{n}s"), look) == n
+
+
+@pytest.mark.parametrize(("n", "k"), [(n, k) for n, v in drawn_art.STICK_VARIANTS.items() for k in range(len(v))])
+def test_other_stick_layouts_are_the_count(n: int, k: int) -> None:
+    look = _look(stick=0, frame=None, sticks={n: drawn_art.STICK_VARIANTS[n][k]})
     assert _blobs(drawn_art.draw_face(look, f"{n}s"), look) == n
 
 
