@@ -114,26 +114,32 @@ def _train_sets(yaml: Path) -> list[str]:
     return [line.strip()[2:] for line in text.splitlines() if line.strip().startswith("- ")]
 
 
-def _classifier(runs: Path) -> list[str]:
+def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
+    """The shipped classifier's runs, in the order they ran (a base run, then fine-tunes started from it)."""
     lines = ["## Classifier (PyTorch, CPU; ONNX Runtime at detection)"]
-    path = runs / "classifier" / "summary.json"
-    if not path.exists():
-        return [*lines, "- no classifier run recorded"]
-    s = json.loads(path.read_text())
-    h = s["history"][-1]
-    return [
-        *lines,
-        f"- {len(s['history'])} of {s['epochs']} epochs, {s['seconds_total'] / 60:.0f} min; "
-        f"data `{s.get('data', '?')}`: {s['train_crops']} synthetic crops (2 jittered per tile) + "
-        f"{s['real_train']} real photos (x24 turned)",
-        "- AdamW, one-cycle lr 2e-3, batch 128, label smoothing 0.05; photometric jitter and style jitter (channel "
-        "swaps, grey, stroke width, zoom/turn)",
-        f"- last epoch: synthetic val top-1 {h['synth_val']['top1']:.4f} (up direction {h['synth_val']['orient']:.4f}),"
-        f" held-out real photos top-1 {h['real_holdout']['top1']:.4f} ({h['real_holdout']['n']} photos), one crop "
-        "each (detection averages four quarter turns: see the evaluation)",
-        "- per epoch (synthetic val top-1 / held-out real top-1): " + ", ".join(
-            f"{r['epoch'] + 1}: {r['synth_val']['top1']:.3f}/{r['real_holdout']['top1']:.3f}" for r in s["history"]),
-    ]
+    for k, name in enumerate(names):
+        path = runs / name / "summary.json"
+        if not path.exists():
+            lines.append(f"- no classifier run recorded under `{name}`")
+            continue
+        s = json.loads(path.read_text())
+        h = s["history"][-1]
+        start = f", from `{Path(s['init']).parent.name}`" if s.get("init") else ""
+        lines += [
+            f"- `{name}`{', shipped' if k == len(names) - 1 else ''}{start}: {len(s['history'])} of {s['epochs']} "
+            f"epochs, {s['seconds_total'] / 60:.0f} min; data `{s.get('data', '?')}`: {s['train_crops']} synthetic "
+            f"crops (2 jittered per tile) + {s['real_train']} real photos (x24 turned)",
+            f"- AdamW, one-cycle lr {s.get('lr', 2e-3):g}, batch 128, label smoothing 0.05; photometric jitter and "
+            "style jitter (channel swaps, grey, stroke width, zoom/turn)",
+            f"- last epoch: synthetic val top-1 {h['synth_val']['top1']:.4f} (up direction "
+            f"{h['synth_val']['orient']:.4f}), held-out real photos top-1 {h['real_holdout']['top1']:.4f} "
+            f"({h['real_holdout']['n']} photos), one crop each (detection averages four quarter turns: see the "
+            "evaluation)",
+            "- per epoch (synthetic val top-1 / held-out real top-1): " + ", ".join(
+                f"{r['epoch'] + 1}: {r['synth_val']['top1']:.3f}/{r['real_holdout']['top1']:.3f}"
+                for r in s["history"]),
+        ]
+    return lines
 
 
 def _figure(d: dict, *keys: str) -> float | None:
@@ -200,7 +206,8 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
     return "yes" if ok else "no"
 
 
-def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (), bench_file: Path = BENCH) -> Path:
+def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
+               classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = sorted(p.name for p in FACES.iterdir() if p.is_dir() and p.name not in HELD_OUT + SKIPPED) \
         if FACES.exists() else []
@@ -237,7 +244,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         "",
         *_finder(runs, finetune),
         "",
-        *_classifier(runs),
+        *_classifier(runs, classifiers),
         "",
         *_evaluation(bench),
         "",

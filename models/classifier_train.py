@@ -127,7 +127,10 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
     return res
 
 
-def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, models: Path, threads: int = 1) -> dict:
+def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, models: Path, threads: int = 1,
+                     init: Path | None = None, lr: float = 2e-3) -> dict:
+    """Train (or resume) the classifier run in ``run``; ``init``: a run's checkpoint to start from (a fine-tune, with
+    a fresh optimizer and one-cycle schedule peaking at ``lr``)."""
     import torch
     from torch import nn
 
@@ -148,7 +151,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, model
     y_all = np.concatenate([ys, yrr])
     o_all = np.concatenate([os_, orr])
     net = TileNet(len(NAMES))
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     ckpt = run / "last.pt"
     start = 0
     history: list[dict] = []
@@ -158,8 +161,11 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, model
         opt.load_state_dict(state["opt"])
         start, history = state["epoch"] + 1, state["history"]
         print(f"resuming classifier at epoch {start}", flush=True)
+    elif init is not None:
+        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        print(f"starting from {init}", flush=True)
     steps_per_epoch = (len(x_all) // 2 + 127) // 128  # half the synthetic variants each epoch
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=epochs * steps_per_epoch,
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
                                                 last_epoch=start * steps_per_epoch - 1 if start else -1)
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(0)
@@ -188,6 +194,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, model
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
     export(net, models / "tile_classifier.onnx")
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
+               "init": str(init) if init else None, "lr": lr,
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}

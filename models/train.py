@@ -113,6 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
     ap.add_argument("--also", type=Path, nargs="*", default=[],
                     help="classifier: more synthetic datasets read beside --data")
+    ap.add_argument("--init", type=Path, help="classifier: start from this run checkpoint (a fine-tune)")
+    ap.add_argument("--lr", type=float, default=2e-3, help="classifier: the one-cycle schedule's peak")
+    ap.add_argument("--classifier-run", default="classifier", help="classifier: the run's name under --runs")
+    ap.add_argument("--classifiers", nargs="*", default=["classifier"],
+                    help="card: the shipped classifier's runs, in the order they ran")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
     ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
@@ -125,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("classifier", "all"):
         from classifier_train import train_classifier
 
-        train_classifier([args.data, *args.also], args.real, args.runs / "classifier", args.epochs or 8, MODELS,
-                         args.threads)
+        train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
+                         MODELS, args.threads, args.init, args.lr)
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
@@ -140,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("card", "all"):
         from card import write_card
 
-        print(f"card: {write_card(MODELS, args.runs, args.finetune)}")
+        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers)}")
     return 0
 
 
