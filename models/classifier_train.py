@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from synth import CLASS_ID, NAMES, real_photos
 
-from vision.crops import CROP, crop_tiles
+from vision.crops import CROP, MARGIN, crop_tiles
 
 
 def load_real(root: Path, holdout: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -29,9 +29,55 @@ def load_real(root: Path, holdout: bool) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(imgs), np.array(labels, np.int64)
 
 
+MARK_TEXT = "123456789ESWN"
+MARK_INKS = ((200, 30, 30), (180, 20, 40), (20, 20, 20), (30, 60, 160), (20, 120, 60))
+
+
+def _mark_sprites() -> list[np.ndarray]:
+    """Ink masks (float, 0-1) of the index marks tile sets print in a corner: digits and wind letters."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    fonts = sorted(Path("/usr/share/fonts").rglob("DejaVuSans*.ttf")) or sorted(Path("/usr/share/fonts").rglob("*.ttf"))
+    sprites = []
+    for path in fonts[:4]:
+        font = ImageFont.truetype(str(path), 40)
+        for ch in MARK_TEXT:
+            img = Image.new("L", (60, 60), 0)
+            ImageDraw.Draw(img).text((8, 2), ch, font=font, fill=255)
+            sprites.append(np.asarray(img.crop(img.getbbox()), np.float32) / 255)
+    return sprites
+
+
+def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random.Generator) -> None:
+    """Print a random index mark (digit or wind letter, any ink) in a random corner of ``share`` of the tiles, in
+    place: marks that say nothing of the tile's name, so the classifier learns not to be misled by a set's marks
+    (a held-out set's red corner digits pulled its 5m to 6m; `models/README.md`). ``boxes``: the crops' boxes."""
+    sprites = _mark_sprites()
+    for i in np.flatnonzero(rng.random(len(crops)) < share):
+        x0, y0, x1, y1 = boxes[i]
+        w, h = x1 - x0, y1 - y0
+        s = CROP / (max(w, h, 1.0) * MARGIN)
+        tw, th = w * s, h * s
+        sprite = sprites[int(rng.integers(len(sprites)))]
+        mh = max(4, round(min(tw, th) * rng.uniform(0.12, 0.22)))
+        mw = max(2, round(sprite.shape[1] * mh / sprite.shape[0]))
+        mask = cv2.resize(sprite, (mw, mh), interpolation=cv2.INTER_AREA)[..., None]
+        inset = 0.07 * min(tw, th)
+        right, bottom = rng.random() < 0.5, rng.random() < 0.5
+        cx = CROP / 2 + (tw / 2 - inset - mw if right else -tw / 2 + inset)
+        cy = CROP / 2 + (th / 2 - inset - mh if bottom else -th / 2 + inset)
+        px, py = int(round(cx)), int(round(cy))
+        if px < 0 or py < 0 or px + mw > CROP or py + mh > CROP:
+            continue
+        ink = np.array(MARK_INKS[int(rng.integers(len(MARK_INKS)))], np.float32)
+        patch = crops[i, py:py + mh, px:px + mw].astype(np.float32)
+        crops[i, py:py + mh, px:px + mw] = (patch * (1 - mask) + ink * mask).astype(np.uint8)
+
+
 def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
-               limit: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Jittered crops of every labelled tile in a split: (crops, class ids, up-direction bins)."""
+               limit: int = 0, marks: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Jittered crops of every labelled tile in a split: (crops, class ids, up-direction bins); ``marks``: the
+    share of crops given a random index mark (``add_marks``)."""
     crops, cls, ori = [], [], []
     files = sorted((data / "layout" / split).glob("*.json"))
     if limit:
@@ -51,6 +97,8 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
             h = (boxes[:, 3] - boxes[:, 1])[:, None]
             jit = rng.normal(0, 0.05, (len(boxes), 4)) * np.concatenate([w, h, w, h], 1)
             crops.append(crop_tiles(img, boxes + jit))
+            if marks:
+                add_marks(crops[-1], boxes + jit, marks, rng)
             cls += [CLASS_ID[t["label"]] for t in tiles]
             ori += [round(t["up_angle"] / 90) % 4 for t in tiles]
     return np.concatenate(crops), np.array(cls, np.int64), np.array(ori, np.int64)
@@ -128,7 +176,7 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
 
 
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, models: Path, threads: int = 1,
-                     init: Path | None = None, lr: float = 2e-3) -> dict:
+                     init: Path | None = None, lr: float = 2e-3, marks: float = 0.0) -> dict:
     """Train (or resume) the classifier run in ``run``; ``init``: a run's checkpoint to start from (a fine-tune, with
     a fresh optimizer and one-cycle schedule peaking at ``lr``)."""
     import torch
@@ -140,7 +188,8 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, model
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
     t0 = time.time()
-    xs, ys, os_ = (np.concatenate(a) for a in zip(*(load_synth(d, "train", 2, rng) for d in data), strict=True))
+    xs, ys, os_ = (np.concatenate(a) for a in zip(*(load_synth(d, "train", 2, rng, marks=marks) for d in data),
+                                                   strict=True))
     xv, yv, ov = (np.concatenate(a) for a in zip(*(load_synth(d, "val", 1, rng) for d in data), strict=True))
     xr, yr = load_real(real, holdout=False)
     xh, yh = load_real(real, holdout=True)
@@ -194,7 +243,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, model
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
     export(net, models / "tile_classifier.onnx")
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
-               "init": str(init) if init else None, "lr": lr,
+               "init": str(init) if init else None, "lr": lr, "marks": marks,
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}

@@ -115,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="classifier: more synthetic datasets read beside --data")
     ap.add_argument("--init", type=Path, help="classifier: start from this run checkpoint (a fine-tune)")
     ap.add_argument("--lr", type=float, default=2e-3, help="classifier: the one-cycle schedule's peak")
+    ap.add_argument("--marks", type=float, default=0.0,
+                    help="classifier: share of training crops given a random corner index mark")
     ap.add_argument("--classifier-run", default="classifier", help="classifier: the run's name under --runs")
     ap.add_argument("--classifiers", nargs="*", default=["classifier"],
                     help="card: the shipped classifier's runs, in the order they ran")
@@ -131,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         from classifier_train import train_classifier
 
         train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
-                         MODELS, args.threads, args.init, args.lr)
+                         MODELS, args.threads, args.init, args.lr, args.marks)
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
