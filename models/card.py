@@ -12,10 +12,8 @@ import csv
 import json
 from pathlib import Path
 
-FACES = Path("/work/cache/art/faces")
 BENCH = Path("/work/cache/bench/eval_vision.json")
 HELD_OUT = ("kd_traditional",)
-SKIPPED = ("gn_edu_kang_xi",)
 FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scale", "degrees", "fliplr",
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
 
@@ -32,7 +30,31 @@ NOTES = """\
   1.25 0.948 / 0.806 / 0.987; four turns x margins 1.0, 1.15, 1.3 0.962 / 0.816 / 0.985, at three times the
   naming time (27 -> about 80 ms a photo), which would break the 150 ms budget.
 - `gn_postmodern`'s four flowers were labelled by the sheet order of the other GNOME themes until after these
-  weights were trained; its flowers differ only by a small numeral (now read by that numeral)."""
+  weights were trained; its flowers differ only by a small numeral (now read by that numeral).
+- Tried on 2026-11-22 and not shipped (none beat these weights on the held-out style through the finder; 60 hands,
+  `bench/eval_vision.py`: shipped 0.837; classifier alone on the true boxes of 60 other `kd_traditional` hands,
+  1088 tiles: shipped 0.806):
+  - 24 styles drawn from 44 Debian fonts plus 3 Unicode-tile styles (`datasets/drawn_art.py`), a 14-epoch run on
+    2000 hands of the 10 art styles (flower labels fixed) + 2000 of the drawn ones: 0.831 / 0.801; real photos
+    0.953; its mistakes the same (5m read 6m on 41 of the 42 held-out 5m tiles).
+  - fine-tuning these weights 5 epochs (lr 5e-4) on the 10 art styles + 40 drawn styles with more stick layouts:
+    true boxes 0.793; the same with random index marks printed in a corner of 35% of the crops
+    (`--marks 0.35`): 0.823 through the finder / 0.809 on true boxes, real photos 0.958, real photos pasted in a
+    scene 0.453 (shipped 0.415). These weights, the drawn-style run and the plain fine-tune averaged: 0.805.
+    (`python datasets/drawn_art.py --styles 40 --seed 1`; `python datasets/synth.py --out .../drawn2 --train 2000
+    --val 150 --seed 15 --min-mp 1 --max-mp 2 --styles 'dr_*' 'uc_*'`; `python models/train.py classifier --data
+    .../hands3 --also .../drawn2 --epochs 5 --lr 5e-4 --init .../classifier_v2/last.pt --classifier-run
+    classifier_marks --marks 0.35`; `hands3`: seed 13, 2000 + 150, `--exclude kd_traditional 'dr_*' 'uc_*'`.)
+  - Why the held-out 5m is lost: on its clean face (`kd_traditional` 5m, no scene) these weights give 5m 0.23,
+    6m 0.21; with the red corner digit painted out 5m 0.53, with the numeral painted out nothing near 5m. They
+    read the small black numeral, and the set's large red corner digits pull them off it (3m and 6p the same).
+    Crops at 48 px instead of 64 lose only 2.7 points (0.801 -> 0.774), so the input size is not what holds it.
+    Next: teach the corner digits themselves (drawn styles whose index digit is the tile's, at the held-out sizes)
+    or a second crop of the corner.
+- Speed varies from run to run here: `bench/eval_vision.py` four times on 2026-11-22 (classifiers of the same
+  size), 12 MP to detections, mjscore / mahjong-detector median ms: 118.4 / 128.2, 120.2 / 140.7, 139.8 / 125.7
+  (the table's run), 125.9 / 123.1; on 2026-11-21 105.7 / 127.4. Always under 150; ahead of the baseline in two of
+  today's four."""
 
 REPRODUCE = """\
 apt-get install -y librsvg2-bin && python datasets/fetch_art.py            # art -> /work/cache/art/faces
@@ -40,7 +62,7 @@ python datasets/synth.py --out /work/cache/datasets/hands --train 3000 --val 300
     --min-mp 1.0 --max-mp 2.0 --workers 2          # the finder's base run (7 styles, before the art fix)
 nice -n 10 python models/train.py finder --hours 1.5  # resumes an unfinished run
 python datasets/synth.py --out /work/cache/datasets/hands2 --train 3000 --val 300 --seed 11 \\
-    --min-mp 1.0 --max-mp 2.0 --workers 2          # 10 styles
+    --min-mp 1.0 --max-mp 2.0 --workers 2 --exclude kd_traditional 'dr_*' 'uc_*'   # the 10 art styles
 python datasets/synth.py --out /work/cache/datasets/hands_real --train 700 --val 60 --seed 2 \\
     --art camerash:../shared/real/camerash --min-mp 1.0 --max-mp 2.0 --workers 2
 python datasets/synth.py --out /work/cache/datasets/flat_real --train 700 --val 60 --seed 5 \\
@@ -48,14 +70,21 @@ python datasets/synth.py --out /work/cache/datasets/flat_real --train 700 --val 
 nice -n 5 python models/train.py finetune --data /work/cache/datasets/hands2 --epochs 2 --name finder_ft2 \\
     --real-data /work/cache/datasets/flat_real /work/cache/datasets/hands_real
 python models/train.py export --name finder_ft2     # the fine-tuned finder -> models/tile_finder.pt
-python datasets/drawn_art.py --styles 24           # 24 drawn + 3 Unicode-tile styles -> /work/cache/art/faces
-python datasets/synth.py --out /work/cache/datasets/hands3 --train 2000 --val 150 --seed 13 \\
-    --min-mp 1.0 --max-mp 2.0 --workers 2 --exclude kd_traditional 'dr_*' 'uc_*'  # the 10 art styles
-python datasets/synth.py --out /work/cache/datasets/drawn --train 2000 --val 150 --seed 14 \\
-    --min-mp 1.0 --max-mp 2.0 --workers 2 --styles 'dr_*' 'uc_*'                 # the 27 drawn styles
-nice -n 5 python models/train.py classifier --data /work/cache/datasets/hands3 --also /work/cache/datasets/drawn \\
-    --epochs 14
-python bench/eval_vision.py && python models/train.py card --finetune finder_ft2"""
+nice -n 5 python models/train.py classifier --data /work/cache/datasets/hands2 --epochs 16 \\
+    --classifier-run classifier_v2
+python bench/eval_vision.py && python models/train.py card --finetune finder_ft2 --classifiers classifier_v2"""
+
+
+def _trained_styles(runs: Path, classifiers: list[str] | tuple[str, ...]) -> list[str]:
+    """The tile styles of the images the shipped classifier's runs trained on (each dataset's sidecars say)."""
+    styles: set[str] = set()
+    for name in classifiers:
+        path = runs / name / "summary.json"
+        data = json.loads(path.read_text()).get("data", "") if path.exists() else ""
+        for d in filter(None, data.split(" + ")):
+            for js in (Path(d) / "layout" / "train").glob("*.json"):
+                styles.add(json.loads(js.read_text())["style"])
+    return sorted(styles - set(HELD_OUT))
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -165,7 +194,7 @@ def _evaluation(bench: dict) -> list[str]:
          ("real_top1_in_scene", "top1")),
         ("real photos top-1, whole pipeline on the close-up photo as is", "-", ("real_top1_whole_photo", "top1"),
          ("real_top1_whole_photo", "top1")),
-        ("12 MP JPEG to detections, median of 20, ms", "<= 150", ("speed_12mp", "median_ms"),
+        ("12 MP JPEG to detections, median of 20, ms", "<= 150, ahead", ("speed_12mp", "median_ms"),
          ("speed_12mp", "median_ms")),
     ]
     lines += [
@@ -199,7 +228,7 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
         if theirs is None:
             return "-"
         return "yes" if (ours < theirs if lower else ours > theirs) else "no"
-    op, bound = target.split()
+    op, bound = target.split(",")[0].split()
     ok = ours <= float(bound) if op == "<=" else ours >= float(bound)
     if theirs is not None:
         ok = ok and (ours < theirs if lower else ours > theirs)
@@ -209,8 +238,7 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
-    styles = sorted(p.name for p in FACES.iterdir() if p.is_dir() and p.name not in HELD_OUT + SKIPPED) \
-        if FACES.exists() else []
+    styles = _trained_styles(runs, classifiers)
     drawn = [s for s in styles if s.startswith("dr_")]
     unicode = [s for s in styles if s.startswith("uc_")]
     art = [s for s in styles if s not in drawn + unicode]
@@ -231,8 +259,9 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
     lines += [
         "",
         "## Data",
-        "- Synthetic hands from `datasets/synth.py`, 1-2 MP; tile styles " + ", ".join(art)
-        + f" (from `datasets/fetch_art.py`); `{', '.join(HELD_OUT)}` is held out for evaluation.",
+        "- Synthetic hands from `datasets/synth.py`, 1-2 MP; the shipped classifier's tile styles (as its datasets "
+        "record them) " + ", ".join(art) + f" (from `datasets/fetch_art.py`); `{', '.join(HELD_OUT)}` is held out "
+        "for evaluation.",
         *([f"- And {len(drawn)} styles drawn here (`datasets/drawn_art.py`): `{drawn[0]}` to `{drawn[-1]}` from "
            "Debian's CJK fonts (numeral, 萬 and honour fonts, variants 五/伍, 萬/万, 發/发, inks, corner indices, "
            "coins, sticks, birds, white-dragon frames, flowers all drawn by a seeded throw), and "
