@@ -42,6 +42,9 @@ FLOWER_LABELS = NAMES[34:42]
 DEFAULT_ART = Path("/work/cache/art/faces")
 HELD_OUT_STYLES = ("kd_traditional",)
 SKIP_STYLES = ("gn_edu_kang_xi",)  # radicals for teaching, not mahjong faces
+# styles drawn here (datasets/drawn_art.py): not in the shipped weights' data; used only when asked for by name or
+# pattern, so the default style set (and every photo drawn from it) stays what it was
+DRAWN_STYLES = ("dr_*", "uc_*")
 
 BACK_COLOURS = [(40, 120, 60), (30, 90, 160), (220, 180, 40), (235, 235, 230), (200, 60, 40), (60, 160, 150),
                 (110, 60, 150), (230, 120, 30), (20, 40, 90), (150, 200, 90), (240, 160, 180), (70, 70, 70)]
@@ -65,10 +68,13 @@ def _named(name: str, patterns: list[str] | None) -> bool:
 
 
 def load_styles(art: Path, include: list[str] | None = None, exclude: list[str] | None = None) -> list[Style]:
-    """The styles under ``art``; ``include`` and ``exclude`` hold names or shell patterns (``'dr_*'``)."""
+    """The styles under ``art``; ``include`` and ``exclude`` hold names or shell patterns (``'dr_*'``); the drawn
+    styles (``DRAWN_STYLES``) only when ``include`` names them."""
     styles = []
     for d in sorted(p for p in art.iterdir() if p.is_dir()):
         if d.name in SKIP_STYLES or (include and not _named(d.name, include)) or _named(d.name, exclude):
+            continue
+        if _named(d.name, list(DRAWN_STYLES)) and not include:
             continue
         faces, red, back = {}, {}, None
         for f in d.glob("*.png"):
