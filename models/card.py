@@ -73,6 +73,7 @@ nice -n 5 python models/train.py finetune --data /work/cache/datasets/hands2 --e
 python models/train.py export --name finder_ft2     # the fine-tuned finder -> models/tile_finder.pt
 nice -n 5 python models/train.py classifier --data /work/cache/datasets/hands2 --epochs 16 \\
     --classifier-run classifier_v2
+python models/train.py ship --classifier-run classifier_v2   # its ONNX -> models/tile_classifier.onnx
 python bench/eval_vision.py && python models/train.py card --finetune finder_ft2 --classifiers classifier_v2"""
 
 

@@ -175,7 +175,7 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
     return res
 
 
-def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, models: Path, threads: int = 1,
+def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
                      init: Path | None = None, lr: float = 2e-3, marks: float = 0.0) -> dict:
     """Train (or resume) the classifier run in ``run``; ``init``: a run's checkpoint to start from (a fine-tune, with
     a fresh optimizer and one-cycle schedule peaking at ``lr``)."""
@@ -241,7 +241,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, model
         history.append(rec)
         print(json.dumps(rec), flush=True)
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
-    export(net, models / "tile_classifier.onnx")
+    export(net, run / "tile_classifier.onnx")  # shipped only on request (``models/train.py ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks,
                "train_crops": int(len(xs)),

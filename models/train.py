@@ -16,6 +16,7 @@ Usage::
     python models/train.py classifier --epochs 8
     python models/train.py finetune --name finder_ft2 --real-data DIR ...  # the finder, on more data
     python models/train.py export --name finder_ft2 && python models/train.py card --finetune finder_ft2
+    python models/train.py ship --classifier-run classifier_v2       # a classifier run's weights -> models/
 
 Runs and checkpoints live under ``--runs`` (default /work/cache/runs); the shipped files are
 ``models/tile_finder.pt``, ``models/tile_classifier.onnx`` and ``models/README.md``.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -60,10 +62,10 @@ def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, ho
 
 
 def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch: int, hours: float,
-                    epochs: int = 2, name: str = "finder_ft", start: str = "finder") -> Path:
-    """Go on training the finder from the best weights of run ``start`` on the synthetic hands plus ``extra`` datasets
-    (hands whose faces are real tile photos, ``datasets/synth.py --art camerash:...``; real photos laid flat,
-    ``--art flat:...``; training photos only), at a low learning rate. Resumes an unfinished run."""
+                    epochs: int = 2, name: str = "finder_ft") -> Path:
+    """Go on training the finder from its best weights on the synthetic hands plus ``extra`` datasets (hands whose
+    faces are real tile photos, ``datasets/synth.py --art camerash:...``; real photos laid flat, ``--art flat:...``;
+    training photos only), at a low learning rate. Resumes an unfinished run."""
     from ultralytics import YOLO
 
     run = runs / name
@@ -76,7 +78,7 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
     if last.exists() and not (run / "done").exists():
         YOLO(str(last)).train(resume=True, **({"time": hours} if hours else {}))
     elif not (run / "done").exists():
-        model = YOLO(str(runs / start / "weights" / "best.pt"))
+        model = YOLO(str(runs / "finder" / "weights" / "best.pt"))
         model.train(data=str(mixed), epochs=epochs, imgsz=imgsz, batch=batch, workers=2, single_cls=True,
                     project=str(runs), name=name, exist_ok=True, plots=False, device="cpu", cache="ram",
                     mosaic=0.0, scale=0.4, degrees=0.0, translate=0.1, fliplr=0.5, close_mosaic=0, seed=0,
@@ -88,8 +90,6 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
 
 
 def export_finder(weights: Path) -> Path:
-    import shutil
-
     dest = MODELS / "tile_finder.pt"
     # strip the optimizer: ultralytics' strip_optimizer keeps the model and its metadata only
     from ultralytics.utils.torch_utils import strip_optimizer
@@ -103,11 +103,10 @@ def export_finder(weights: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="train mjscore's tile finder and tile classifier")
-    ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune", "export"])
+    ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune", "export", "ship"])
     ap.add_argument("--real-data", type=Path, nargs="+", default=[Path("/work/cache/datasets/hands_real")],
                     help="finetune: the datasets added to --data")
     ap.add_argument("--name", default="finder_ft", help="finetune, export: the fine-tuning run's name under --runs")
-    ap.add_argument("--start", default="finder", help="finetune: the run whose best weights it starts from")
     ap.add_argument("--finetune", nargs="*", default=[],
                     help="card: the fine-tuning runs shipped on top of the base run, in the order they ran")
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
@@ -117,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3, help="classifier: the one-cycle schedule's peak")
     ap.add_argument("--marks", type=float, default=0.0,
                     help="classifier: share of training crops given a random corner index mark")
-    ap.add_argument("--classifier-run", default="classifier", help="classifier: the run's name under --runs")
+    ap.add_argument("--classifier-run", default="classifier",
+                    help="classifier, ship: the classifier run's name under --runs")
     ap.add_argument("--classifiers", nargs="*", default=["classifier"],
                     help="card: the shipped classifier's runs, in the order they ran")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
@@ -133,13 +133,18 @@ def main(argv: list[str] | None = None) -> int:
         from classifier_train import train_classifier
 
         train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
-                         MODELS, args.threads, args.init, args.lr, args.marks)
+                         args.threads, args.init, args.lr, args.marks)
+        print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
+              f"ship it: models/train.py ship --classifier-run {args.classifier_run})")
+    if args.stage in ("ship", "all"):
+        shutil.copy(args.runs / args.classifier_run / "tile_classifier.onnx", MODELS / "tile_classifier.onnx")
+        print(f"classifier shipped: {MODELS / 'tile_classifier.onnx'}")
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
     if args.stage == "finetune":
         best = finetune_finder(args.data, args.real_data, args.runs, args.imgsz, args.batch, args.hours,
-                               args.epochs or 2, args.name, args.start)
+                               args.epochs or 2, args.name)
         print(f"finder fine-tuned: {best} (export with care: compare bench figures first)")
     if args.stage == "export":
         best = args.runs / args.name / "weights" / "best.pt"
