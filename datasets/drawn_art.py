@@ -278,7 +278,7 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
         five="伍" if "伍" in num.variants and rng.random() < 0.6 else "五",
         six="陸" if "陸" in num.variants and rng.random() < 0.08 else "六",
         fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發",
-        one_glyph="幺", index=_pick(rng, ("tl", "tr", "tr", None, None)),
+        one_glyph="幺", index=_pick(rng, ("tl", "tr", "tr", "tr", None)),
         index_ink=_pick(rng, RED + RED + BLACK + BLUE), index_size=float(rng.uniform(0.13, 0.22)), coin=int(rng.integers(6)), coin_one=int(rng.integers(6)),
         dot_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (BLUE, GREEN, RED), (GREEN, RED, BLUE),
                                                             (BLUE, RED, GREEN), (BLACK, RED, BLUE)))),
@@ -335,9 +335,13 @@ def draw_face(look: Look, label: str) -> Image.Image:
         d.rounded_rectangle((m, m, W - m, H - m), radius=W * 0.06, outline=look.frame, width=3)
     n, suit = int(label[0]), label[1]
     m = look.margin
-    body = (W * m, H * m, W * (1 - m), H * (1 - m))
+    # sets with index numerals print them on every suit tile; dots and bamboo then keep clear of the corner
+    indexed = look.index is not None and suit in "ps"
+    body = (W * m, H * (m + (0.13 if indexed else 0.0)), W * (1 - m), H * (1 - m))
     bx0, by0, bx1, by1 = body
     bw, bh = bx1 - bx0, by1 - by0
+    if indexed:
+        _index(img, look, str(n))
     if suit == "m":
         numeral = {5: look.five, 6: look.six}.get(n, NUMERALS[n - 1])
         top = by0 + bh * (0.12 if look.index else 0.0)

@@ -33,19 +33,25 @@ def _blobs(face: Image.Image, look: drawn_art.Look) -> int:
 
 @pytest.mark.parametrize("n", range(1, 10))
 def test_dots_drawn_are_the_count(n: int) -> None:
-    look = _look(coin=1, coin_one=1, frame=None)  # solid coins: one patch each
+    look = _look(coin=1, coin_one=1, frame=None, index=None)  # solid coins: one patch each
     assert _blobs(drawn_art.draw_face(look, f"{n}p"), look) == n
+
+
+@pytest.mark.parametrize("n", range(2, 10))
+def test_an_index_numeral_stands_clear_of_the_dots(n: int) -> None:
+    look = _look(coin=1, coin_one=1, frame=None, index="tr", index_size=0.18)
+    assert _blobs(drawn_art.draw_face(look, f"{n}p"), look) == n + 1
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 9])
 def test_sticks_drawn_are_the_count(n: int) -> None:
-    look = _look(stick=0, frame=None, sticks={})
+    look = _look(stick=0, frame=None, sticks={}, index=None)
     assert _blobs(drawn_art.draw_face(look, f"{n}s"), look) == n
 
 
 @pytest.mark.parametrize(("n", "k"), [(n, k) for n, v in drawn_art.STICK_VARIANTS.items() for k in range(len(v))])
 def test_other_stick_layouts_are_the_count(n: int, k: int) -> None:
-    look = _look(stick=0, frame=None, sticks={n: drawn_art.STICK_VARIANTS[n][k]})
+    look = _look(stick=0, frame=None, sticks={n: drawn_art.STICK_VARIANTS[n][k]}, index=None)
     assert _blobs(drawn_art.draw_face(look, f"{n}s"), look) == n
 
 
