@@ -233,6 +233,7 @@ class Look:
     five: str
     six: str
     fa: str
+    fa_ink: tuple
     index: str | None          # corner of the index numeral / wind letter: "tl", "tr" or None
     index_ink: tuple
     index_size: float          # its side, a share of the face's width
@@ -277,7 +278,7 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
         wind_ink=_pick(rng, BLACK + BLUE + GREEN), wan="万" if "万" in wan.variants and rng.random() < 0.3 else "萬",
         five="伍" if "伍" in num.variants and rng.random() < 0.6 else "五",
         six="陸" if "陸" in num.variants and rng.random() < 0.08 else "六",
-        fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發",
+        fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發", fa_ink=_pick(rng, GREEN),
         one_glyph="幺", index=_pick(rng, ("tl", "tr", "tr", "tr", None)),
         index_ink=_pick(rng, RED + RED + BLACK + BLUE), index_size=float(rng.uniform(0.13, 0.22)), coin=int(rng.integers(6)), coin_one=int(rng.integers(6)),
         dot_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (BLUE, GREEN, RED), (GREEN, RED, BLUE),
@@ -385,7 +386,7 @@ def draw_face(look: Look, label: str) -> Image.Image:
             _glyph(WINDS[n - 1], look.honour_font, look.wind_ink, body, img, look.squeeze)
             _index(img, look, "ESWN"[n - 1])
         elif n == 6:
-            _glyph(look.fa, look.honour_font, _pick(np.random.default_rng(n), GREEN), body, img, look.squeeze)
+            _glyph(look.fa, look.honour_font, look.fa_ink, body, img, look.squeeze)
         elif n == 7:
             _glyph("中", look.honour_font, look.wan_ink if look.wan_ink in RED else RED[0], body, img, look.squeeze)
         else:
