@@ -82,7 +82,7 @@ nice -n 5 python models/train.py classifier --data /work/cache/datasets/hands2 -
     --classifier-run classifier_v2
 python models/train.py ship --classifier-run classifier_v2   # its ONNX -> models/tile_classifier.onnx
 python bench/eval_vision.py && python models/train.py card --finetune finder_ft2 --classifiers classifier_v2
-# the candidate classifier_digits (not shipped):
+# the candidate classifier_digits (not shipped; its faces were drawn by drawn_art.py as of commit b1ef5a7):
 python datasets/drawn_art.py --styles 40 --seed 2     # 40 drawn + 3 Unicode-tile styles -> /work/cache/art/faces
 python datasets/synth.py --out /work/cache/datasets/hands3 --train 2000 --val 150 --seed 13 \\
     --min-mp 1.0 --max-mp 2.0 --workers 2          # the 10 art styles, postmodern's flowers fixed
