@@ -329,6 +329,14 @@ def _bloom(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals: int, 
     d.ellipse((cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3), fill=centre)
 
 
+def _sun(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, rays: int, ink: tuple) -> None:
+    d.ellipse((cx - r * 0.45, cy - r * 0.45, cx + r * 0.45, cy + r * 0.45), fill=ink)
+    for k in range(rays):
+        a = k * 2 * math.pi / rays
+        d.line((cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6, cx + math.cos(a) * r, cy + math.sin(a) * r),
+               fill=ink, width=max(2, round(r * 0.12)))
+
+
 def draw_face(look: Look, label: str) -> Image.Image:
     img = Image.new("RGB", (W, H), look.face)
     d = ImageDraw.Draw(img)
@@ -400,7 +408,10 @@ def draw_face(look: Look, label: str) -> Image.Image:
             for j in range(3 + k):
                 cx = bx0 + bw * (0.25 + 0.5 * ((j * 37) % 10) / 10)
                 cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10)
-                _bloom(d, cx, cy, bw * 0.16, 5 + k, look.flower_inks[(k + 1) % 3], look.flower_inks[k % 3])
+                if n <= 4:  # a season: a sun of rays, so that no season is drawn like the flower of its number
+                    _sun(d, cx, cy, bw * 0.14, 6 + k, look.flower_inks[(k + 2) % 3])
+                else:
+                    _bloom(d, cx, cy, bw * 0.16, 5 + k, look.flower_inks[(k + 1) % 3], look.flower_inks[k % 3])
         if look.flower in (0, 1):
             gb = body if look.flower == 0 else (bx0, by0 + bh * 0.05, bx0 + bw * 0.55, by0 + bh * 0.45)
             _glyph(glyph, look.honour_font, ink, gb, img)

@@ -76,3 +76,11 @@ def test_inside_outline_drops_the_drawn_frame_only() -> None:
     assert box[0] in range(3, 8) and box[1] in range(3, 8)
     assert box[2] in range(93, 98) and box[3] in range(133, 138)
     assert box[0] < 20
+
+
+@pytest.mark.parametrize("flower", [1, 2])
+def test_no_two_flowers_are_drawn_alike(flower: int) -> None:
+    # with blooms drawn (and DejaVu, without the CJK glyphs), a season must still differ from the flower of its number
+    look = _look(flower=flower, index=None)
+    faces = [np.asarray(drawn_art.draw_face(look, f"{n}f")).tobytes() for n in range(1, 9)]
+    assert len(set(faces)) == 8
