@@ -42,7 +42,8 @@ NOTES = """\
   photos (`hands3` val) both name 0.977. Of the 19 whole hands it lost (9 won), most are flowers read as
   another number; in a third of its drawn styles a season was drawn exactly like the flower of its number (blooms
   and a corner number, no glyph): label noise, fixed in `drawn_art.py` after the run (seasons are suns now). Whole
-  hands are what users get, so these weights stay; next: redraw, regenerate `drawn3`, fine-tune again. Tried before it that day (same two held-out figures):
+  hands are what users get, so these weights stay; next: redraw, regenerate `drawn3`, fine-tune again. Tried
+  before it that day (same two held-out figures):
   - 24 styles drawn from 44 Debian fonts plus 3 Unicode-tile styles (`datasets/drawn_art.py`), a 14-epoch run on
     2000 hands of the 10 art styles (flower labels fixed) + 2000 of the drawn ones: 0.831 / 0.801; real photos
     0.953; its mistakes the same (5m read 6m on 41 of the 42 held-out 5m tiles).
