@@ -525,10 +525,11 @@ def main(argv: list[str] | None = None) -> int:
             if rng.random() < 0.3:
                 img = img.filter(ImageFilter.GaussianBlur(0.6))
             img.save(dest / f"{label}.png")
-    for path in mahjong_fonts(root):
+    tiled = mahjong_fonts(root)
+    for path in tiled:
         unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
     contact_sheet(faces, args.cache / "contact_sheet.png")
-    print(f"{args.styles} drawn styles from {len(fonts)} fonts, {len(mahjong_fonts(root))} Unicode-tile styles "
+    print(f"{args.styles} drawn styles from {len(fonts)} fonts, {len(tiled)} Unicode-tile styles "
           f"in {faces}; check {args.cache / 'contact_sheet.png'}")
     return 0
 

@@ -8,6 +8,7 @@ Called by ``models/train.py classifier``.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
@@ -33,8 +34,10 @@ MARK_TEXT = "123456789ESWN"
 MARK_INKS = ((200, 30, 30), (180, 20, 40), (20, 20, 20), (30, 60, 160), (20, 120, 60))
 
 
-def _mark_sprites() -> list[np.ndarray]:
-    """Ink masks (float, 0-1) of the index marks tile sets print in a corner: digits and wind letters."""
+@functools.cache
+def _mark_sprites() -> tuple[np.ndarray, ...]:
+    """Ink masks (float, 0-1) of the index marks tile sets print in a corner: digits and wind letters (drawn once;
+    ``add_marks`` runs once per photo)."""
     from PIL import Image, ImageDraw, ImageFont
 
     fonts = sorted(Path("/usr/share/fonts").rglob("DejaVuSans*.ttf")) or sorted(Path("/usr/share/fonts").rglob("*.ttf"))
@@ -45,7 +48,7 @@ def _mark_sprites() -> list[np.ndarray]:
             img = Image.new("L", (60, 60), 0)
             ImageDraw.Draw(img).text((8, 2), ch, font=font, fill=255)
             sprites.append(np.asarray(img.crop(img.getbbox()), np.float32) / 255)
-    return sprites
+    return tuple(sprites)
 
 
 def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random.Generator) -> None:
