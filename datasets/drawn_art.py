@@ -4,7 +4,7 @@ Each drawn style is one seeded throw of the choices a tile maker makes: the font
 honours; the variants printed (五 or 伍, 萬 or 万, 發 or 发); ink colours; whether an index numeral or letter stands
 in a corner, and which; the coin of the dots and the stick of the bamboo, and the colours they take by place; the
 white dragon's frame; the one of bamboo as a bird, a glyph or a big stick; the flowers as glyphs or drawn blooms with
-their number. Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola, Noto Sans Symbols 2
+their number, or captioned with English words as export sets are. Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola, Noto Sans Symbols 2
 and Hanazono Mincho, inked in two colours.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200).
@@ -37,6 +37,13 @@ VARIANTS = "伍陸万发幺"  # used where the font has them
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
 SEASONS, FLOWERS = "春夏秋冬", "梅蘭菊竹"
+# export sets caption their flowers in English, in full or cut short
+CAPTIONS = (
+    ("SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "CHRYSANTHEMUM", "BAMBOO"),
+    ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Mum", "Bamboo"),
+    ("SPR", "SUM", "AUT", "WIN", "PLU", "ORC", "CHR", "BAM"),
+    ("SPRING", "SUMMER", "FALL", "WINTER", "PLUM", "ORCHID", "MUM", "BAMBOO"),
+)
 LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
 
 RED = [(200, 30, 30), (180, 20, 40), (215, 50, 30), (160, 25, 25), (225, 60, 60)]
@@ -247,10 +254,11 @@ class Look:
     one_glyph: str
     white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame
     white_ink: tuple
-    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only
+    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only, 3 bloom and caption, 4 caption
     flower_inks: tuple
     margin: float
     squeeze: float             # glyph height stretch
+    caption: tuple             # the flowers' English words (CAPTIONS), used by flower 3 and 4
 
 
 def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
@@ -290,9 +298,10 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
         sticks={n: _pick(rng, v) for n, v in STICK_VARIANTS.items() if rng.random() < 0.35},
         white=int(rng.integers(5)),
         one_sou=int(_pick(rng, (0, 0, 0, 1, 2) if "幺" in num.variants else (0, 0, 0, 2))),
-        white_ink=_pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(3)),
+        white_ink=_pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(5)),
         flower_inks=(_pick(rng, RED), _pick(rng, GREEN), _pick(rng, BLUE + BLACK)),
         margin=float(rng.uniform(0.06, 0.12)), squeeze=float(rng.uniform(0.85, 1.2)),
+        caption=_pick(rng, CAPTIONS),
     )
 
 
@@ -404,10 +413,10 @@ def draw_face(look: Look, label: str) -> Image.Image:
         k = (n - 1) % 4
         glyph = (SEASONS if n <= 4 else FLOWERS)[k]
         ink = look.flower_inks[k % 3]
-        if look.flower in (1, 2):
+        if look.flower in (1, 2, 3):
             for j in range(3 + k):
                 cx = bx0 + bw * (0.25 + 0.5 * ((j * 37) % 10) / 10)
-                cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10)
+                cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10) * (0.7 if look.flower == 3 else 1.0)
                 if n <= 4:  # a season: a sun of rays, so that no season is drawn like the flower of its number
                     _sun(d, cx, cy, bw * 0.14, 6 + k, look.flower_inks[(k + 2) % 3])
                 else:
@@ -415,8 +424,12 @@ def draw_face(look: Look, label: str) -> Image.Image:
         if look.flower in (0, 1):
             gb = body if look.flower == 0 else (bx0, by0 + bh * 0.05, bx0 + bw * 0.55, by0 + bh * 0.45)
             _glyph(glyph, look.honour_font, ink, gb, img)
+        if look.flower in (3, 4):
+            word = look.caption[n - 1]
+            top = by0 + bh * (0.72 if look.flower == 3 else 0.35)
+            _glyph(word, look.latin_font, look.num_ink, (bx0, top, bx1, min(by1, top + bh * 0.25)), img)
         s = W * 0.22
-        corner = (bx1 - s, by0, bx1, by0 + s) if look.flower != 0 or look.index else None
+        corner = (bx1 - s, by0, bx1, by0 + s) if look.flower in (1, 2) or look.index else None
         if corner:
             _glyph(str(k + 1), look.latin_font, look.index_ink, corner, img)
     return img.resize((FACE_W, FACE_H), Image.LANCZOS)

@@ -78,9 +78,16 @@ def test_inside_outline_drops_the_drawn_frame_only() -> None:
     assert box[0] < 20
 
 
-@pytest.mark.parametrize("flower", [1, 2])
+@pytest.mark.parametrize("flower", [1, 2, 3, 4])
 def test_no_two_flowers_are_drawn_alike(flower: int) -> None:
     # with blooms drawn (and DejaVu, without the CJK glyphs), a season must still differ from the flower of its number
-    look = _look(flower=flower, index=None)
+    look = _look(flower=flower, index=None, caption=drawn_art.CAPTIONS[2])
     faces = [np.asarray(drawn_art.draw_face(look, f"{n}f")).tobytes() for n in range(1, 9)]
     assert len(set(faces)) == 8
+
+
+def test_the_caption_is_drawn_below_the_blooms() -> None:
+    with_words = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, caption=drawn_art.CAPTIONS[0]), "5f"))
+    blank = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, caption=("",) * 8), "5f"))
+    rows = np.flatnonzero(np.abs(with_words.astype(int) - blank).sum(axis=(1, 2)) > 0)
+    assert rows.size and rows.min() > 0.6 * 200  # the word stands in the lowest part of the face
