@@ -38,6 +38,9 @@ for _n in range(1, 5):
     KD_IDS[f"SEASON_{_n}"] = f"{_n}f"
     KD_IDS[f"FLOWER_{_n}"] = f"{_n + 4}f"
 KD_SETS = ("default", "traditional", "classic", "jade")
+# classic captions its flowers without numbers and draws the orchid as FLOWER_1, the plum as FLOWER_2; without a
+# number a player goes by the flower's name (plum 1 = 5f, orchid 2 = 6f)
+KD_SET_IDS = {"classic": {"FLOWER_1": "6f", "FLOWER_2": "5f"}}
 
 # gnome-mahjongg sheets: 43 tiles in one row (second row = highlighted), this order
 GNOME_ORDER = (
@@ -132,7 +135,7 @@ def kd_faces(root: Path, out: Path) -> None:
             _rsvg(svg, base_png, "TILE_1", zoom=2)
             base = Image.open(base_png).convert("RGB")
             face_rgb = base.getpixel((base.width * 6 // 10, base.height * 4 // 10))
-            for element, label in KD_IDS.items():
+            for element, label in (KD_IDS | KD_SET_IDS.get(name, {})).items():
                 png = Path(tmp) / f"{element}.png"
                 _rsvg(svg, png, element, zoom=3)
                 # the element's box may carry an invisible frame (default, classic); _fit_glyph crops to the ink,

@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import fetch_art
 import synth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,3 +140,14 @@ def test_styles_are_chosen_by_name_or_pattern(tmp_path: Path) -> None:
     assert names(include=["kd_*", "dr_00"]) == ["dr_00", "kd_x"]
     assert names(exclude=["dr_*", "uc_*"]) == ["kd_x"]
     assert names(include=["dr_*"], exclude=["dr_01"]) == ["dr_00"]
+
+
+@pytest.mark.parametrize("kd_set", fetch_art.KD_SETS)
+def test_every_kmahjongg_set_names_each_tile_once(kd_set: str) -> None:
+    labels = sorted((fetch_art.KD_IDS | fetch_art.KD_SET_IDS.get(kd_set, {})).values())
+    assert labels == sorted(synth.FACE_LABELS + synth.FLOWER_LABELS)
+
+
+def test_classic_reads_its_flowers_by_name() -> None:
+    ids = fetch_art.KD_IDS | fetch_art.KD_SET_IDS["classic"]
+    assert (ids["FLOWER_1"], ids["FLOWER_2"], ids["FLOWER_3"]) == ("6f", "5f", "7f")  # orchid, plum, mum
