@@ -20,12 +20,12 @@ from synth import CLASS_ID, NAMES, real_photos
 from vision.crops import CROP, MARGIN, crop_tiles
 
 
-def load_real(root: Path, holdout: bool) -> tuple[np.ndarray, np.ndarray]:
+def load_real(root: Path, holdout: bool, size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
     """Camerash photos (upright tiles, 240x320) as square crops; ``holdout`` picks which part."""
     imgs, labels = [], []
     for label, img in real_photos(root, holdout):
         h, w = img.shape[:2]
-        imgs.append(crop_tiles(img, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))[0])
+        imgs.append(crop_tiles(img, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]), size)[0])
         labels.append(CLASS_ID[label])
     return np.stack(imgs), np.array(labels, np.int64)
 
@@ -56,10 +56,11 @@ def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random
     place: marks that say nothing of the tile's name, so the classifier learns not to be misled by a set's marks
     (a held-out set's red corner digits pulled its 5m to 6m; `models/README.md`). ``boxes``: the crops' boxes."""
     sprites = _mark_sprites()
+    side = crops.shape[1]
     for i in np.flatnonzero(rng.random(len(crops)) < share):
         x0, y0, x1, y1 = boxes[i]
         w, h = x1 - x0, y1 - y0
-        s = CROP / (max(w, h, 1.0) * MARGIN)
+        s = side / (max(w, h, 1.0) * MARGIN)
         tw, th = w * s, h * s
         sprite = sprites[int(rng.integers(len(sprites)))]
         mh = max(4, round(min(tw, th) * rng.uniform(0.12, 0.22)))
@@ -67,10 +68,10 @@ def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random
         mask = cv2.resize(sprite, (mw, mh), interpolation=cv2.INTER_AREA)[..., None]
         inset = 0.07 * min(tw, th)
         right, bottom = rng.random() < 0.5, rng.random() < 0.5
-        cx = CROP / 2 + (tw / 2 - inset - mw if right else -tw / 2 + inset)
-        cy = CROP / 2 + (th / 2 - inset - mh if bottom else -th / 2 + inset)
+        cx = side / 2 + (tw / 2 - inset - mw if right else -tw / 2 + inset)
+        cy = side / 2 + (th / 2 - inset - mh if bottom else -th / 2 + inset)
         px, py = int(round(cx)), int(round(cy))
-        if px < 0 or py < 0 or px + mw > CROP or py + mh > CROP:
+        if px < 0 or py < 0 or px + mw > side or py + mh > side:
             continue
         ink = np.array(MARK_INKS[int(rng.integers(len(MARK_INKS)))], np.float32)
         patch = crops[i, py:py + mh, px:px + mw].astype(np.float32)
@@ -78,9 +79,9 @@ def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random
 
 
 def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
-               limit: int = 0, marks: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Jittered crops of every labelled tile in a split: (crops, class ids, up-direction bins); ``marks``: the
-    share of crops given a random index mark (``add_marks``)."""
+               limit: int = 0, marks: float = 0.0, size: int = CROP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Jittered ``size``-pixel crops of every labelled tile in a split: (crops, class ids, up-direction bins);
+    ``marks``: the share of crops given a random index mark (``add_marks``)."""
     crops, cls, ori = [], [], []
     files = sorted((data / "layout" / split).glob("*.json"))
     if limit:
@@ -99,7 +100,7 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
             w = (boxes[:, 2] - boxes[:, 0])[:, None]
             h = (boxes[:, 3] - boxes[:, 1])[:, None]
             jit = rng.normal(0, 0.05, (len(boxes), 4)) * np.concatenate([w, h, w, h], 1)
-            crops.append(crop_tiles(img, boxes + jit))
+            crops.append(crop_tiles(img, boxes + jit, size))
             if marks:
                 add_marks(crops[-1], boxes + jit, marks, rng)
             cls += [CLASS_ID[t["label"]] for t in tiles]
@@ -179,9 +180,10 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
 
 
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
-                     init: Path | None = None, lr: float = 2e-3, marks: float = 0.0) -> dict:
-    """Train (or resume) the classifier run in ``run``; ``init``: a run's checkpoint to start from (a fine-tune, with
-    a fresh optimizer and one-cycle schedule peaking at ``lr``)."""
+                     init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP) -> dict:
+    """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
+    from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
+    pools its features to one size)."""
     import torch
     from torch import nn
 
@@ -191,11 +193,12 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
     t0 = time.time()
-    xs, ys, os_ = (np.concatenate(a) for a in zip(*(load_synth(d, "train", 2, rng, marks=marks) for d in data),
-                                                   strict=True))
-    xv, yv, ov = (np.concatenate(a) for a in zip(*(load_synth(d, "val", 1, rng) for d in data), strict=True))
-    xr, yr = load_real(real, holdout=False)
-    xh, yh = load_real(real, holdout=True)
+    train = [load_synth(d, "train", 2, rng, marks=marks, size=size) for d in data]
+    xs, ys, os_ = (np.concatenate(a) for a in zip(*train, strict=True))
+    del train
+    xv, yv, ov = (np.concatenate(a) for a in zip(*(load_synth(d, "val", 1, rng, size=size) for d in data), strict=True))
+    xr, yr = load_real(real, holdout=False, size=size)
+    xh, yh = load_real(real, holdout=True, size=size)
     xrr, yrr, orr = _rot_real(xr, yr, 24, rng)
     print(f"crops: synth train {len(xs)}, synth val {len(xv)}, real train {len(xr)} (x24 rotated), "
           f"real held out {len(xh)}; loaded in {time.time() - t0:.0f} s", flush=True)
@@ -244,9 +247,9 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
         history.append(rec)
         print(json.dumps(rec), flush=True)
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
-    export(net, run / "tile_classifier.onnx")  # shipped only on request (``models/train.py ship``)
+    export(net, run / "tile_classifier.onnx", size)  # shipped only on request (``models/train.py ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
-               "init": str(init) if init else None, "lr": lr, "marks": marks,
+               "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}
@@ -254,12 +257,13 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     return summary
 
 
-def export(net: torch.nn.Module, dest: Path) -> Path:  # noqa: F821
+def export(net: torch.nn.Module, dest: Path, size: int = CROP) -> Path:  # noqa: F821
+    """The network as ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size)."""
     import torch
 
     net.eval()
     dest.parent.mkdir(parents=True, exist_ok=True)
-    x = torch.zeros(1, 3, CROP, CROP)
+    x = torch.zeros(1, 3, size, size)
     torch.onnx.export(net, (x,), str(dest), input_names=["crops"], output_names=["tile", "up"],
                       dynamic_axes={"crops": {0: "n"}, "tile": {0: "n"}, "up": {0: "n"}}, opset_version=17,
                       dynamo=False)

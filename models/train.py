@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "datasets"))
 
+from vision.crops import CROP  # noqa: E402
+
 MODELS = ROOT / "models"
 
 
@@ -114,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="classifier: more synthetic datasets read beside --data")
     ap.add_argument("--init", type=Path, help="classifier: start from this run checkpoint (a fine-tune)")
     ap.add_argument("--lr", type=float, default=2e-3, help="classifier: the one-cycle schedule's peak")
+    ap.add_argument("--crop", type=int, default=CROP, help="classifier: crop side in pixels (detection reads it)")
     ap.add_argument("--marks", type=float, default=0.0,
                     help="classifier: share of training crops given a random corner index mark")
     ap.add_argument("--classifier-run", default="classifier",
@@ -133,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         from classifier_train import train_classifier
 
         train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
-                         args.threads, args.init, args.lr, args.marks)
+                         args.threads, args.init, args.lr, args.marks, args.crop)
         print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
               f"ship it: models/train.py ship --classifier-run {args.classifier_run})")
     if args.stage in ("ship", "all"):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crops import crop_tiles
+from vision.crops import CROP, crop_tiles
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.image import ImageInput, load_image
@@ -62,6 +62,8 @@ class TileDetector:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 2
         self._classifier = ort.InferenceSession(str(classifier), opts, providers=["CPUExecutionProvider"])
+        side = self._classifier.get_inputs()[0].shape[-1]
+        self._crop = side if isinstance(side, int) else CROP  # the crop size the classifier was exported for
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -94,7 +96,7 @@ class TileDetector:
         clockwise from the image's up)."""
         if len(boxes) == 0:
             return np.zeros((0, len(NAMES))), np.zeros((0, 4))
-        x = crop_tiles(rgb, boxes).astype(np.float32).transpose(0, 3, 1, 2) / 255
+        x = crop_tiles(rgb, boxes, self._crop).astype(np.float32).transpose(0, 3, 1, 2) / 255
         turns = 4 if self.config.turns else 1
         # the crops turned by 0, 90, 180 and 270 degrees in one batch; the names' probabilities are averaged
         batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(turns)])

@@ -149,7 +149,7 @@ def test_each_crop_is_named_from_its_four_turns() -> None:
             return [logits, np.tile([0.0, 0.0, 5.0, 0.0], (len(x), 1))]
 
     det = object.__new__(TileDetector)
-    det._classifier = Session()
+    det._classifier, det._crop = Session(), 64
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
     for turns, want in ((True, [0.25, 0.75]), (False, [1.0, 0.0])):
@@ -157,3 +157,43 @@ def test_each_crop_is_named_from_its_four_turns() -> None:
         p, up = det.classify(img, np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]]))
         assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batch == (4 if turns else 1)
         assert up.argmax(1).tolist() == [2] and up.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")
+def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: Path) -> None:
+    import sys
+
+    import torch
+
+    sys.path.insert(0, str(MODELS))
+    from classifier_train import export
+
+    from vision.classifier_net import TileNet
+    from vision.detector import NAMES, TileDetector
+
+    torch.manual_seed(0)
+    net = TileNet(len(NAMES))
+    onnx = export(net, tmp_path / "c80.onnx", 80)
+    det = TileDetector(classifier=onnx)
+    img = np.random.default_rng(0).integers(0, 255, (200, 300, 3), np.uint8)
+    boxes = np.array([[10.0, 10.0, 60.0, 80.0], [100.0, 50.0, 170.0, 100.0]])
+    p, up = det.classify(img, boxes)
+    assert det._crop == 80 and p.shape == (2, len(NAMES)) and up.shape == (2, 4)
+    x = torch.from_numpy(crop_tiles(img, boxes, 80)).permute(0, 3, 1, 2).float() / 255
+    with torch.no_grad():
+        want = torch.softmax(net.eval()(x)[0], 1).numpy()
+    det.config = type(det.config)(turns=False)
+    assert det.classify(img, boxes)[0] == pytest.approx(want, abs=1e-4)
+
+
+def test_the_network_keeps_64_pixel_features_as_they_are() -> None:
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    net = TileNet().eval()
+    x = torch.rand(2, 3, 64, 64)
+    with torch.no_grad():
+        f = net.features[:-1](x)
+        assert f.shape[-2:] == (4, 4) and torch.equal(net.features(x), f)
+        assert [t.shape for t in net(torch.rand(2, 3, 96, 96))] == [(2, 43), (2, 4)]
