@@ -179,7 +179,7 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
         lines += [
             f"- `{name}`{', shipped' if k == len(names) - 1 else ''}{start}: {len(s['history'])} of {s['epochs']} "
             f"epochs, {s['seconds_total'] / 60:.0f} min; data `{s.get('data', '?')}`: {s['train_crops']} synthetic "
-            f"crops (2 jittered per tile) + {s['real_train']} real photos (x24 turned)",
+            f"crops of {s.get('crop', 64)} px (2 jittered per tile) + {s['real_train']} real photos (x24 turned)",
             f"- AdamW, one-cycle lr {s.get('lr', 2e-3):g}, batch 128, label smoothing 0.05; photometric jitter and "
             "style jitter (channel swaps, grey, stroke width, zoom/turn)",
             f"- last epoch: synthetic val top-1 {h['synth_val']['top1']:.4f} (up direction "
@@ -268,6 +268,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)
+    shipped = runs / classifiers[-1] / "summary.json" if classifiers else None
+    crop = json.loads(shipped.read_text()).get("crop", 64) if shipped and shipped.exists() else 64
     drawn = [s for s in styles if s.startswith("dr_")]
     unicode = [s for s in styles if s.startswith("uc_")]
     art = [s for s in styles if s not in drawn + unicode]
@@ -281,8 +283,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
     ]
     for f, what in (("tile_finder.pt", "one-class YOLO11 finder (`models/finder.yaml`, width 0.1875): a box per "
                                        "tile, face up or down"),
-                    ("tile_classifier.onnx", "CNN on 64x64 crops (`vision/classifier_net.py`): 43 names + up "
-                                             "direction")):
+                    ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`vision/classifier_net.py`): 43 names + "
+                                             "up direction")):
         p = models / f
         lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
     lines += [
