@@ -42,7 +42,14 @@ class DetectorConfig:
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
-    turns: bool = True  # name each crop from four quarter turns, averaged (held-out real photos: 0.934 -> 0.958)
+    # name each crop from this many quarter turns of it, averaged: 1 (as it lies), 2 (and a quarter turn) or 4; two
+    # keep most of four's gain at half the naming time (`models/README.md`)
+    turns: int = 2
+
+    def __post_init__(self) -> None:
+        if self.turns not in (1, 2, 3, 4):
+            msg = f"DetectorConfig.turns must be 1 to 4 quarter turns, got {self.turns!r}"
+            raise ValueError(msg)
 
 
 class TileDetector:
@@ -97,8 +104,8 @@ class TileDetector:
         if len(boxes) == 0:
             return np.zeros((0, len(NAMES))), np.zeros((0, 4))
         x = crop_tiles(rgb, boxes, self._crop).astype(np.float32).transpose(0, 3, 1, 2) / 255
-        turns = 4 if self.config.turns else 1
-        # the crops turned by 0, 90, 180 and 270 degrees in one batch; the names' probabilities are averaged
+        turns = self.config.turns
+        # the crops turned by 0, 90 (180, 270) degrees in one batch; the names' probabilities are averaged
         batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(turns)])
         logits, up = self._classifier.run(None, {"crops": np.ascontiguousarray(batch)})
         p = _softmax(logits).reshape(turns, len(boxes), -1).mean(0)

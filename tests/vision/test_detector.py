@@ -136,7 +136,7 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
     assert len(det.find(np.zeros((1000, 800, 3), np.uint8))[0]) == 3 and len(seen) == 1
 
 
-def test_each_crop_is_named_from_its_four_turns() -> None:
+def test_each_crop_is_named_from_its_turns() -> None:
     from vision.detector import NAMES, DetectorConfig, TileDetector
 
     class Session:  # a stand-in classifier: "1m" for an upright crop, "2m" for any turned one
@@ -152,11 +152,13 @@ def test_each_crop_is_named_from_its_four_turns() -> None:
     det._classifier, det._crop = Session(), 64
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
-    for turns, want in ((True, [0.25, 0.75]), (False, [1.0, 0.0])):
+    for turns, want in ((4, [0.25, 0.75]), (2, [0.5, 0.5]), (1, [1.0, 0.0])):
         det.config = DetectorConfig(turns=turns)
         p, up = det.classify(img, np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]]))
-        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batch == (4 if turns else 1)
+        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batch == turns
         assert up.argmax(1).tolist() == [2] and up.sum() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="turns"):
+        DetectorConfig(turns=0)
 
 
 @pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")
@@ -182,7 +184,7 @@ def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: P
     x = torch.from_numpy(crop_tiles(img, boxes, 80)).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
         want = torch.softmax(net.eval()(x)[0], 1).numpy()
-    det.config = type(det.config)(turns=False)
+    det.config = type(det.config)(turns=1)
     assert det.classify(img, boxes)[0] == pytest.approx(want, abs=1e-4)
 
 
