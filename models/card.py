@@ -212,8 +212,8 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
             "style jitter (channel swaps, grey, stroke width, zoom/turn)",
             f"- last epoch: synthetic val top-1 {h['synth_val']['top1']:.4f} (up direction "
             f"{h['synth_val']['orient']:.4f}), held-out real photos top-1 {h['real_holdout']['top1']:.4f} "
-            f"({h['real_holdout']['n']} photos), one crop each (detection averages quarter turns, `DetectorConfig.turns`: "
-            "see the evaluation)",
+            f"({h['real_holdout']['n']} photos), one crop each (detection averages quarter "
+            "turns, `DetectorConfig.turns`: see the evaluation)",
             "- per epoch (synthetic val top-1 / held-out real top-1): " + ", ".join(
                 f"{r['epoch'] + 1}: {r['synth_val']['top1']:.3f}/{r['real_holdout']['top1']:.3f}"
                 for r in s["history"]),

@@ -4,10 +4,10 @@ Two stages (``vision/detector.py`` runs them in this order):
 
 1. ``finder``: a one-class YOLO11 (``models/finder.yaml``, slimmer than 'n') that boxes every tile, face up or
    down. Trained with ultralytics on the synthetic hands (``datasets/synth.py``), ``single_cls=True``.
-2. ``classifier``: a small CNN (``vision/classifier_net.py``) on square crops around each box (``--crop``: 64 px
-   by default, 96 shipped), with two heads: the 43 tile names (the contract's, plus ``back``) and the tile's up direction in the image (0/90/180/270 degrees,
-   which tells sideways tiles). Trained on crops cut from the synthetic hands plus the training part of the real
-   camerash photos; exported to ONNX for onnxruntime.
+2. ``classifier``: a small CNN (``vision/classifier_net.py``) on square crops around each box (``--crop``: 64 px by
+   default, 96 shipped), with two heads: the 43 tile names (the contract's, plus ``back``) and the tile's up
+   direction in the image (0/90/180/270 degrees, which tells sideways tiles). Trained on crops cut from the
+   synthetic hands plus the training part of the real camerash photos; exported to ONNX for onnxruntime.
 
 Usage::
 

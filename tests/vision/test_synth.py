@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import cv2
+import fetch_art
 import numpy as np
 import pytest
-import fetch_art
 import synth
 
 ROOT = Path(__file__).resolve().parents[2]
