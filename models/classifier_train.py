@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import time
+import warnings
 from pathlib import Path
 
 import cv2
@@ -264,7 +265,9 @@ def export(net: torch.nn.Module, dest: Path, size: int = CROP) -> Path:  # noqa:
     net.eval()
     dest.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, size, size)
-    torch.onnx.export(net, (x,), str(dest), input_names=["crops"], output_names=["tile", "up"],
-                      dynamic_axes={"crops": {0: "n"}, "tile": {0: "n"}, "up": {0: "n"}}, opset_version=17,
-                      dynamo=False)
+    with warnings.catch_warnings():  # the crop size is fixed in the export, as the tracer warns it will be
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        torch.onnx.export(net, (x,), str(dest), input_names=["crops"], output_names=["tile", "up"],
+                          dynamic_axes={"crops": {0: "n"}, "tile": {0: "n"}, "up": {0: "n"}}, opset_version=17,
+                          dynamo=False)
     return dest
