@@ -184,7 +184,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
                      init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP) -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
     from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
-    pools its features to one size)."""
+    resamples its features to one size)."""
     import torch
     from torch import nn
 

@@ -42,7 +42,7 @@ class DetectorConfig:
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
-    # name each crop from this many quarter turns of it, averaged: 1 (as it lies), 2 (and a quarter turn) or 4; two
+    # name each crop from this many quarter turns of it (1 to 4), averaged: 1 as it lies, 2 also turned a quarter; two
     # keep most of four's gain at half the naming time (`models/README.md`)
     turns: int = 2
 
