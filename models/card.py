@@ -41,6 +41,11 @@ NOTES = """\
   0.843 / 357 on the set before classic's fix (shipped then 369); `classifier_v3` (as `classifier_v3_96` at 64 px)
   0.828; `classifier_v2` and `classifier_v3` averaged: no better on whole hands (true boxes, all 500 photos' tiles
   right: 403 vs 403).
+- `classifier_v4_96`, 4 more epochs (lr 3e-4) from `classifier_v3_96` on the same data, not shipped: within noise
+  of it (held-out style through the finder 0.890 vs 0.894, on true boxes 0.893 vs 0.894, held-out real photos 0.953
+  vs 0.962, whole hands 360 vs 355 of 500); the shipped one keeps more margin on the real-photo target.
+- Speed runs of the shipped weights (12 MP photo, median of 20, mjscore / baseline): 98.0 / 116.2 ms (0.84) and
+  130.9 / 177.2 ms (0.74, the table's run), the same day: the machine's speed varies by a third between runs.
 - `gn_postmodern`'s flowers still read poorly (0.41 on the true boxes of the eval set): they differ only by a
   numeral a few pixels high, often washed out by glare. Flowers are most of the whole-hand misses on the training
   styles.
