@@ -91,21 +91,3 @@ def test_the_caption_is_drawn_below_the_blooms() -> None:
     blank = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, caption=("",) * 8), "5f"))
     rows = np.flatnonzero(np.abs(with_words.astype(int) - blank).sum(axis=(1, 2)) > 0)
     assert rows.size and rows.min() > 0.6 * 200  # the word stands in the lowest part of the face
-
-
-def test_a_captioned_flower_shows_any_picture_and_the_word_names_it() -> None:
-    coin = ((drawn_art.PICTURES.index("coin"), 1, 6),) * 8  # every flower drawn with one big coin, like 1p
-    look = _look(flower=3, index=None, caption=drawn_art.CAPTIONS[0], pictures=coin)
-    spring, mum = (np.asarray(drawn_art.draw_face(look, label)) for label in ("1f", "7f"))
-    assert np.array_equal(spring[:110], mum[:110])  # the same picture above ...
-    assert not np.array_equal(spring, mum)  # ... and the words below tell them apart
-
-
-@pytest.mark.parametrize("kind", drawn_art.PICTURES)
-def test_every_picture_is_drawn_above_the_caption(kind: str) -> None:
-    art = ((drawn_art.PICTURES.index(kind), 3, 6),) * 8
-    face = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, frame=None, caption=("",) * 8, pictures=art), "5f"))
-    look = _look()
-    ink = (np.abs(face.astype(int) - np.array(look.face)).sum(2) > 120)
-    assert not ink[140:].any()  # nothing in the caption's place
-    assert ink[:140].any() == (kind != "none")
