@@ -21,9 +21,10 @@ NOTES = """\
 - Tried 2026-11-22 (fourth session), not shipped; the shipped weights are unchanged. On the true boxes of 60
   `kd_traditional` hands (1088 tiles, two turns; shipped `classifier_v3_96` 0.894), the training styles' true boxes
   (`layout_eval`, 8979 tiles; shipped 0.981) and whole hands through the detector (500 photos; shipped 355):
-  - `classifier_v5_128`: 128 px crops, 5 epochs (lr 5e-4) from `classifier_v3_96`, same data; 59 min (one epoch shared the
-    machine). 0.900 / 0.982 / 357: within noise, and naming takes 1.74 times as long (50 against 29 ms a photo, same process), which
-    would put the 12 MP figure near 152 ms, over the 150 budget. From 64 to 96 px was the lever; 96 to 128 is not.
+  - `classifier_v5_128`: 128 px crops, 5 epochs (lr 5e-4) from `classifier_v3_96`, same data; 59 min (one epoch
+    shared the machine). 0.900 / 0.982 / 357: within noise, and naming takes 1.74 times as long (50 against 29 ms a
+    photo, same process), which would put the 12 MP figure near 152 ms, over the 150 budget. From 64 to 96 px was
+    the lever; 96 to 128 is not.
     It reads 5m far better (5m read 6m: 16 -> 6) but 4p read 5p (2 -> 8) and 6p read 7p (8 -> 10) took its place.
   - `classifier_v6_96`: 5 epochs (lr 8e-4) from `classifier_v3_96` on `hands4` + `drawn5` + `drawn6` (60 new drawn
     styles whose captioned flowers show any picture, a coin, a bird, sticks, suns or blooms, so that only the word
