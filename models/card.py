@@ -18,7 +18,8 @@ FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scal
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
 
 NOTES = """\
-- Tried 2026-11-22 (fourth session), not shipped; the shipped weights are unchanged. On the true boxes of 60
+- Tried 2026-11-22 (fourth session), not shipped; the shipped weights are unchanged (the table's figures are their
+  run of that session: the same accuracy, 12 MP in 118.0 ms against the baseline's 132.2). On the true boxes of 60
   `kd_traditional` hands (1088 tiles, two turns; shipped `classifier_v3_96` 0.894), the training styles' true boxes
   (`layout_eval`, 8979 tiles; shipped 0.981) and whole hands through the detector (500 photos; shipped 355):
   - `classifier_v5_128`: 128 px crops, 5 epochs (lr 5e-4) from `classifier_v3_96`, same data; 59 min (one epoch
@@ -63,7 +64,7 @@ NOTES = """\
   of it (held-out style through the finder 0.890 vs 0.894, on true boxes 0.893 vs 0.894, held-out real photos 0.953
   vs 0.962, whole hands 360 vs 355 of 500); the shipped one keeps more margin on the real-photo target.
 - Speed runs of the shipped weights (12 MP photo, median of 20, mjscore / baseline): 98.0 / 116.2 ms (0.84) and
-  130.9 / 177.2 ms (0.74, the table's run), the same day: the machine's speed varies by a third between runs.
+  130.9 / 177.2 ms (0.74), the same day: the machine's speed varies by a third between runs.
 - `gn_postmodern`'s flowers still read poorly (0.41 on the true boxes of the eval set): they differ only by a
   numeral a few pixels high, often washed out by glare. Flowers are most of the whole-hand misses on the training
   styles.
