@@ -149,12 +149,17 @@ python bench/eval_vision.py && python bench/eval_layout.py --detector
 python models/train.py card --finetune finder_ft2 --classifiers classifier_v2 classifier_v3_96"""
 
 
+def _summary(runs: Path, name: str) -> dict | None:
+    """What a classifier run recorded (``classifier_train.train_classifier``), or None if it left no record."""
+    path = runs / name / "summary.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
 def _trained_styles(runs: Path, classifiers: list[str] | tuple[str, ...]) -> list[str]:
     """The tile styles of the images the shipped classifier's runs trained on (each dataset's sidecars say)."""
     styles: set[str] = set()
     for name in classifiers:
-        path = runs / name / "summary.json"
-        data = json.loads(path.read_text()).get("data", "") if path.exists() else ""
+        data = (_summary(runs, name) or {}).get("data", "")
         for d in filter(None, data.split(" + ")):
             for js in (Path(d) / "layout" / "train").glob("*.json"):
                 styles.add(json.loads(js.read_text())["style"])
@@ -221,11 +226,10 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     """The shipped classifier's runs, in the order they ran (a base run, then fine-tunes started from it)."""
     lines = ["## Classifier (PyTorch, CPU; ONNX Runtime at detection)"]
     for k, name in enumerate(names):
-        path = runs / name / "summary.json"
-        if not path.exists():
+        s = _summary(runs, name)
+        if s is None:
             lines.append(f"- no classifier run recorded under `{name}`")
             continue
-        s = json.loads(path.read_text())
         h = s["history"][-1]
         start = f", from `{Path(s['init']).parent.name}`" if s.get("init") else ""
         lines += [
@@ -320,8 +324,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)
-    shipped = runs / classifiers[-1] / "summary.json" if classifiers else None
-    crop = json.loads(shipped.read_text()).get("crop", 64) if shipped and shipped.exists() else 64
+    crop = ((_summary(runs, classifiers[-1]) if classifiers else None) or {}).get("crop", 64)
     drawn = [s for s in styles if s.startswith("dr_")]
     unicode = [s for s in styles if s.startswith("uc_")]
     art = [s for s in styles if s not in drawn + unicode]
