@@ -4,8 +4,8 @@ Each drawn style is one seeded throw of the choices a tile maker makes: the font
 honours; the variants printed (五 or 伍, 萬 or 万, 發 or 发); ink colours; whether an index numeral or letter stands
 in a corner, and which; the coin of the dots and the stick of the bamboo, and the colours they take by place; the
 white dragon's frame; the one of bamboo as a bird, a glyph or a big stick; the flowers as glyphs or drawn blooms
-with their number, or captioned with English words as export sets are. Three more styles come from the Unicode
-mahjong tiles (U+1F000...) of Symbola, Noto Sans Symbols 2 and Hanazono Mincho, inked in two colours.
+with their number, or captioned with English words as export sets are (a captioned flower shows any picture and no
+number: the word alone names it). Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola, Noto Sans Symbols 2 and Hanazono Mincho, inked in two colours.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200).
 Usage: ``python datasets/drawn_art.py [--cache /work/cache/art] [--styles 24] [--seed 0]``.
@@ -37,12 +37,12 @@ VARIANTS = "伍陸万发幺"  # used where the font has them
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
 SEASONS, FLOWERS = "春夏秋冬", "梅蘭菊竹"
-# export sets caption their flowers in English, in full or cut short
+# export sets caption their flowers in English, in full or cut short, in capitals or not: each flower's words (a style
+# picks one per flower, so no caption comes with a fixed set of neighbours)
 CAPTIONS = (
-    ("SPRING", "SUMMER", "AUTUMN", "WINTER", "PLUM", "ORCHID", "CHRYSANTHEMUM", "BAMBOO"),
-    ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Mum", "Bamboo"),
-    ("SPR", "SUM", "AUT", "WIN", "PLU", "ORC", "CHR", "BAM"),
-    ("SPRING", "SUMMER", "FALL", "WINTER", "PLUM", "ORCHID", "MUM", "BAMBOO"),
+    ("SPRING", "Spring", "SPR"), ("SUMMER", "Summer", "SUM"), ("AUTUMN", "Autumn", "AUT", "FALL", "Fall"),
+    ("WINTER", "Winter", "WIN"), ("PLUM", "Plum", "PLU"), ("ORCHID", "Orchid", "ORC"),
+    ("CHRYSANTHEMUM", "Chrysanthemum", "MUM", "Mum", "CHR", "CHRYS"), ("BAMBOO", "Bamboo", "BAM"),
 )
 LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
 
@@ -254,11 +254,12 @@ class Look:
     one_glyph: str
     white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame
     white_ink: tuple
-    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only, 3 bloom and caption, 4 caption
+    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only, 3 picture and caption, 4 caption
     flower_inks: tuple
+    pictures: tuple            # flower 3: each flower's picture (PICTURES kind, count, shape), whatever its name
     margin: float
     squeeze: float             # glyph height stretch
-    caption: tuple             # the flowers' English words (CAPTIONS), used by flower 3 and 4
+    caption: tuple             # the flowers' English words (one of each of CAPTIONS), used by flower 3 and 4
 
 
 def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
@@ -301,7 +302,9 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
         white_ink=_pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(5)),
         flower_inks=(_pick(rng, RED), _pick(rng, GREEN), _pick(rng, BLUE + BLACK)),
         margin=float(rng.uniform(0.06, 0.12)), squeeze=float(rng.uniform(0.85, 1.2)),
-        caption=_pick(rng, CAPTIONS),
+        caption=tuple(_pick(rng, words) for words in CAPTIONS),
+        pictures=tuple((int(rng.integers(len(PICTURES))), int(rng.integers(1, 6)), int(rng.integers(5, 9)))
+                       for _ in range(8)),
     )
 
 
@@ -344,6 +347,37 @@ def _sun(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, rays: int, ink:
         a = k * 2 * math.pi / rays
         d.line((cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6, cx + math.cos(a) * r, cy + math.sin(a) * r),
                fill=ink, width=max(2, round(r * 0.12)))
+
+
+# what a captioned flower may show (sets draw butterflies, suns, leaves, a round flower like a coin, bamboo ...): any
+# of these for any flower, so that a classifier learns to read the caption, not the picture
+PICTURES = ("blooms", "suns", "coin", "sticks", "bird", "none")
+
+
+def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box: tuple) -> None:
+    """One of ``PICTURES`` in ``box``: ``art`` = (kind, count 1-5, shape 5-8: petals, rays or coin drawing)."""
+    kind, count, shape = art
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    spots = [(0.5, 0.5)] if count == 1 else [(0.25 + 0.5 * ((j * 37) % 10) / 10, 0.2 + 0.6 * ((j * 53) % 10) / 10)
+                                            for j in range(count)]
+    r = min(w, h) * (0.42 if count == 1 else 0.18)
+    inks = look.flower_inks
+    if PICTURES[kind] == "blooms":
+        for j, (u, v) in enumerate(spots):
+            _bloom(d, x0 + w * u, y0 + h * v, r, shape, inks[(j + 1) % 3], inks[j % 3])
+    elif PICTURES[kind] == "suns":
+        for j, (u, v) in enumerate(spots):
+            _sun(d, x0 + w * u, y0 + h * v, r, shape + 2, inks[(j + 2) % 3])
+    elif PICTURES[kind] == "coin":
+        _coin(d, x0 + w / 2, y0 + h / 2, min(w, h) * 0.42, inks[1], shape % 6, inks[0], look.face)
+    elif PICTURES[kind] == "sticks":
+        for j in range(count):
+            u = (j + 0.5) / count
+            _stick(d, x0 + w * u, y0 + h / 2, h * 0.85, w * min(0.16, 0.7 / count), inks[1 + j % 2], math.radians(
+                (shape - 6.5) * 8 * (1 if j % 2 else -1)), look.face, look.stick)
+    elif PICTURES[kind] == "bird":
+        _bird(d, look, box)
 
 
 def draw_face(look: Look, label: str) -> Image.Image:
@@ -413,10 +447,12 @@ def draw_face(look: Look, label: str) -> Image.Image:
         k = (n - 1) % 4
         glyph = (SEASONS if n <= 4 else FLOWERS)[k]
         ink = look.flower_inks[k % 3]
-        if look.flower in (1, 2, 3):
+        if look.flower == 3:
+            _picture(d, look, look.pictures[n - 1], (bx0, by0, bx1, by0 + bh * 0.68))
+        if look.flower in (1, 2):
             for j in range(3 + k):
                 cx = bx0 + bw * (0.25 + 0.5 * ((j * 37) % 10) / 10)
-                cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10) * (0.7 if look.flower == 3 else 1.0)
+                cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10)
                 if n <= 4:  # a season: a sun of rays, so that no season is drawn like the flower of its number
                     _sun(d, cx, cy, bw * 0.14, 6 + k, look.flower_inks[(k + 2) % 3])
                 else:
@@ -428,10 +464,10 @@ def draw_face(look: Look, label: str) -> Image.Image:
             word = look.caption[n - 1]
             top = by0 + bh * (0.72 if look.flower == 3 else 0.35)
             _glyph(word, look.latin_font, look.num_ink, (bx0, top, bx1, min(by1, top + bh * 0.25)), img)
-        s = W * 0.22
-        corner = (bx1 - s, by0, bx1, by0 + s) if look.flower in (1, 2) or look.index else None
-        if corner:
-            _glyph(str(k + 1), look.latin_font, look.index_ink, corner, img)
+        # the number in a corner; a captioned flower has none (as export sets print them), so the word names it
+        if look.flower in (1, 2) or (look.flower == 0 and look.index):
+            s = W * 0.22
+            _glyph(str(k + 1), look.latin_font, look.index_ink, (bx1 - s, by0, bx1, by0 + s), img)
     return img.resize((FACE_W, FACE_H), Image.LANCZOS)
 
 

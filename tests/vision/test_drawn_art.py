@@ -12,6 +12,8 @@ from PIL import Image, ImageDraw
 from synth import FACE_LABELS, FLOWER_LABELS
 
 DEJAVU = sorted(Path("/usr/share/fonts").rglob("DejaVuSans*.ttf"))
+FULL = tuple(words[0] for words in drawn_art.CAPTIONS)  # SPRING ... BAMBOO
+SHORT = ("SPR", "SUM", "AUT", "WIN", "PLU", "ORC", "CHR", "BAM")
 
 
 def _look(**changes: object) -> drawn_art.Look:
@@ -81,13 +83,52 @@ def test_inside_outline_drops_the_drawn_frame_only() -> None:
 @pytest.mark.parametrize("flower", [1, 2, 3, 4])
 def test_no_two_flowers_are_drawn_alike(flower: int) -> None:
     # with blooms drawn (and DejaVu, without the CJK glyphs), a season must still differ from the flower of its number
-    look = _look(flower=flower, index=None, caption=drawn_art.CAPTIONS[2])
+    look = _look(flower=flower, index=None, caption=SHORT)
     faces = [np.asarray(drawn_art.draw_face(look, f"{n}f")).tobytes() for n in range(1, 9)]
     assert len(set(faces)) == 8
 
 
 def test_the_caption_is_drawn_below_the_blooms() -> None:
-    with_words = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, caption=drawn_art.CAPTIONS[0]), "5f"))
+    with_words = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, caption=FULL), "5f"))
     blank = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, caption=("",) * 8), "5f"))
     rows = np.flatnonzero(np.abs(with_words.astype(int) - blank).sum(axis=(1, 2)) > 0)
     assert rows.size and rows.min() > 0.6 * 200  # the word stands in the lowest part of the face
+
+
+def test_a_captioned_flower_shows_any_picture_and_the_word_names_it() -> None:
+    coin = ((drawn_art.PICTURES.index("coin"), 1, 6),) * 8  # every flower drawn with one big coin, like 1p
+    look = _look(flower=3, index=None, caption=FULL, pictures=coin)
+    spring, mum = (np.asarray(drawn_art.draw_face(look, label)) for label in ("1f", "7f"))
+    assert np.array_equal(spring[:110], mum[:110])  # the same picture above ...
+    assert not np.array_equal(spring, mum)  # ... and the words below tell them apart
+
+
+@pytest.mark.parametrize("flower", [3, 4])
+def test_a_captioned_flower_has_no_corner_number(flower: int) -> None:
+    # sets that caption their flowers in English print no number on them, even where their suits carry indices
+    plain, indexed = (_look(flower=flower, index=index, caption=FULL) for index in (None, "tr"))
+    for n in range(1, 9):
+        assert np.array_equal(drawn_art.draw_face(plain, f"{n}f"), drawn_art.draw_face(indexed, f"{n}f"))
+
+
+def test_a_glyph_flower_keeps_the_corner_number_of_an_indexed_style() -> None:
+    plain, indexed = (_look(flower=0, index=index) for index in (None, "tr"))
+    assert not np.array_equal(drawn_art.draw_face(plain, "2f"), drawn_art.draw_face(indexed, "2f"))
+
+
+def test_each_flower_is_captioned_with_one_of_its_own_words() -> None:
+    font = drawn_art.Font(DEJAVU[0], "dejavu", "")
+    captions = {drawn_art.make_look(np.random.default_rng(seed), [font], [DEJAVU[0]]).caption for seed in range(40)}
+    for caption in captions:
+        assert all(word in words for word, words in zip(caption, drawn_art.CAPTIONS, strict=True))
+    assert len(captions) > 10  # the words are thrown per flower, not as one of a few fixed sets
+
+
+@pytest.mark.parametrize("kind", drawn_art.PICTURES)
+def test_every_picture_is_drawn_above_the_caption(kind: str) -> None:
+    art = ((drawn_art.PICTURES.index(kind), 3, 6),) * 8
+    face = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, frame=None, caption=("",) * 8, pictures=art), "5f"))
+    look = _look()
+    ink = (np.abs(face.astype(int) - np.array(look.face)).sum(2) > 120)
+    assert not ink[140:].any()  # nothing in the caption's place
+    assert ink[:140].any() == (kind != "none")
