@@ -5,7 +5,8 @@ honours; the variants printed (五 or 伍, 萬 or 万, 發 or 发); ink colours;
 in a corner, and which; the coin of the dots and the stick of the bamboo, and the colours they take by place; the
 white dragon's frame; the one of bamboo as a bird, a glyph or a big stick; the flowers as glyphs or drawn blooms
 with their number, or captioned with English words as export sets are (a captioned flower shows any picture and no
-number: the word alone names it). Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola, Noto Sans Symbols 2 and Hanazono Mincho, inked in two colours.
+number: the word alone names it). Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola,
+Noto Sans Symbols 2 and Hanazono Mincho, inked in two colours.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200).
 Usage: ``python datasets/drawn_art.py [--cache /work/cache/art] [--styles 24] [--seed 0]``.
