@@ -127,8 +127,8 @@ def test_each_flower_is_captioned_with_one_of_its_own_words() -> None:
 @pytest.mark.parametrize("kind", drawn_art.PICTURES)
 def test_every_picture_is_drawn_above_the_caption(kind: str) -> None:
     art = ((drawn_art.PICTURES.index(kind), 3, 6),) * 8
-    face = np.asarray(drawn_art.draw_face(_look(flower=3, index=None, frame=None, caption=("",) * 8, pictures=art), "5f"))
-    look = _look()
+    look = _look(flower=3, index=None, frame=None, caption=("",) * 8, pictures=art)
+    face = np.asarray(drawn_art.draw_face(look, "5f"))
     ink = (np.abs(face.astype(int) - np.array(look.face)).sum(2) > 120)
     assert not ink[140:].any()  # nothing in the caption's place
     assert ink[:140].any() == (kind != "none")
