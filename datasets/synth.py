@@ -154,8 +154,13 @@ def _fmt(tiles: list[str]) -> str:
     return "".join(out)
 
 
-def random_hand(rng: np.random.Generator, with_flowers: bool) -> tuple[list[Group], str]:
-    """A winning hand: sets and a pair, some sets exposed or concealed kongs; returns groups and its notation."""
+FLOWERS = (0.5, 3)  # share of hands that set flowers aside, and the most they set aside (at least one)
+
+
+def random_hand(rng: np.random.Generator, with_flowers: bool,
+                flowers: tuple[float, int] = FLOWERS) -> tuple[list[Group], str]:
+    """A winning hand: sets and a pair, some sets exposed or concealed kongs; returns groups and its notation.
+    ``flowers``: (share of hands with flowers set aside, the most set aside)."""
     big = rng.random() < 0.25  # Fuzhou-style 16+1 tiles
     nsets = 5 if big else 4
     counts: dict[str, int] = {}
@@ -202,8 +207,8 @@ def random_hand(rng: np.random.Generator, with_flowers: bool) -> tuple[list[Grou
     concealed.sort(key=lambda t: (("mpsz".index(t[1])), t[0]))
     groups.insert(0, Group("concealed", concealed, [False] * len(concealed)))
     groups.append(Group("win", [win], [False]))
-    if with_flowers and rng.random() < 0.5:
-        fl = sorted(rng.choice(FLOWER_LABELS, size=int(rng.integers(1, 4)), replace=False).tolist())
+    if with_flowers and rng.random() < flowers[0]:
+        fl = sorted(rng.choice(FLOWER_LABELS, size=int(rng.integers(1, flowers[1] + 1)), replace=False).tolist())
         groups.append(Group("flowers", fl, [False] * len(fl)))
     # red fives, shown as fives (label 5x) but written 0x in the notation
     for g in groups:
@@ -609,13 +614,14 @@ class SceneSpec:
     split: str
     min_mp: float
     max_mp: float
+    flowers: tuple[float, int] = FLOWERS
 
 
 def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], dict]:
     """Render one scene: JPEG bytes, YOLO label lines, and the sidecar layout dict."""
     rng = np.random.default_rng([spec.seed, spec.index])
     style = styles[int(rng.integers(len(styles)))]
-    groups, hand = random_hand(rng, style.has_flowers)
+    groups, hand = random_hand(rng, style.has_flowers, spec.flowers)
     mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
     aspect = float(rng.choice([4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0], p=[0.35, 0.35, 0.1, 0.1, 0.1]))
     w = int(math.sqrt(mp * aspect))
@@ -772,15 +778,17 @@ def _styles_cached(art: str, include: tuple, exclude: tuple) -> list[Style]:
 
 def generate(out: Path, counts: dict[str, int], seed: int, art: Path = DEFAULT_ART,
              include: list[str] | None = None, exclude: list[str] | None = None, min_mp: float = 3.0,
-             max_mp: float = 12.0, workers: int = 1, progress: bool = True) -> Path:
-    """Write the dataset and its data.yaml; returns the yaml path. Image indices run on across splits."""
+             max_mp: float = 12.0, workers: int = 1, progress: bool = True,
+             flowers: tuple[float, int] = FLOWERS) -> Path:
+    """Write the dataset and its data.yaml; returns the yaml path. Image indices run on across splits.
+    ``flowers``: as ``random_hand``'s."""
     specs = []
     idx = 0
     for split, n in counts.items():
         for d in ("images", "labels", "layout"):
             (out / d / split).mkdir(parents=True, exist_ok=True)
         for _ in range(n):
-            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp))
+            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp, flowers))
             idx += 1
     jobs = [(s, str(art), include, exclude, str(out)) for s in specs]
     t0 = time.time()
@@ -820,10 +828,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-mp", type=float, default=3.0)
     ap.add_argument("--max-mp", type=float, default=12.0)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--flowers", nargs=2, type=float, metavar=("SHARE", "MOST"), default=FLOWERS,
+                    help=f"the share of hands that set flowers aside, and the most they set aside (default: "
+                         f"{FLOWERS[0]} {FLOWERS[1]}; e.g. '1 8' for a flower-rich set)")
     args = ap.parse_args(argv)
+    share, most = args.flowers[0], int(args.flowers[1])
+    if not (0 <= share <= 1 and most == args.flowers[1] and 1 <= most <= len(FLOWER_LABELS)):
+        ap.error(f"--flowers: SHARE must be 0 to 1 and MOST a whole number 1 to {len(FLOWER_LABELS)}, "
+                 f"got {args.flowers[0]:g} {args.flowers[1]:g}")
     counts = {k: v for k, v in (("train", args.train), ("val", args.val)) if v > 0}
     yaml = generate(args.out, counts, args.seed, args.art, args.styles, args.exclude or None, args.min_mp,
-                    args.max_mp, args.workers)
+                    args.max_mp, args.workers, flowers=(share, most))
     print(f"wrote {yaml}")
     return 0
 

@@ -151,3 +151,26 @@ def test_every_kmahjongg_set_names_each_tile_once(kd_set: str) -> None:
 def test_classic_reads_its_flowers_by_name() -> None:
     ids = fetch_art.KD_IDS | fetch_art.KD_SET_IDS["classic"]
     assert (ids["FLOWER_1"], ids["FLOWER_2"], ids["FLOWER_3"]) == ("6f", "5f", "7f")  # orchid, plum, mum
+
+
+def test_a_flower_rich_set_sets_flowers_aside_in_every_hand() -> None:
+    def flowers(spec: tuple[float, int], seed: int) -> list[int]:
+        groups, hand = synth.random_hand(np.random.default_rng(seed), True, spec)
+        aside = [g.tiles for g in groups if g.kind == "flowers"]
+        if aside:  # written last in the hand's notation
+            assert hand.split()[-1] == "".join(t[0] for t in aside[0]) + "f"
+        return [len(a) for a in aside]
+
+    rich = [flowers((1.0, 8), seed) for seed in range(200)]
+    assert all(len(r) == 1 for r in rich)  # every hand
+    assert max(r[0] for r in rich) == 8 and min(r[0] for r in rich) == 1
+    usual = [n for seed in range(200) for n in flowers(synth.FLOWERS, seed)]
+    assert 60 < len(usual) < 140 and max(usual) == 3  # about half the hands, at most three
+    assert flowers((0.0, 8), 1) == []
+
+
+def test_flowers_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in (["2", "3"], ["1", "9"], ["1", "2.5"], ["1", "x"]):
+        with pytest.raises(SystemExit):
+            synth.main(["--out", "unused", "--flowers", *bad])
+        assert "--flowers" in capsys.readouterr().err
