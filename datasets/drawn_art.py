@@ -30,6 +30,9 @@ FONT_PACKAGES = (
     "fonts-cwtex-yen", "fonts-cwtex-fs", "fonts-wqy-zenhei", "fonts-wqy-microhei", "fonts-hanazono",
     "fonts-ipafont-mincho", "fonts-ipafont-gothic", "fonts-lxgw-wenkai", "fonts-klee", "fonts-seto",
     "fonts-noto-cjk", "fonts-noto-core", "fonts-ancient-scripts",
+    # brush and hand-written ones: cursive numerals (草書, 行書) as older sets print them
+    "fonts-aoyagi-kouzan-t", "fonts-aoyagi-soseki", "fonts-kouzan-mouhitsu", "fonts-kiloji", "fonts-dejima-mincho",
+    "fonts-oradano-mincho-gsrr", "fonts-motoya-l-cedar", "fonts-babelstone-han", "fonts-cns11643-kai", "fonts-konatu",
 )
 SS = 2  # drawn at twice the size, then reduced (smooth edges)
 W, H = FACE_W * SS, FACE_H * SS
@@ -63,7 +66,7 @@ class Font:
 
 
 def font_files(root: Path) -> list[Font]:
-    """Every unpacked font that has all the glyphs a tile needs (of a collection, its first face)."""
+    """Every unpacked font that has and draws all the glyphs a tile needs (of a collection, its first face)."""
     from fontTools.ttLib import TTCollection, TTFont
 
     found = []
@@ -79,11 +82,13 @@ def font_files(root: Path) -> list[Font]:
         cmap = faces[0].getBestCmap() or {}
         if all(ord(c) in cmap for c in NEEDED):
             try:
-                ImageFont.truetype(str(path), 160, index=0)
+                pil = ImageFont.truetype(str(path), 160, index=0)
             except OSError:  # a bitmap-only font does not scale
                 continue
+            if not all(pil.getmask(c).getbbox() for c in NEEDED):  # some map a glyph they leave blank
+                continue
             found.append(Font(path, path.stem.split("-")[0].split("_")[0], "".join(
-                c for c in VARIANTS if ord(c) in cmap)))
+                c for c in VARIANTS if ord(c) in cmap and pil.getmask(c).getbbox())))
     return found
 
 

@@ -90,13 +90,15 @@ def _run(cmd: list[str], **kw: object) -> None:
 
 
 def fetch_debs(cache: Path, packages: tuple[str, ...] = PACKAGES) -> Path:
-    """Download and unpack Debian packages into ``cache/root``; return that folder."""
+    """Download the Debian packages not yet in ``cache/debs`` and unpack them all into ``cache/root``; return that
+    folder."""
     debs = cache / "debs"
     root = cache / "root"
     debs.mkdir(parents=True, exist_ok=True)
-    if not list(debs.glob("*.deb")):
-        _run(["apt-get", "download", *packages], cwd=debs)
-    for deb in sorted(debs.glob("*.deb")):
+    missing = [p for p in packages if not list(debs.glob(f"{p}_*.deb"))]
+    if missing:
+        _run(["apt-get", "download", *missing], cwd=debs)
+    for deb in sorted(d for p in packages for d in debs.glob(f"{p}_*.deb")):
         _run(["dpkg-deb", "-x", str(deb), str(root)])
     return root
 

@@ -132,3 +132,33 @@ def test_every_picture_is_drawn_above_the_caption(kind: str) -> None:
     ink = (np.abs(face.astype(int) - np.array(look.face)).sum(2) > 120)
     assert not ink[140:].any()  # nothing in the caption's place
     assert ink[:140].any() == (kind != "none")
+
+
+def test_only_the_packages_not_yet_fetched_are_downloaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fetch_art
+
+    calls: list[list[str]] = []
+    monkeypatch.setattr(fetch_art, "_run", lambda cmd, **kw: calls.append(cmd))
+    (tmp_path / "debs").mkdir()
+    (tmp_path / "debs" / "fonts-a_1.0_all.deb").write_bytes(b"")
+    (tmp_path / "debs" / "fonts-a-extra_1.0_all.deb").write_bytes(b"")  # another package, not asked for
+    fetch_art.fetch_debs(tmp_path, ("fonts-a", "fonts-b"))
+    assert calls[0] == ["apt-get", "download", "fonts-b"]  # a package added to the list is fetched
+    assert [Path(c[2]).name for c in calls[1:]] == ["fonts-a_1.0_all.deb"]  # fonts-b's deb never came: nothing else
+
+
+@pytest.mark.parametrize("blank", ["", "萬", "伍"])
+def test_a_font_that_leaves_a_glyph_blank_is_not_used(tmp_path: Path, blank: str) -> None:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(DEJAVU[0]))  # every glyph a tile needs mapped to "A", one of them (blank) to the space
+    for table in font["cmap"].tables:
+        if table.isUnicode():
+            table.cmap.update({ord(c): "space" if c == blank else "A" for c in drawn_art.NEEDED + drawn_art.VARIANTS})
+    font.save(str(tmp_path / "made.ttf"))
+    found = drawn_art.font_files(tmp_path)
+    if blank and blank in drawn_art.NEEDED:
+        assert found == []
+    else:  # a blank variant is only not offered
+        assert [f.path.name for f in found] == ["made.ttf"]
+        assert found[0].variants == drawn_art.VARIANTS.replace(blank, "")
