@@ -163,6 +163,7 @@ python bench/eval_vision.py && python models/train.py card --finetune finder_ft2
 # the shipped classifier_v3_96, from the generator it was trained on (later commits draw other faces):
 git checkout 12648d4 -- datasets/drawn_art.py datasets/fetch_art.py
 python datasets/fetch_art.py && python datasets/drawn_art.py --styles 40 --seed 2
+git checkout HEAD -- datasets/drawn_art.py datasets/fetch_art.py   # the faces are drawn: back to this commit's
 python datasets/synth.py --out /work/cache/datasets/hands4 --train 2000 --val 150 --seed 13 \\
     --min-mp 1.0 --max-mp 2.0 --workers 2          # the 10 art styles
 python datasets/synth.py --out /work/cache/datasets/drawn5 --train 2000 --val 150 --seed 17 \\
