@@ -31,8 +31,9 @@ class Settings(BaseSettings):
     load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
     finder_weights: Path = Field(MODELS / "tile_finder.pt", description="the YOLO tile finder")
     classifier_weights: Path = Field(MODELS / "tile_classifier.onnx", description="the tile classifier")
+    reader_weights: Path = Field(MODELS / "flower_reader.onnx", description="the flower reader")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
-                                          "empty: the shipped TileDetector with the two weights above")
+                                          "empty: the shipped TileDetector with the three weights above")
     # photo concurrency, per worker process
     max_concurrent_photos: int = Field(1, ge=1, description="photos processed at once per worker")
     photo_queue_seconds: float = Field(5.0, ge=0, description="how long an excess photo waits for a slot (then 503)")

@@ -121,7 +121,8 @@ def _load_model(app: FastAPI, settings: Settings) -> None:
         else:
             from vision.detector import TileDetector
 
-            detector = TileDetector(settings.finder_weights, settings.classifier_weights)
+            detector = TileDetector(settings.finder_weights, settings.classifier_weights,
+                                    reader=settings.reader_weights)
     except ModelNotFoundError as exc:
         app.state.model_error = str(exc)
         log.warning("no tile detector: %s; /readyz answers 503 and photo endpoints 503", exc)

@@ -42,10 +42,10 @@ BASELINE_CLASSES = frozenset(synth.NAMES[:34])
 class Mjscore:
     name = "mjscore"
 
-    def __init__(self, finder: Path | None = None) -> None:
+    def __init__(self, finder: Path | None = None, reader: Path | None = None) -> None:
         from vision.detector import FINDER_WEIGHTS, TileDetector
 
-        self.det = TileDetector(finder or FINDER_WEIGHTS)
+        self.det = TileDetector(finder or FINDER_WEIGHTS, reader=reader)
 
     def __call__(self, image: bytes) -> list[tuple[str, float, tuple[float, ...]]]:
         return [(d.label, d.confidence, d.box) for d in self.det.detect(image)]
@@ -247,19 +247,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--finder", type=Path, help="other finder weights to score (default: the shipped ones)")
+    ap.add_argument("--reader", type=Path, default=ROOT / "models" / "flower_reader.onnx",
+                    help="flower reader weights (default: the shipped ones)")
+    ap.add_argument("--no-reader", action="store_true", help="name the tiles by the classifier alone")
     args = ap.parse_args(argv)
+    reader = None if args.no_reader else args.reader
     t0 = time.time()
     scenes = held_out_hands(args.hands, args.art, args.out.parent)
     photos = real_photos(args.real)
     big = synth.make_scene(synth.SceneSpec(0, 12, "speed", 12.0, 12.0), synth.load_styles(args.art))[0]
     w, h = Image.open(io.BytesIO(big)).size
-    models = [Mjscore(args.finder)]
+    models = [Mjscore(args.finder, reader)]
     if not args.no_baseline:
         try:
             models.append(Baseline())
         except ImportError:
             print("mahjong-detector not installed (pip install mahjong-detector): baseline skipped")
-    report: dict = {"finder": str(args.finder or "models/tile_finder.pt"),
+    report: dict = {"finder": str(args.finder or "models/tile_finder.pt"), "reader": str(reader),
                     "held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands,
                     "real_photos_held_out": len(photos), "speed_image": f"{w}x{h} JPEG ({w * h / 1e6:.1f} MP)"}
     for m in models:

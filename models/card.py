@@ -275,6 +275,33 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     return lines
 
 
+def _reader(runs: Path, name: str | None) -> list[str]:
+    """The shipped flower reader's run (``reader_train.train_reader``)."""
+    if not name:
+        return []
+    lines = ["## Flower reader (PyTorch, CPU; ONNX Runtime at detection)"]
+    s = _summary(runs, name)
+    if s is None:
+        return [*lines, f"- no reader run recorded under `{name}`", ""]
+    v = s["history"][-1]["synth_val"]
+    return [
+        *lines,
+        f"- `{name}`, shipped, from `{Path(s['init']).parent.name}`: {s['history'][-1]['step']} of {s['steps']} "
+        f"batches of {s['batch']}, {s['seconds_total'] / 60:.0f} min; data `{s['data']}`: {s['train_crops']} upright "
+        f"crops of {s['crop']} px (every flower, 1.2 times as many other tiles) + the real training photos",
+        f"- AdamW, one-cycle lr {s['lr']:g}, label smoothing 0.05, the classifier's jitter; half of each batch "
+        "upside down, its up head told which",
+        f"- last check (the datasets' val parts, each crop upright and upside down): flowers named right "
+        f"{v['flowers_right']:.4f} of {v['flowers']}, other tiles called a flower {v['others_called_flower']} of "
+        f"{v['others']}, up told right {v['up_right']:.4f}",
+        "- detection: a tile whose flower probability (the classifier's) is 0.2 or more is read again, once, turned "
+        "upright by the classifier's up head (wrong by half a turn on a third of the held-out style's flowers: the "
+        "reader reads them either way up), and the reader's names are averaged half and half with the classifier's "
+        "(`vision/detector.py`, `DetectorConfig.read_flowers`, `reader_weight`)",
+        "",
+    ]
+
+
 def _figure(d: dict, *keys: str) -> float | None:
     for k in keys:
         d = d.get(k, {}) if isinstance(d, dict) else {}
@@ -347,7 +374,8 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 
 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
-               classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH) -> Path:
+               classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH,
+               reader: str | None = None) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)
     crop = ((_summary(runs, classifiers[-1]) if classifiers else None) or {}).get("crop", 64)
@@ -365,7 +393,9 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
     for f, what in (("tile_finder.pt", "one-class YOLO11 finder (`models/finder.yaml`, width 0.1875): a box per "
                                        "tile, face up or down"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`vision/classifier_net.py`): 43 names + "
-                                             "up direction")):
+                                             "up direction"),
+                    ("flower_reader.onnx", "the same network on upright crops of likely flowers: 8 flowers + other, "
+                                           "and up or upside down")):
         p = models / f
         lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
     lines += [
@@ -387,6 +417,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         "",
         *_classifier(runs, classifiers),
         "",
+        *_reader(runs, reader),
         *_evaluation(bench),
         "",
         "## Notes",

@@ -8,6 +8,9 @@ Two stages (``vision/detector.py`` runs them in this order):
    default, 96 shipped), with two heads: the 43 tile names (the contract's, plus ``back``) and the tile's up
    direction in the image (0/90/180/270 degrees, which tells sideways tiles). Trained on crops cut from the
    synthetic hands plus the training part of the real camerash photos; exported to ONNX for onnxruntime.
+3. ``reader``: the flower reader (``models/reader_train.py``), the same network with nine names (the eight flowers
+   and ``other``) on upright crops, started from a classifier run; detection asks it about the tiles the classifier
+   gives some flower probability and averages the two.
 
 Usage::
 
@@ -17,9 +20,11 @@ Usage::
     python models/train.py finetune --name finder_ft2 --real-data DIR ...  # the finder, on more data
     python models/train.py export --name finder_ft2 && python models/train.py card --finetune finder_ft2
     python models/train.py ship --classifier-run classifier_v2       # a classifier run's weights -> models/
+    python models/train.py reader --data D --also D2 ... --init /work/cache/runs/classifier_v3_96/last.pt
+    python models/train.py ship-reader --reader-run reader              # the reader's weights -> models/
 
 Runs and checkpoints live under ``--runs`` (default /work/cache/runs); the shipped files are
-``models/tile_finder.pt``, ``models/tile_classifier.onnx`` and ``models/README.md``.
+``models/tile_finder.pt``, ``models/tile_classifier.onnx``, ``models/flower_reader.onnx`` and ``models/README.md``.
 """
 
 from __future__ import annotations
@@ -104,8 +109,9 @@ def export_finder(weights: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="train mjscore's tile finder and tile classifier")
-    ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune", "export", "ship"])
+    ap = argparse.ArgumentParser(description="train mjscore's tile finder, tile classifier and flower reader")
+    ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune", "export", "ship", "reader",
+                                      "ship-reader"])
     ap.add_argument("--real-data", type=Path, nargs="+", default=[Path("/work/cache/datasets/hands_real")],
                     help="finetune: the datasets added to --data")
     ap.add_argument("--name", default="finder_ft", help="finetune, export: the fine-tuning run's name under --runs")
@@ -114,15 +120,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
     ap.add_argument("--also", type=Path, nargs="*", default=[],
                     help="classifier: more synthetic datasets read beside --data")
-    ap.add_argument("--init", type=Path, help="classifier: start from this run checkpoint (a fine-tune)")
-    ap.add_argument("--lr", type=float, default=2e-3, help="classifier: the one-cycle schedule's peak")
-    ap.add_argument("--crop", type=int, default=CROP, help="classifier: crop side in pixels (detection reads it)")
+    ap.add_argument("--init", type=Path,
+                    help="classifier: start from this run checkpoint (a fine-tune); reader: the classifier's it starts from")
+    ap.add_argument("--lr", type=float, help="classifier, reader: the one-cycle schedule's peak (2e-3, 1e-3)")
+    ap.add_argument("--crop", type=int,
+                    help=f"classifier, reader: crop side in pixels ({CROP}, 96; detection reads it from the weights)")
     ap.add_argument("--marks", type=float, default=0.0,
                     help="classifier: share of training crops given a random corner index mark")
     ap.add_argument("--classifier-run", default="classifier",
                     help="classifier, ship: the classifier run's name under --runs")
     ap.add_argument("--classifiers", nargs="*", default=["classifier"],
                     help="card: the shipped classifier's runs, in the order they ran")
+    ap.add_argument("--reader-run", help="reader, ship-reader (default 'reader'), card (default none): the flower "
+                                         "reader's run under --runs")
+    ap.add_argument("--steps", type=int, default=5000, help="reader: batches of 128 to train for")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
     ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
@@ -136,9 +147,25 @@ def main(argv: list[str] | None = None) -> int:
         from classifier_train import train_classifier
 
         train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
-                         args.threads, args.init, args.lr, args.marks, args.crop)
+                         args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP)
         print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
               f"ship it: models/train.py ship --classifier-run {args.classifier_run})")
+    reader_run = args.reader_run or "reader"
+    if args.stage == "reader":
+        if args.init is None:
+            ap.error("reader: --init a classifier run's checkpoint (the reader starts from its weights)")
+        from reader_train import train_reader
+
+        try:
+            train_reader([args.data, *args.also], args.real, args.runs / reader_run, args.steps, args.init,
+                         args.lr or 1e-3, args.crop or 96, args.threads)
+        except ValueError as e:
+            ap.error(str(e))
+        print(f"reader: {args.runs / reader_run / 'flower_reader.onnx'} (ship it: models/train.py ship-reader "
+              f"--reader-run {reader_run})")
+    if args.stage == "ship-reader":
+        shutil.copy(args.runs / reader_run / "flower_reader.onnx", MODELS / "flower_reader.onnx")
+        print(f"reader shipped: {MODELS / 'flower_reader.onnx'}")
     if args.stage in ("ship", "all"):
         shutil.copy(args.runs / args.classifier_run / "tile_classifier.onnx", MODELS / "tile_classifier.onnx")
         print(f"classifier shipped: {MODELS / 'tile_classifier.onnx'}")
@@ -155,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("card", "all"):
         from card import write_card
 
-        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers)}")
+        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers, reader=args.reader_run)}")
     return 0
 
 

@@ -149,7 +149,7 @@ def test_each_crop_is_named_from_its_turns() -> None:
             return [logits, np.tile([0.0, 0.0, 5.0, 0.0], (len(x), 1))]
 
     det = object.__new__(TileDetector)
-    det._classifier, det._crop = Session(), 64
+    det._classifier, det._crop, det._reader = Session(), 64, None
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
     for turns, want in ((4, [0.25, 0.75]), (2, [0.5, 0.5]), (1, [1.0, 0.0])):
@@ -159,6 +159,59 @@ def test_each_crop_is_named_from_its_turns() -> None:
         assert up.argmax(1).tolist() == [2] and up.sum() == pytest.approx(1.0)
     with pytest.raises(ValueError, match="turns"):
         DetectorConfig(turns=0)
+
+
+def _stand_in_classifier(flower: float, up_bin: int) -> object:
+    """Every crop: "1p" with 1 - ``flower``, "7f" with ``flower``; the art's up at ``up_bin``."""
+    from vision.detector import NAMES
+
+    class Session:
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            n = len(feeds["crops"])
+            p = np.full((n, len(NAMES)), 1e-9)
+            p[:, NAMES.index("1p")], p[:, NAMES.index("7f")] = 1 - flower, flower
+            return [np.log(p), np.tile(np.eye(4)[up_bin] * 9, (n, 1))]
+
+    return Session()
+
+
+class _StandInReader:
+    """7f (reader id 6) when the crop's top-left corner is white, i.e. it was turned upright; else 2f."""
+
+    batches: list[int] = []
+
+    def get_inputs(self) -> list:
+        return [type("Input", (), {"shape": ["n", 3, 64, 64]})()]
+
+    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        x = feeds["crops"]
+        self.batches.append(len(x))
+        upright = x[:, 0, 2, 2] > 0.5
+        names = np.full((len(x), 9), -9.0)
+        names[upright, 6], names[~upright, 1] = 9.0, 9.0
+        return [names, np.zeros((len(x), 4))]
+
+
+def test_the_flower_reader_reads_likely_flowers_turned_upright() -> None:
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    det = object.__new__(TileDetector)
+    det._crop, det._reader, det.config = 64, _StandInReader(), DetectorConfig(turns=1)
+    img = np.zeros((64, 64, 3), np.uint8)
+    img[:8, -8:] = 255  # the art's top-left corner, its up pointing right (bin 1): at the image's top right
+    box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
+    det._classifier = _stand_in_classifier(0.3, 1)
+    p, _ = det.classify(img, box)
+    # read upright (7f), averaged half and half with the classifier's 1p 0.7 / 7f 0.3
+    assert NAMES[int(p.argmax())] == "7f" and p[0, NAMES.index("7f")] == pytest.approx(0.65, abs=1e-3)
+    assert p[0, NAMES.index("1p")] == pytest.approx(0.35, abs=1e-3) and p.sum() == pytest.approx(1.0)
+    assert det._reader.batches[-1] == 1
+    det._classifier = _stand_in_classifier(0.1, 1)  # hardly a flower: not read again
+    calls = len(det._reader.batches)
+    p, _ = det.classify(img, box)
+    assert NAMES[int(p.argmax())] == "1p" and len(det._reader.batches) == calls
+    with pytest.raises(ValueError, match="reader_weight"):
+        DetectorConfig(reader_weight=1.5)
 
 
 @pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")

@@ -1,0 +1,61 @@
+"""The flower reader's training (``models/reader_train.py``): its names, upright crops, and a short run whose
+weights load in ONNX Runtime, resumed only as it was started."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import synth
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "models"))
+from reader_train import OTHER, READER_NAMES, load_reader_crops, reader_labels, train_reader, upright  # noqa: E402
+
+REAL = ROOT.parent / "shared" / "real" / "camerash"
+
+
+def test_the_reader_names_the_flowers_then_other() -> None:
+    assert READER_NAMES == ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f", "other") and OTHER == 8
+    cls = np.array([synth.CLASS_ID[n] for n in ("1f", "8f", "5f", "1m", "9s", "7z", "back")])
+    assert reader_labels(cls).tolist() == [0, 7, 4, 8, 8, 8, 8]
+
+
+def test_upright_turns_back_each_up_direction() -> None:
+    art = np.zeros((6, 4, 3), np.uint8)
+    art[0, 0] = 255  # the art's top-left corner
+    for k in range(4):
+        lying = np.rot90(art, -k)  # up direction bin k: the art turned k quarter turns clockwise
+        assert np.array_equal(upright(lying[None], np.array([k]))[0], art)
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
+def test_a_short_run_reads_flower_crops_and_resumes_only_as_started(tmp_path: Path) -> None:
+    import onnxruntime as ort
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    data = synth.generate(tmp_path / "ds", {"train": 3, "val": 2}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
+                          progress=False, flowers=(1.0, 8)).parent
+    tiles = [t for js in sorted((data / "layout" / "val").glob("*.json"))
+             for t in json.loads(js.read_text())["tiles"] if t["visible"] >= 0.6]
+    flowers = sorted(int(t["label"][0]) - 1 for t in tiles if t["label"].endswith("f"))
+    x, y = load_reader_crops([data], REAL, "val", 32, np.random.default_rng(0))
+    assert x.shape == (len(y), 32, 32, 3) and flowers and sorted(y[y != OTHER].tolist()) == flowers
+    assert (y == OTHER).sum() == min(len(tiles) - len(flowers), int(len(flowers) * 1.2))
+
+    init = tmp_path / "classifier.pt"
+    torch.save({"model": TileNet(len(synth.NAMES)).state_dict()}, init)
+    run = tmp_path / "reader"
+    summary = train_reader([data], REAL, run, 3, init, size=32, threads=1)
+    assert summary["steps"] == 3 and summary["history"][-1]["step"] == 3
+    assert summary["train_crops"] > 400  # the hands' crops and the real training photos
+    session = ort.InferenceSession(str(run / "flower_reader.onnx"), providers=["CPUExecutionProvider"])
+    names, up = session.run(None, {"crops": np.zeros((2, 3, 32, 32), np.float32)})
+    assert names.shape == (2, len(READER_NAMES)) and up.shape == (2, 4)
+    with pytest.raises(ValueError, match="started for 3 steps"):
+        train_reader([data], REAL, run, 5, init, size=32, threads=1)
