@@ -4,8 +4,8 @@
    tiles read right (a true tile counts when a detection overlaps it at IoU >= 0.5 with the right name).
 2. The held-out real camerash photos (never trained on): top-1 over the 42 face classes, three ways: the photo as
    it is (a close-up: the detection with the highest confidence names it), the photo pasted at hand-photo scale on
-   a plain table (``in_scene``), and, for mjscore, its classifier alone on the whole photo (and, on the hands of
-   1., on their true boxes, with its commonest mistakes).
+   a plain table (``in_scene``), and, for mjscore, its naming alone (classifier and flower reader) on the whole
+   photo (and, on the hands of 1., on their true boxes, with its commonest mistakes).
 3. Speed: one 12-megapixel phone JPEG to detections, median of 20 runs, for each.
 
 The baseline has 34 classes (no flowers, no back): it is scored on the true tiles of those classes, and mjscore's
@@ -193,8 +193,8 @@ def eval_real_in_scene(model, photos: list[tuple[bytes, str]], classes: frozense
 
 
 def eval_hands_classifier(det, scenes: list[tuple[bytes, list]], top: int = 10) -> dict:  # noqa: ANN001
-    """mjscore's classifier alone on the true boxes of the held-out hands (what a perfect finder would leave it),
-    with its commonest mistakes as [true, read, count]."""
+    """mjscore's naming alone (classifier and flower reader) on the true boxes of the held-out hands (what a perfect
+    finder would leave it), with its commonest mistakes as [true, read, count]."""
     from collections import Counter
 
     from vision.image import load_image

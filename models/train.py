@@ -121,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--also", type=Path, nargs="*", default=[],
                     help="classifier: more synthetic datasets read beside --data")
     ap.add_argument("--init", type=Path,
-                    help="classifier: start from this run checkpoint (a fine-tune); reader: the classifier's it starts from")
+                    help="classifier: start from this run checkpoint (a fine-tune); reader: the checkpoint it starts "
+                         "from (a classifier's or a reader's)")
     ap.add_argument("--lr", type=float, help="classifier, reader: the one-cycle schedule's peak (2e-3, 1e-3)")
     ap.add_argument("--crop", type=int,
                     help=f"classifier, reader: crop side in pixels ({CROP}, 96; detection reads it from the weights)")
