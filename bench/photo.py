@@ -6,7 +6,8 @@ Without ``--photos`` it generates ``n`` phone-size (12 MP) synthetic JPEGs once,
 ``/work/cache/bench_photo/`` (seed 515), and times ``api.photo.score_photo(path, detector, request)`` on each, the
 shipped detector loaded once and warmed up first (as the CLI's and the service's long-lived process do). Each
 photo is read from disk, decoded (large JPEGs in draft mode), detected, laid out and scored, every winning-tile
-candidate scored when none is set apart.
+candidate scored when none is set apart. The same photos are also timed, in turn, through the detector without its
+flower reader, and the ratio of the two medians printed (what the reader costs, in the same process).
 """
 
 from __future__ import annotations
@@ -73,18 +74,23 @@ def main(argv: list[str] | None = None) -> int:
         paths = make_photos(CACHE, args.n)
     try:
         detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
+        no_reader = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS, reader=None)
     except ModelNotFoundError as exc:
         print(f"bench/photo.py: {exc}; no shipped weights to time")
         return 1
     request = {"rules": args.rules, "self_draw": True}
-    score_photo(paths[0], detector, request)  # warm-up: first inference allocates
-    times = []
+    for d in (detector, no_reader):
+        score_photo(paths[0], d, request)  # warm-up: first inference allocates
+    times, reference = [], []
     read = 0
     for p in paths:
         for _ in range(args.repeat):
             t0 = time.perf_counter()
             answer = score_photo(p, detector, request)
             times.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            score_photo(p, no_reader, request)
+            reference.append(time.perf_counter() - t0)
         read += answer["result"]["ok"]
     sizes = [Image.open(p).size for p in paths]
     mp = statistics.median(w * h / 1e6 for w, h in sizes)
@@ -93,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  median {statistics.median(ms):.0f} ms, p95 {pct(ms, 0.95):.0f} ms, min {min(ms):.0f} ms, "
           f"max {max(ms):.0f} ms (target: median <= 200 ms)")
     print(f"  scored without error: {read}/{len(paths)}")
+    print(f"  without the flower reader, in turn: median {statistics.median(reference) * 1000:.0f} ms; with it / "
+          f"without: {statistics.median(times) / statistics.median(reference):.3f}")
     return 0
 
 
