@@ -82,8 +82,13 @@ class TileDetector:
         opts.intra_op_num_threads = 2
         self._classifier = ort.InferenceSession(str(classifier), opts, providers=["CPUExecutionProvider"])
         self._crop = _crop_side(self._classifier)
-        self._reader = None if reader is None else ort.InferenceSession(str(reader), opts,
-                                                                         providers=["CPUExecutionProvider"])
+        self._reader = None
+        if reader is not None:
+            self._reader = ort.InferenceSession(str(reader), opts, providers=["CPUExecutionProvider"])
+            names = self._reader.get_outputs()[0].shape[-1]
+            if names != FLOWERS.stop - FLOWERS.start + 1:
+                msg = f"{reader} is no flower reader: it gives {names} names, a reader 9 (the 8 flowers and other)"
+                raise ModelNotFoundError(msg)
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -130,8 +135,10 @@ class TileDetector:
 
         Each is read once, turned upright by the classifier's up direction. That head is wrong by half a turn on a
         third of an unseen style's flowers, so the reader learnt to read them either way up (``models/README.md``)."""
+        if self._reader is None:
+            return p
         ask = np.flatnonzero(p[:, FLOWERS].sum(1) >= self.config.read_flowers)
-        if self._reader is None or len(ask) == 0:
+        if len(ask) == 0:
             return p
         x = crop_tiles(rgb, boxes[ask], _crop_side(self._reader)).astype(np.float32).transpose(0, 3, 1, 2) / 255
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
@@ -173,7 +180,7 @@ def mix_reading(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
     r *= q[:, -1:] / np.maximum(r.sum(1, keepdims=True), 1e-12)
     r[:, FLOWERS] = q[:, :-1]
     m = (1.0 - weight) * p + weight * r
-    return m / m.sum(1, keepdims=True)  # short of 1 only when the classifier gave every bit to the flowers
+    return m / m.sum(1, keepdims=True)  # when the classifier gave the flowers all, the reader's other went nowhere
 
 
 def _crop_side(session: object) -> int:

@@ -16,7 +16,7 @@ from vision.errors import BadImageError, ModelNotFoundError, VisionError
 from vision.image import load_image
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
-SHIPPED = (MODELS / "tile_finder.pt").exists() and (MODELS / "tile_classifier.onnx").exists()
+SHIPPED = all((MODELS / f).exists() for f in ("tile_finder.pt", "tile_classifier.onnx", "flower_reader.onnx"))
 
 
 def _jpeg(w: int, h: int, orientation: int | None = None) -> bytes:
@@ -77,6 +77,11 @@ def test_missing_weights_raise_model_not_found(tmp_path: Path) -> None:
     with pytest.raises(ModelNotFoundError) as info:
         TileDetector(tmp_path / "none.pt", tmp_path / "none.onnx")
     assert info.value.code == "model_not_found"
+    if SHIPPED:
+        with pytest.raises(ModelNotFoundError, match="none.onnx"):
+            TileDetector(reader=tmp_path / "none.onnx")
+        with pytest.raises(ModelNotFoundError, match="is no flower reader: it gives 43 names"):
+            TileDetector(reader=MODELS / "tile_classifier.onnx")  # the classifier passed as the reader
 
 
 def test_detection_is_frozen() -> None:
