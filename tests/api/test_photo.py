@@ -321,7 +321,7 @@ def _fresh_scenes(synth: object, styles: list, seed: int = 2026) -> Iterator[tup
 
 
 @pytest.mark.skipif(not all(p.exists() for p in WEIGHTS),
-                    reason="models/ has no shipped weights yet (tile_finder.pt, tile_classifier.onnx, flower_reader.onnx)")
+                    reason="models/ lacks shipped weights (tile_finder.pt, tile_classifier.onnx, flower_reader.onnx)")
 def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Freshly generated photos through ``mjscore PHOTO --json`` with the shipped weights: a photo read whole gives
     the generator's hand and its score."""
