@@ -38,6 +38,9 @@ NOTES = """\
   boxes, watched, not used to pick) it rose 23, 38, 38, 44 and 45 of 65 at batches 750, 1250, 2000, 2750 and
   4000, still rising slowly. A reader trained upright only (no half turns) read 0.615 of them at batch 750 when
   shown them upright, but detection turns a third of them upside down.
+  Not shipped: `flower_reader2`, 2000 more batches (lr 4e-4) from `flower_reader1`, 24 min: `layout_eval` true
+  boxes 0.9859 (flowers 446), held-out true boxes 0.933 (flowers 47 of 65), `bench/eval_vision.py` held-out style
+  0.919 (the shipped reader 0.923), 34 classes 0.949: no better on the issue's figure.
 - Tried 2026-11-22 (fifth session), not shipped; the shipped weights are unchanged. Where the held-out style is
   lost, by class (shipped weights, the 1088 true boxes above): 61 of its 115 mistakes are flowers (its 65 flowers
   are read right 4 times). They carry a picture and an English word (SPR ... BAM) and no number; the drawn styles'
