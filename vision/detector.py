@@ -121,16 +121,17 @@ class TileDetector:
         clockwise from the image's up)."""
         if len(boxes) == 0:
             return np.zeros((0, len(NAMES))), np.zeros((0, 4))
-        x = crop_tiles(rgb, boxes, self._crop).astype(np.float32).transpose(0, 3, 1, 2) / 255
+        x = _network_input(crop_tiles(rgb, boxes, self._crop))
         turns = self.config.turns
         # the crops turned by 0, 90 (180, 270) degrees in one batch; the names' probabilities are averaged
         batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(turns)])
         logits, up = self._classifier.run(None, {"crops": np.ascontiguousarray(batch)})
         p = _softmax(logits).reshape(turns, len(boxes), -1).mean(0)
         up = _softmax(up[: len(boxes)])
-        return self._read_flowers(rgb, boxes, p, up), up
+        return self._read_flowers(rgb, boxes, x, p, up), up
 
-    def _read_flowers(self, rgb: np.ndarray, boxes: np.ndarray, p: np.ndarray, up: np.ndarray) -> np.ndarray:
+    def _read_flowers(self, rgb: np.ndarray, boxes: np.ndarray, crops: np.ndarray, p: np.ndarray,
+                      up: np.ndarray) -> np.ndarray:
         """``p`` with the flower reader's names averaged in, for the tiles the classifier thinks may be flowers.
 
         Each is read once, turned upright by the classifier's up direction. That head is wrong by half a turn on a
@@ -140,7 +141,8 @@ class TileDetector:
         ask = np.flatnonzero(p[:, FLOWERS].sum(1) >= self.config.read_flowers)
         if len(ask) == 0:
             return p
-        x = crop_tiles(rgb, boxes[ask], _crop_side(self._reader)).astype(np.float32).transpose(0, 3, 1, 2) / 255
+        side = _crop_side(self._reader)
+        x = crops[ask] if side == self._crop else _network_input(crop_tiles(rgb, boxes[ask], side))
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
         x = np.stack([np.rot90(c, int(k), axes=(1, 2)) for c, k in zip(x, up[ask].argmax(1), strict=True)])
         q = _softmax(self._reader.run(None, {"crops": np.ascontiguousarray(x)})[0])
@@ -181,6 +183,11 @@ def mix_reading(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
     r[:, FLOWERS] = q[:, :-1]
     m = (1.0 - weight) * p + weight * r
     return m / m.sum(1, keepdims=True)  # when the classifier gave the flowers all, the reader's other went nowhere
+
+
+def _network_input(crops: np.ndarray) -> np.ndarray:
+    """(N, S, S, 3) uint8 crops -> (N, 3, S, S) float32 in 0..1, as the tile networks take them."""
+    return crops.astype(np.float32).transpose(0, 3, 1, 2) / 255
 
 
 def _crop_side(session: object) -> int:
