@@ -219,7 +219,7 @@ python models/train.py card --finetune finder_ft2 --classifiers classifier_v2 cl
 
 
 def _summary(runs: Path, name: str) -> dict | None:
-    """What a classifier run recorded (``classifier_train.train_classifier``), or None if it left no record."""
+    """What a classifier or reader run recorded (``train_classifier``, ``train_reader``), or None if it left none."""
     path = runs / name / "summary.json"
     return json.loads(path.read_text()) if path.exists() else None
 

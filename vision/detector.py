@@ -86,7 +86,7 @@ class TileDetector:
         if reader is not None:
             self._reader = ort.InferenceSession(str(reader), opts, providers=["CPUExecutionProvider"])
             names = self._reader.get_outputs()[0].shape[-1]
-            if names != FLOWERS.stop - FLOWERS.start + 1:
+            if names != len(NAMES[FLOWERS]) + 1:  # the eight flowers and other
                 msg = f"{reader} is no flower reader: it gives {names} names, a reader 9 (the 8 flowers and other)"
                 raise ModelNotFoundError(msg)
 
