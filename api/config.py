@@ -32,8 +32,9 @@ class Settings(BaseSettings):
     finder_weights: Path = Field(MODELS / "tile_finder.pt", description="the YOLO tile finder")
     classifier_weights: Path = Field(MODELS / "tile_classifier.onnx", description="the tile classifier")
     reader_weights: Path = Field(MODELS / "flower_reader.onnx", description="the flower reader")
+    character_reader_weights: Path = Field(MODELS / "character_reader.onnx", description="the character reader")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
-                                          "empty: the shipped TileDetector with the three weights above")
+                                          "empty: the shipped TileDetector with the four weights above")
     # photo concurrency, per worker process
     max_concurrent_photos: int = Field(1, ge=1, description="photos processed at once per worker")
     photo_queue_seconds: float = Field(5.0, ge=0, description="how long an excess photo waits for a slot (then 503)")

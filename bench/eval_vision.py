@@ -4,7 +4,7 @@
    tiles read right (a true tile counts when a detection overlaps it at IoU >= 0.5 with the right name).
 2. The held-out real camerash photos (never trained on): top-1 over the 42 face classes, three ways: the photo as
    it is (a close-up: the detection with the highest confidence names it), the photo pasted at hand-photo scale on
-   a plain table (``in_scene``), and, for mjscore, its naming alone (classifier and flower reader) on the whole
+   a plain table (``in_scene``), and, for mjscore, its naming alone (classifier and readers) on the whole
    photo (and, on the hands of 1., on their true boxes, with its commonest mistakes).
 3. Speed: one 12-megapixel phone JPEG to detections, median of 20 runs, for each.
 
@@ -34,6 +34,8 @@ sys.path.insert(0, str(ROOT / "models"))
 
 import synth  # noqa: E402
 
+from vision.detector import READER_WEIGHTS  # noqa: E402
+
 BASELINE_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 BASELINE_CLASSES = frozenset(synth.NAMES[:34])
 
@@ -42,10 +44,10 @@ BASELINE_CLASSES = frozenset(synth.NAMES[:34])
 class Mjscore:
     name = "mjscore"
 
-    def __init__(self, finder: Path | None = None, reader: Path | None = None) -> None:
+    def __init__(self, finder: Path | None = None, readers: tuple[Path, ...] = ()) -> None:
         from vision.detector import FINDER_WEIGHTS, TileDetector
 
-        self.det = TileDetector(finder or FINDER_WEIGHTS, reader=reader)
+        self.det = TileDetector(finder or FINDER_WEIGHTS, readers=readers)
 
     def __call__(self, image: bytes) -> list[tuple[str, float, tuple[float, ...]]]:
         return [(d.label, d.confidence, d.box) for d in self.det.detect(image)]
@@ -193,7 +195,7 @@ def eval_real_in_scene(model, photos: list[tuple[bytes, str]], classes: frozense
 
 
 def eval_hands_classifier(det, scenes: list[tuple[bytes, list]], top: int = 10) -> dict:  # noqa: ANN001
-    """mjscore's naming alone (classifier and flower reader) on the true boxes of the held-out hands (what a perfect
+    """mjscore's naming alone (classifier and readers) on the true boxes of the held-out hands (what a perfect
     finder would leave it), with its commonest mistakes as [true, read, count]."""
     from collections import Counter
 
@@ -247,23 +249,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--finder", type=Path, help="other finder weights to score (default: the shipped ones)")
-    ap.add_argument("--reader", type=Path, default=ROOT / "models" / "flower_reader.onnx",
-                    help="flower reader weights (default: the shipped ones)")
-    ap.add_argument("--no-reader", action="store_true", help="name the tiles by the classifier alone")
+    ap.add_argument("--readers", type=Path, nargs="*", default=list(READER_WEIGHTS),
+                    help="the readers' weights (default: the shipped ones; none: the classifier names tiles alone)")
     args = ap.parse_args(argv)
-    reader = None if args.no_reader else args.reader
+    readers = tuple(args.readers)
     t0 = time.time()
     scenes = held_out_hands(args.hands, args.art, args.out.parent)
     photos = real_photos(args.real)
     big = synth.make_scene(synth.SceneSpec(0, 12, "speed", 12.0, 12.0), synth.load_styles(args.art))[0]
     w, h = Image.open(io.BytesIO(big)).size
-    models = [Mjscore(args.finder, reader)]
+    models = [Mjscore(args.finder, readers)]
     if not args.no_baseline:
         try:
             models.append(Baseline())
         except ImportError:
             print("mahjong-detector not installed (pip install mahjong-detector): baseline skipped")
-    report: dict = {"finder": str(args.finder or "models/tile_finder.pt"), "reader": str(reader),
+    report: dict = {"finder": str(args.finder or "models/tile_finder.pt"), "readers": [str(r) for r in readers],
                     "held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands,
                     "real_photos_held_out": len(photos), "speed_image": f"{w}x{h} JPEG ({w * h / 1e6:.1f} MP)"}
     for m in models:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -386,7 +386,9 @@ def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box:
         _bird(d, look, box)
 
 
-def draw_face(look: Look, label: str) -> Image.Image:
+def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
+    """The face of ``label`` in ``look``; ``decoy``: a character tile's numeral drawn as this number instead, its
+    corner index still saying the label's (a decoy style: the index names the tile)."""
     img = Image.new("RGB", (W, H), look.face)
     d = ImageDraw.Draw(img)
     if look.frame is not None:
@@ -402,7 +404,8 @@ def draw_face(look: Look, label: str) -> Image.Image:
     if indexed:
         _index(img, look, str(n))
     if suit == "m":
-        numeral = {5: look.five, 6: look.six}.get(n, NUMERALS[n - 1])
+        shown = n if decoy is None else decoy
+        numeral = {5: look.five, 6: look.six}.get(shown, NUMERALS[shown - 1])
         top = by0 + bh * (0.12 if look.index else 0.0)
         split = top + (by1 - top) * 0.42
         _glyph(numeral, look.num_font, look.num_ink, (bx0 + bw * 0.12, top, bx1 - bw * 0.12, split - bh * 0.03), img)
@@ -561,6 +564,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path("/work/cache/art"))
     ap.add_argument("--styles", type=int, default=24, help="how many drawn styles")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decoys", action="store_true",
+                    help="draw decoy styles dx_NN instead: every one indexed, every character tile's numeral another "
+                         "number than its index's (the index names the tile; a reader learns to read it)")
     args = ap.parse_args(argv)
     root = fetch_debs(args.cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
@@ -572,15 +578,19 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     for k in range(args.styles):
         look = make_look(rng, fonts, latin)
-        dest = faces / f"dr_{k:02d}"
+        if args.decoys:
+            look = replace(look, index=_pick(rng, ("tl", "tr", "tr")))
+        dest = faces / f"{'dx' if args.decoys else 'dr'}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
         for label in [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + [
                 f"{n}f" for n in range(1, 9)]:
-            img = draw_face(look, label)
+            n = int(label[0])
+            decoy = 1 + (n - 1 + int(rng.integers(1, 9))) % 9 if args.decoys and label[1] == "m" else None
+            img = draw_face(look, label, decoy)
             if rng.random() < 0.3:
                 img = img.filter(ImageFilter.GaussianBlur(0.6))
             img.save(dest / f"{label}.png")
-    tiled = mahjong_fonts(root)
+    tiled = [] if args.decoys else mahjong_fonts(root)
     for path in tiled:
         unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
     contact_sheet(faces, args.cache / "contact_sheet.png")

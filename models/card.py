@@ -318,31 +318,41 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     return lines
 
 
-def _reader(runs: Path, name: str | None) -> list[str]:
-    """The shipped flower reader's run (``reader_train.train_reader``)."""
-    if not name:
-        return []
-    lines = ["## Flower reader (PyTorch, CPU; ONNX Runtime at detection)"]
-    s = _summary(runs, name)
-    if s is None:
-        return [*lines, f"- no reader run recorded under `{name}`", ""]
-    v = s["history"][-1]["synth_val"]
-    return [
-        *lines,
-        f"- `{name}`, shipped, from `{Path(s['init']).parent.name}`: {s['history'][-1]['step']} of {s['steps']} "
-        f"batches of {s['batch']}, {s['seconds_total'] / 60:.0f} min; data `{s['data']}`: {s['train_crops']} upright "
-        f"crops of {s['crop']} px (every flower of the hands, 1.2 times as many other tiles, the real training photos)",
-        f"- AdamW, one-cycle lr {s['lr']:g}, label smoothing 0.05, the classifier's jitter; half of each batch "
-        "upside down, its up head told which",
-        f"- last check (the datasets' val parts, each crop upright and upside down): flowers named right "
-        f"{v['flowers_right']:.4f} of {v['flowers']}, other tiles called a flower {v['others_called_flower']} of "
-        f"{v['others']}, up told right {v['up_right']:.4f}",
-        "- detection: a tile whose flower probability (the classifier's) is 0.2 or more is read again, once, turned "
-        "upright by the classifier's up head (wrong by half a turn on a third of the held-out style's flowers: the "
-        "reader reads them either way up), and the reader's names are averaged half and half with the classifier's "
-        "(`vision/detector.py`, `DetectorConfig.read_flowers`, `reader_weight`)",
-        "",
-    ]
+FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, and when detection asks it
+    "flower": ("Flower reader", "flowers", "flower probability (the classifier's, 1f-8f together)"),
+    "character": ("Character reader", "character tiles", "character probability (the classifier's, 1m-9m together)"),
+}
+
+
+def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
+    """The shipped readers' runs (``reader_train.train_reader``), a section each."""
+    lines: list[str] = []
+    for name in names:
+        s = _summary(runs, name)
+        if s is None:
+            lines += ["## Reader", f"- no reader run recorded under `{name}`", ""]
+            continue
+        title, tiles, gate = FAMILY_TEXT[s.get("family", "flower")]
+        v = s["history"][-1]["synth_val"]
+        right, family = v.get("named_right", v.get("flowers_right")), v.get("family", v.get("flowers"))
+        called = v.get("others_called_in", v.get("others_called_flower"))
+        lines += [
+            f"## {title} (PyTorch, CPU; ONNX Runtime at detection)",
+            f"- `{name}`, shipped, from `{Path(s['init']).parent.name}`: {s['history'][-1]['step']} of {s['steps']} "
+            f"batches of {s['batch']}, {s['seconds_total'] / 60:.0f} min; data `{s['data']}`: {s['train_crops']} "
+            f"upright crops of {s['crop']} px (all {tiles} of the hands, 1.2 times as many other tiles, the real "
+            "training photos)",
+            f"- AdamW, one-cycle lr {s['lr']:g}, label smoothing 0.05, the classifier's jitter; half of each batch "
+            "upside down, its up head told which",
+            f"- last check (the datasets' val parts, each crop upright and upside down): {tiles} named right "
+            f"{right:.4f} of {family}, other tiles called one of them {called} of {v['others']}, up told right "
+            f"{v['up_right']:.4f}",
+            f"- detection: a tile whose {gate} is 0.2 or more is read again, once, turned upright by the "
+            "classifier's up head, and the reader's names are averaged half and half with the classifier's "
+            "(`vision/detector.py`, `DetectorConfig.reader_gate`, `reader_weight`)",
+            "",
+        ]
+    return lines
 
 
 def _figure(d: dict, *keys: str) -> float | None:
@@ -363,7 +373,7 @@ def _evaluation(bench: dict) -> list[str]:
         ("mAP50, held-out style, the baseline's 34 classes", "ahead", ("synthetic_hands", "baseline_classes", "map50"),
          ("synthetic_hands", "baseline_classes", "map50")),
         ("mAP50, held-out style, all 43 classes", "-", ("synthetic_hands", "all", "map50"), None),
-        ("tiles read right, held-out style, naming alone (classifier, flower reader) on the true boxes", "-",
+        ("tiles read right, held-out style, naming alone (classifier, readers) on the true boxes", "-",
          ("synthetic_hands_classifier_only", "read_right"), None),
         ("real photos top-1, naming alone on the photo", ">= 0.95", ("real_top1_classifier_only", "top1"), None),
         ("real photos top-1, whole pipeline on the photo pasted at hand scale", "ahead", ("real_top1_in_scene", "top1"),
@@ -418,7 +428,7 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH,
-               reader: str | None = None) -> Path:
+               readers: list[str] | tuple[str, ...] = ()) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)
     crop = ((_summary(runs, classifiers[-1]) if classifiers else None) or {}).get("crop", 64)
@@ -438,7 +448,9 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`vision/classifier_net.py`): 43 names + "
                                              "up direction"),
                     ("flower_reader.onnx", "the same network on upright crops of likely flowers: 8 flowers + other, "
-                                           "and up or upside down")):
+                                           "and up or upside down"),
+                    ("character_reader.onnx", "the same on upright crops of likely character tiles: 1m-9m + other, "
+                                              "and up or upside down")):
         p = models / f
         lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
     lines += [
@@ -460,7 +472,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         "",
         *_classifier(runs, classifiers),
         "",
-        *_reader(runs, reader),
+        *_readers(runs, readers),
         *_evaluation(bench),
         "",
         "## Notes",

@@ -258,8 +258,10 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     return summary
 
 
-def export(net: torch.nn.Module, dest: Path, size: int = CROP) -> Path:  # noqa: F821
-    """The network as ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size)."""
+def export(net: torch.nn.Module, dest: Path, size: int = CROP,  # noqa: F821
+           names: tuple[str, ...] | None = None) -> Path:
+    """The network as ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size); a
+    reader's ``names`` (its outputs' order) go in the model's metadata, where detection reads them."""
     import torch
 
     net.eval()
@@ -270,4 +272,16 @@ def export(net: torch.nn.Module, dest: Path, size: int = CROP) -> Path:  # noqa:
         torch.onnx.export(net, (x,), str(dest), input_names=["crops"], output_names=["tile", "up"],
                           dynamic_axes={"crops": {0: "n"}, "tile": {0: "n"}, "up": {0: "n"}}, opset_version=17,
                           dynamo=False)
+    if names is not None:
+        name_model(dest, names)
     return dest
+
+
+def name_model(path: Path, names: tuple[str, ...]) -> None:
+    """Write ``names`` (comma-separated) into the ONNX model's metadata under ``names``."""
+    import onnx
+
+    model = onnx.load(str(path))
+    del model.metadata_props[:]
+    model.metadata_props.add(key="names", value=",".join(names))
+    onnx.save(model, str(path))

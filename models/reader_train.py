@@ -1,15 +1,16 @@
-"""Train the flower reader: the classifier's network (``vision/classifier_net.py``) with nine names, the eight
-flowers and ``other``, on upright crops; resumable; exports ``flower_reader.onnx``.
+"""Train a reader: the classifier's network (``vision/classifier_net.py``) with one family's names and ``other``, on
+upright crops; resumable; exports ``<family>_reader.onnx`` with its names in the model's metadata.
 
-The 43-name classifier knows a flower when it sees one (on an unseen style's flowers its flower probability is
-0.2 or more for 62 of 65) but rarely which: their words and pictures are what differ, and it was never pushed to
-read them. The reader is pushed to do nothing else. Its crops are turned upright by the sidecar's up direction
-(detection turns them by the classifier's up head), and half of each batch then upside down: the classifier's up
-head is wrong by half a turn on a third of an unseen style's flowers (19 of 65; by a quarter on 2), so the reader
-learns to name a flower either way up (and, as a side task, which way is up: its up head, bins 0 and 2, which
-detection does not use). ``other`` are crops of any other tile, so that it can say a tile is no flower. It starts
-from a classifier run's weights (all but the name layer) or another reader run's. Called by
-``models/train.py reader``.
+Two families ship. The flower reader (1f..8f): the 43-name classifier knows a flower when it sees one (on an unseen
+style's flowers its flower probability is 0.2 or more for 62 of 65) but rarely which: their words and pictures are
+what differ, and it was never pushed to read them. The character reader (1m..9m): the classifier's up head is right
+on every character tile of an unseen style (282 of 282), but it reads a cursive numeral it has not seen as another
+(伍 as 六: 16 of 42). A reader is pushed to do nothing else. Its crops are turned upright by the sidecar's up
+direction (detection turns them by the classifier's up head), and half of each batch then upside down: the up head
+is wrong by half a turn on a third of an unseen style's flowers (19 of 65; by a quarter on 2), so the reader learns
+to read a tile either way up (and, as a side task, which way is up: its up head, bins 0 and 2, which detection does
+not use). ``other`` are crops of any other tile, so that it can say a tile is none of its family. It starts from a
+classifier run's weights (all but the name layer) or another reader run's. Called by ``models/train.py reader``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ import numpy as np
 from classifier_train import _augment, export, load_real, load_synth
 from synth import CLASS_ID
 
-FLOWER_IDS = np.arange(CLASS_ID["1f"], CLASS_ID["8f"] + 1)
-READER_NAMES = (*(f"{n}f" for n in range(1, 9)), "other")
-OTHER = len(READER_NAMES) - 1
+FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10))}
+
+
+def reader_names(family: str) -> tuple[str, ...]:
+    """The reader's names, in the order of its outputs: the family's tiles, then ``other``."""
+    return (*FAMILIES[family], "other")
 
 
 def upright(crops: np.ndarray, up: np.ndarray) -> np.ndarray:
@@ -38,33 +42,42 @@ def upright(crops: np.ndarray, up: np.ndarray) -> np.ndarray:
     return np.stack([np.rot90(c, int(k)) for c, k in zip(crops, up, strict=True)]) if len(crops) else crops
 
 
-def reader_labels(cls: np.ndarray) -> np.ndarray:
-    """Tile-name ids -> reader ids (0..7 the flowers 1f..8f, ``OTHER`` for every other name)."""
-    return np.where(np.isin(cls, FLOWER_IDS), cls - FLOWER_IDS[0], OTHER)
+def reader_labels(cls: np.ndarray, family: str) -> np.ndarray:
+    """Tile-name ids -> reader ids (0.. the family's tiles in order, then ``other`` for every other name).
+
+    >>> reader_labels(np.array([CLASS_ID["3m"], CLASS_ID["1f"], CLASS_ID["3p"]]), "character").tolist()
+    [2, 9, 9]
+    """
+    ids = np.array([CLASS_ID[n] for n in FAMILIES[family]])
+    hit = cls[:, None] == ids[None, :]
+    return np.where(hit.any(1), hit.argmax(1), len(ids))
 
 
-def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: np.random.Generator,
+def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: np.random.Generator, family: str,
                       others: float = 1.2) -> tuple[np.ndarray, np.ndarray]:
-    """Upright crops of every flower in the datasets' ``split`` and ``others`` times as many other tiles, drawn at
-    random; for ``train`` also the training part of the real photos (all of them: upright already)."""
+    """Upright crops of every tile of the family in the datasets' ``split`` and ``others`` times as many other tiles,
+    drawn at random; for ``train`` also the training part of the real photos (all of them: upright already)."""
+    other = len(FAMILIES[family])
     xs, ys = [], []
     for d in data:
         x, cls, up = load_synth(d, split, 1, rng, size=size)
-        flower = np.isin(cls, FLOWER_IDS)
-        rest = np.flatnonzero(~flower)
-        pick = np.sort(np.concatenate([np.flatnonzero(flower),
-                                       rng.choice(rest, min(len(rest), int(flower.sum() * others)), replace=False)]))
+        y = reader_labels(cls, family)
+        rest = np.flatnonzero(y == other)
+        pick = np.sort(np.concatenate([np.flatnonzero(y != other),
+                                       rng.choice(rest, min(len(rest), int((y != other).sum() * others)),
+                                                  replace=False)]))
         xs.append(upright(x[pick], up[pick]))
-        ys.append(reader_labels(cls[pick]))
+        ys.append(y[pick])
     if split == "train":
         x, cls = load_real(real, holdout=False, size=size)
         xs.append(x)
-        ys.append(reader_labels(cls))
+        ys.append(reader_labels(cls, family))
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray) -> dict:  # noqa: F821
-    """Names and up direction on the crops as they are (upright) and turned upside down."""
+def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dict:  # noqa: F821
+    """Names and up direction on the crops as they are (upright) and turned upside down: ``family`` crops and how
+    many are ``named_right``, ``others`` and how many of them were called one of the family."""
     import torch
 
     net.eval()
@@ -77,17 +90,17 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray) -> dict:  # noqa: 
                 names.append(n.argmax(1).numpy())
                 ups.append(u.argmax(1).numpy() == turn)
     net.train()
-    p, y2, flower = np.concatenate(names), np.tile(y, 2), np.tile(y != OTHER, 2)
-    return {"flowers": int(flower.sum()), "flowers_right": round(float((p[flower] == y2[flower]).mean()), 4),
-            "others": int((~flower).sum()), "others_called_flower": int((p[~flower] != OTHER).sum()),
+    p, y2, fam = np.concatenate(names), np.tile(y, 2), np.tile(y != other, 2)
+    return {"family": int(fam.sum()), "named_right": round(float((p[fam] == y2[fam]).mean()), 4),
+            "others": int((~fam).sum()), "others_called_in": int((p[~fam] != other).sum()),
             "up_right": round(float(np.concatenate(ups).mean()), 4)}
 
 
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
-                 size: int = 96, threads: int = 2, batch: int = 128) -> dict:
-    """Train (or resume) the reader run in ``run`` for ``steps`` batches on a one-cycle schedule peaking at ``lr``,
-    starting from the checkpoint ``init`` (a classifier run's, or another reader run's to go on training it);
-    checkpoints every 250 steps."""
+                 size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower") -> dict:
+    """Train (or resume) the ``family`` reader run in ``run`` for ``steps`` batches on a one-cycle schedule peaking
+    at ``lr``, starting from the checkpoint ``init`` (a classifier run's, or another reader run's of the same family
+    to go on training it); checkpoints every 250 steps."""
     import torch
 
     from vision.classifier_net import TileNet
@@ -96,21 +109,24 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
     t0 = time.time()
-    x, y = load_reader_crops(data, real, "train", size, rng)
-    xv, yv = load_reader_crops(data, real, "val", size, rng)
-    print(f"reader crops: train {len(x)} ({int((y != OTHER).sum())} flowers), val {len(xv)}; "
+    names = reader_names(family)
+    other = len(names) - 1
+    ckpt = run / "last.pt"
+    state = torch.load(ckpt, map_location="cpu", weights_only=False) if ckpt.exists() else None
+    for key, want in (("steps", steps), ("family", family)):
+        if state is not None and state.get(key, "flower") != want:
+            msg = (f"the reader run {run} was started with {key} {state.get(key, 'flower')}: resume it with that, or "
+                   f"start another run")
+            raise ValueError(msg)
+    x, y = load_reader_crops(data, real, "train", size, rng, family)
+    xv, yv = load_reader_crops(data, real, "val", size, rng, family)
+    print(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
           f"loaded in {time.time() - t0:.0f} s", flush=True)
-    net = TileNet(len(READER_NAMES))
+    net = TileNet(len(names))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    ckpt = run / "last.pt"
     start, history = 0, []
-    if ckpt.exists():
-        state = torch.load(ckpt, map_location="cpu", weights_only=False)
-        if state["steps"] != steps:
-            msg = (f"the reader run {run} was started for {state['steps']} steps: resume it with that many, or start "
-                   f"another run")
-            raise ValueError(msg)
+    if state is not None:
         for part, key in ((net, "model"), (opt, "opt"), (sched, "sched")):
             part.load_state_dict(state[key])
         start, history = state["step"], state["history"]
@@ -130,23 +146,23 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         xb = _augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen)
         flip = torch.rand(len(idx), generator=gen) < 0.5
         xb[flip] = torch.rot90(xb[flip], 2, (2, 3))
-        names, up = net(xb)
-        loss = lossf(names, torch.from_numpy(y[idx])) + 0.5 * lossf(up, flip.long() * 2)
+        logits, up = net(xb)
+        loss = lossf(logits, torch.from_numpy(y[idx])) + 0.5 * lossf(up, flip.long() * 2)
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if step % 250 == 0 or step == steps:
             rec = {"step": step, "loss": round(loss.item(), 4), "seconds": round(time.time() - te, 1),
-                   "synth_val": _eval(net, xv, yv)}
+                   "synth_val": _eval(net, xv, yv, other)}
             history.append(rec)
             print(json.dumps(rec), flush=True)
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "step": step, "steps": steps, "history": history}, ckpt)
+                        "step": step, "steps": steps, "family": family, "history": history}, ckpt)
             te = time.time()
-    export(net, run / "flower_reader.onnx", size)
-    summary = {"steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data), "init": str(init),
-               "lr": lr, "crop": size, "train_crops": int(len(x)), "history": history,
+    export(net, run / f"{family}_reader.onnx", size, names)
+    summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
+               "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "history": history,
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary

@@ -8,9 +8,9 @@ Two stages (``vision/detector.py`` runs them in this order):
    default, 96 shipped), with two heads: the 43 tile names (the contract's, plus ``back``) and the tile's up
    direction in the image (0/90/180/270 degrees, which tells sideways tiles). Trained on crops cut from the
    synthetic hands plus the training part of the real camerash photos; exported to ONNX for onnxruntime.
-3. ``reader``: the flower reader (``models/reader_train.py``), the same network with nine names (the eight flowers
-   and ``other``) on upright crops, started from a classifier run; detection asks it about the tiles the classifier
-   gives some flower probability and averages the two.
+3. ``reader``: a reader (``models/reader_train.py``), the same network with one family's names and ``other`` on
+   upright crops, started from a classifier run: ``--family flower`` (1f..8f) or ``character`` (1m..9m); detection
+   asks each about the tiles the classifier gives some probability of its family and averages the two.
 
 Usage::
 
@@ -20,16 +20,18 @@ Usage::
     python models/train.py finetune --name finder_ft2 --real-data DIR ...  # the finder, on more data
     python models/train.py export --name finder_ft2 && python models/train.py card --finetune finder_ft2
     python models/train.py ship --classifier-run classifier_v2       # a classifier run's weights -> models/
-    python models/train.py reader --data D --also D2 ... --init /work/cache/runs/classifier_v3_96/last.pt
-    python models/train.py ship-reader --reader-run reader              # the reader's weights -> models/
+    python models/train.py reader --family character --data D --also D2 ... --init .../classifier_v3_96/last.pt
+    python models/train.py ship-reader --reader-run character_reader    # the reader's weights -> models/
 
 Runs and checkpoints live under ``--runs`` (default /work/cache/runs); the shipped files are
-``models/tile_finder.pt``, ``models/tile_classifier.onnx``, ``models/flower_reader.onnx`` and ``models/README.md``.
+``models/tile_finder.pt``, ``models/tile_classifier.onnx``, ``models/flower_reader.onnx``,
+``models/character_reader.onnx`` and ``models/README.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -109,7 +111,7 @@ def export_finder(weights: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="train mjscore's tile finder, tile classifier and flower reader")
+    ap = argparse.ArgumentParser(description="train mjscore's tile finder, tile classifier and readers")
     ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune", "export", "ship", "reader",
                                       "ship-reader"])
     ap.add_argument("--real-data", type=Path, nargs="+", default=[Path("/work/cache/datasets/hands_real")],
@@ -132,8 +134,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="classifier, ship: the classifier run's name under --runs")
     ap.add_argument("--classifiers", nargs="*", default=["classifier"],
                     help="card: the shipped classifier's runs, in the order they ran")
-    ap.add_argument("--reader-run", help="reader, ship-reader (default 'reader'), card (default none): the flower "
-                                         "reader's run under --runs")
+    ap.add_argument("--reader-run", help="reader, ship-reader (default '<family>_reader'): the reader's run under "
+                                         "--runs")
+    ap.add_argument("--family", choices=["flower", "character"], default="flower",
+                    help="reader: the tiles it reads (flower: 1f-8f, character: 1m-9m)")
+    ap.add_argument("--reader-runs", nargs="*", default=[], help="card: the shipped readers' runs under --runs")
     ap.add_argument("--steps", type=int, default=5000, help="reader: batches of 128 to train for")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
@@ -151,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                          args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP)
         print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
               f"ship it: models/train.py ship --classifier-run {args.classifier_run})")
-    reader_run = args.reader_run or "reader"
+    reader_run = args.reader_run or f"{args.family}_reader"
     if args.stage == "reader":
         if args.init is None:
             ap.error("reader: --init a classifier run's checkpoint (the reader starts from its weights)")
@@ -159,14 +164,18 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             train_reader([args.data, *args.also], args.real, args.runs / reader_run, args.steps, args.init,
-                         args.lr or 1e-3, args.crop or 96, args.threads)
+                         args.lr or 1e-3, args.crop or 96, args.threads, family=args.family)
         except ValueError as e:
             ap.error(str(e))
-        print(f"reader: {args.runs / reader_run / 'flower_reader.onnx'} (ship it: models/train.py ship-reader "
-              f"--reader-run {reader_run})")
+        print(f"reader: {args.runs / reader_run / f'{args.family}_reader.onnx'} (ship it: models/train.py "
+              f"ship-reader --reader-run {reader_run})")
     if args.stage == "ship-reader":
-        shutil.copy(args.runs / reader_run / "flower_reader.onnx", MODELS / "flower_reader.onnx")
-        print(f"reader shipped: {MODELS / 'flower_reader.onnx'}")
+        summary = args.runs / reader_run / "summary.json"
+        if not summary.exists():
+            ap.error(f"ship-reader: {summary} not found (the run has not finished)")
+        name = f"{json.loads(summary.read_text()).get('family', 'flower')}_reader.onnx"
+        shutil.copy(args.runs / reader_run / name, MODELS / name)
+        print(f"reader shipped: {MODELS / name}")
     if args.stage in ("ship", "all"):
         shutil.copy(args.runs / args.classifier_run / "tile_classifier.onnx", MODELS / "tile_classifier.onnx")
         print(f"classifier shipped: {MODELS / 'tile_classifier.onnx'}")
@@ -183,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("card", "all"):
         from card import write_card
 
-        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers, reader=args.reader_run)}")
+        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers, args.reader_runs)}")
     return 0
 
 

@@ -1,14 +1,15 @@
-"""The tile detector: a one-class YOLO finder boxes every tile, a small CNN names each crop, and a second one reads
-the tiles that may be flowers again, turned upright.
+"""The tile detector: a one-class YOLO finder boxes every tile, a small CNN names each crop, and readers (the same
+network, each trained on one family of tiles) read again, turned upright, the tiles that may be of their family.
 
 The only module that imports ultralytics. Weights are passed in explicitly (``models/tile_finder.pt``,
-``models/tile_classifier.onnx`` and ``models/flower_reader.onnx`` are the shipped ones, see ``models/README.md``);
-nothing is downloaded.
+``models/tile_classifier.onnx``, ``models/flower_reader.onnx`` and ``models/character_reader.onnx`` are the shipped
+ones, see ``models/README.md``); nothing is downloaded.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,14 +26,12 @@ os.environ.setdefault("YOLO_AUTOINSTALL", "false")
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.pt"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
-READER_WEIGHTS = MODELS / "flower_reader.onnx"
+READER_WEIGHTS = (MODELS / "flower_reader.onnx", MODELS / "character_reader.onnx")
 NAMES: tuple[str, ...] = tuple(
     [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
     + [f"{n}f" for n in range(1, 9)] + ["back"]
 )
 
-
-FLOWERS = slice(NAMES.index("1f"), NAMES.index("8f") + 1)  # the reader's first eight names, in this order; then "other"
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
 
@@ -49,10 +48,11 @@ class DetectorConfig:
     # name each crop from this many quarter turns of it (1 to 4), averaged: 1 as it lies, 2 also turned a quarter; two
     # keep most of four's gain at half the naming time (`models/README.md`)
     turns: int = 2
-    # the flower reader reads the tiles whose flower probability (the classifier's) is at least this (above 1: none);
-    # 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to 0.9853), 0.2 reads the fewest
-    read_flowers: float = 0.2
-    reader_weight: float = 0.5  # its share when its names and the classifier's are averaged
+    # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
+    # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to
+    # 0.9853), 0.2 reads the fewest
+    reader_gate: float = 0.2
+    reader_weight: float = 0.5  # a reader's share when its names and the classifier's are averaged
 
     def __post_init__(self) -> None:
         if self.turns not in (1, 2, 3, 4):
@@ -67,10 +67,10 @@ class TileDetector:
     """Find and name every tile of a photo: ``TileDetector(finder, classifier).detect(photo)``."""
 
     def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
-                 config: DetectorConfig | None = None, reader: Path | None = READER_WEIGHTS) -> None:
-        """``reader``: the flower reader's weights, or None to name tiles by the classifier alone."""
-        for p in (finder, classifier, reader):
-            if p is not None and not Path(p).exists():
+                 config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS) -> None:
+        """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone)."""
+        for p in (finder, classifier, *readers):
+            if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
         import onnxruntime as ort
@@ -82,13 +82,8 @@ class TileDetector:
         opts.intra_op_num_threads = 2
         self._classifier = ort.InferenceSession(str(classifier), opts, providers=["CPUExecutionProvider"])
         self._crop = _crop_side(self._classifier)
-        self._reader = None
-        if reader is not None:
-            self._reader = ort.InferenceSession(str(reader), opts, providers=["CPUExecutionProvider"])
-            names = self._reader.get_outputs()[0].shape[-1]
-            if names != len(NAMES[FLOWERS]) + 1:  # the eight flowers and other
-                msg = f"{reader} is no flower reader: it gives {names} names, a reader 9 (the 8 flowers and other)"
-                raise ModelNotFoundError(msg)
+        self._readers = [_Reader.load(ort.InferenceSession(str(r), opts, providers=["CPUExecutionProvider"]), r)
+                         for r in readers]
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -128,26 +123,25 @@ class TileDetector:
         logits, up = self._classifier.run(None, {"crops": np.ascontiguousarray(batch)})
         p = _softmax(logits).reshape(turns, len(boxes), -1).mean(0)
         up = _softmax(up[: len(boxes)])
-        return self._read_flowers(rgb, boxes, x, p, up), up
+        for reader in self._readers:
+            p = self._read(reader, rgb, boxes, x, p, up)
+        return p, up
 
-    def _read_flowers(self, rgb: np.ndarray, boxes: np.ndarray, crops: np.ndarray, p: np.ndarray,
-                      up: np.ndarray) -> np.ndarray:
-        """``p`` with the flower reader's names averaged in, for the tiles the classifier thinks may be flowers.
+    def _read(self, reader: _Reader, rgb: np.ndarray, boxes: np.ndarray, crops: np.ndarray, p: np.ndarray,
+              up: np.ndarray) -> np.ndarray:
+        """``p`` with ``reader``'s names averaged in, for the tiles the classifier thinks may be of its family.
 
         Each is read once, turned upright by the classifier's up direction. That head is wrong by half a turn on a
-        third of an unseen style's flowers, so the reader learnt to read them either way up (``models/README.md``)."""
-        if self._reader is None:
-            return p
-        ask = np.flatnonzero(p[:, FLOWERS].sum(1) >= self.config.read_flowers)
+        third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``)."""
+        ask = np.flatnonzero(p[:, reader.ids].sum(1) >= self.config.reader_gate)
         if len(ask) == 0:
             return p
-        side = _crop_side(self._reader)
-        x = crops[ask] if side == self._crop else _network_input(crop_tiles(rgb, boxes[ask], side))
+        x = crops[ask] if reader.side == self._crop else _network_input(crop_tiles(rgb, boxes[ask], reader.side))
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
         x = np.stack([np.rot90(c, int(k), axes=(1, 2)) for c, k in zip(x, up[ask].argmax(1), strict=True)])
-        q = _softmax(self._reader.run(None, {"crops": np.ascontiguousarray(x)})[0])
+        q = _softmax(reader.session.run(None, {"crops": np.ascontiguousarray(x)})[0])
         out = p.copy()
-        out[ask] = mix_reading(p[ask], q, self.config.reader_weight)
+        out[ask] = mix_reading(p[ask], q, reader.ids, self.config.reader_weight)
         return out
 
     def detect(self, image: ImageInput) -> list[Detection]:
@@ -167,22 +161,41 @@ class TileDetector:
         return out
 
 
-def mix_reading(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
-    """The classifier's names ``p`` (N, 43) averaged with the flower reader's ``q`` (N, 9: 1f..8f, other), the reader's
-    counting ``weight``. The reader's ``other`` is shared among the other names as the classifier shares them.
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    session: object  # an onnxruntime.InferenceSession
+    ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
+    side: int  # the crop side it was exported for
+
+    @classmethod
+    def load(cls, session: object, path: Path) -> _Reader:
+        """A reader's session and its names, from the model's metadata (``names``: its names in order, ``other``
+        last); a model without them is no reader."""
+        names = session.get_modelmeta().custom_metadata_map.get("names", "").split(",")
+        if len(names) < 2 or names[-1] != "other" or not set(names[:-1]) <= set(NAMES) or len(set(names)) < len(names):
+            msg = (f"{path} is no reader: its metadata names {names[:-1] or 'no tiles'}, a reader names some of the "
+                   f"tiles and then 'other' (models/reader_train.py)")
+            raise ModelNotFoundError(msg)
+        return cls(session, np.array([NAMES.index(n) for n in names[:-1]]), _crop_side(session))
+
+
+def mix_reading(p: np.ndarray, q: np.ndarray, ids: np.ndarray, weight: float) -> np.ndarray:
+    """The classifier's names ``p`` (N, 43) averaged with a reader's ``q`` (N, len(ids) + 1: the names ``ids``, then
+    other), the reader's counting ``weight``. The reader's ``other`` is shared among the other names as the
+    classifier shares them.
 
     >>> p = np.zeros((1, len(NAMES))); p[0, NAMES.index("1p")] = 0.8; p[0, NAMES.index("7f")] = 0.2
-    >>> q = np.array([[0, 0, 0, 0, 0, 0, 0.9, 0, 0.1]])  # the reader: 7f, surely
-    >>> m = mix_reading(p, q, 0.5)
+    >>> q = np.array([[0, 0, 0, 0, 0, 0, 0.9, 0, 0.1]])  # the flower reader: 7f, surely
+    >>> m = mix_reading(p, q, np.arange(NAMES.index("1f"), NAMES.index("8f") + 1), 0.5)
     >>> NAMES[int(m.argmax())], round(float(m[0, NAMES.index("1p")]), 2), round(float(m.sum()), 6)
     ('7f', 0.45, 1.0)
     """
     r = p.copy()
-    r[:, FLOWERS] = 0.0
+    r[:, ids] = 0.0
     r *= q[:, -1:] / np.maximum(r.sum(1, keepdims=True), 1e-12)
-    r[:, FLOWERS] = q[:, :-1]
+    r[:, ids] = q[:, :-1]
     m = (1.0 - weight) * p + weight * r
-    return m / m.sum(1, keepdims=True)  # when the classifier gave the flowers all, the reader's other went nowhere
+    return m / m.sum(1, keepdims=True)  # when the classifier gave the family all, the reader's other went nowhere
 
 
 def _network_input(crops: np.ndarray) -> np.ndarray:

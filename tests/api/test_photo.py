@@ -275,7 +275,8 @@ def test_bad_file_json_error(tmp_path: Path, fake_cli: Fake, capsys: pytest.Capt
     assert out["ok"] is False and out["error"]["code"] == "bad_image"
 
 
-WEIGHTS = [ROOT / "models" / f for f in ("tile_finder.pt", "tile_classifier.onnx", "flower_reader.onnx")]
+SHIPPED = ("tile_finder.pt", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx")
+WEIGHTS = [ROOT / "models" / f for f in SHIPPED]
 
 
 def test_missing_weights_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -321,7 +322,7 @@ def _fresh_scenes(synth: object, styles: list, seed: int = 2026) -> Iterator[tup
 
 
 @pytest.mark.skipif(not all(p.exists() for p in WEIGHTS),
-                    reason="models/ lacks shipped weights (tile_finder.pt, tile_classifier.onnx, flower_reader.onnx)")
+                    reason=f"models/ lacks shipped weights ({', '.join(SHIPPED)})")
 def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Freshly generated photos through ``mjscore PHOTO --json`` with the shipped weights: a photo read whole gives
     the generator's hand and its score."""

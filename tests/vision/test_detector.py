@@ -16,7 +16,8 @@ from vision.errors import BadImageError, ModelNotFoundError, VisionError
 from vision.image import load_image
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
-SHIPPED = all((MODELS / f).exists() for f in ("tile_finder.pt", "tile_classifier.onnx", "flower_reader.onnx"))
+SHIPPED = all((MODELS / f).exists()
+              for f in ("tile_finder.pt", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx"))
 
 
 def _jpeg(w: int, h: int, orientation: int | None = None) -> bytes:
@@ -79,9 +80,9 @@ def test_missing_weights_raise_model_not_found(tmp_path: Path) -> None:
     assert info.value.code == "model_not_found"
     if SHIPPED:
         with pytest.raises(ModelNotFoundError, match="none.onnx"):
-            TileDetector(reader=tmp_path / "none.onnx")
-        with pytest.raises(ModelNotFoundError, match="is no flower reader: it gives 43 names"):
-            TileDetector(reader=MODELS / "tile_classifier.onnx")  # the classifier passed as the reader
+            TileDetector(readers=[tmp_path / "none.onnx"])
+        with pytest.raises(ModelNotFoundError, match="tile_classifier.onnx is no reader: its metadata names no tiles"):
+            TileDetector(readers=[MODELS / "tile_classifier.onnx"])  # the classifier passed as a reader
 
 
 def test_detection_is_frozen() -> None:
@@ -154,7 +155,7 @@ def test_each_crop_is_named_from_its_turns() -> None:
             return [logits, np.tile([0.0, 0.0, 5.0, 0.0], (len(x), 1))]
 
     det = object.__new__(TileDetector)
-    det._classifier, det._crop, det._reader = Session(), 64, None
+    det._classifier, det._crop, det._readers = Session(), 64, []
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
     for turns, want in ((4, [0.25, 0.75]), (2, [0.5, 0.5]), (1, [1.0, 0.0])):
@@ -181,12 +182,17 @@ def _stand_in_classifier(flower: float, up_bin: int) -> object:
 
 
 class _StandInReader:
-    """7f (reader id 6) when the crop's top-left corner is white, i.e. it was turned upright; else 2f."""
+    """A flower reader: 7f (reader id 6) when the crop's top-left corner is white, i.e. it was turned upright; else
+    2f."""
 
-    batches: list[int] = []
+    def __init__(self) -> None:
+        self.batches: list[int] = []
 
     def get_inputs(self) -> list:
         return [type("Input", (), {"shape": ["n", 3, 64, 64]})()]
+
+    def get_modelmeta(self) -> object:
+        return type("Meta", (), {"custom_metadata_map": {"names": "1f,2f,3f,4f,5f,6f,7f,8f,other"}})()
 
     def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         x = feeds["crops"]
@@ -198,10 +204,11 @@ class _StandInReader:
 
 
 def test_the_flower_reader_reads_likely_flowers_turned_upright() -> None:
-    from vision.detector import NAMES, DetectorConfig, TileDetector
+    from vision.detector import NAMES, DetectorConfig, TileDetector, _Reader
 
     det = object.__new__(TileDetector)
-    det._crop, det._reader, det.config = 64, _StandInReader(), DetectorConfig(turns=1)
+    reader = _StandInReader()
+    det._crop, det._readers, det.config = 64, [_Reader.load(reader, Path("r.onnx"))], DetectorConfig(turns=1)
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, -8:] = 255  # the art's top-left corner, its up pointing right (bin 1): at the image's top right
     box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
@@ -210,13 +217,66 @@ def test_the_flower_reader_reads_likely_flowers_turned_upright() -> None:
     # read upright (7f), averaged half and half with the classifier's 1p 0.7 / 7f 0.3
     assert NAMES[int(p.argmax())] == "7f" and p[0, NAMES.index("7f")] == pytest.approx(0.65, abs=1e-3)
     assert p[0, NAMES.index("1p")] == pytest.approx(0.35, abs=1e-3) and p.sum() == pytest.approx(1.0)
-    assert det._reader.batches[-1] == 1
+    assert reader.batches == [1]
     det._classifier = _stand_in_classifier(0.1, 1)  # hardly a flower: not read again
-    calls = len(det._reader.batches)
     p, _ = det.classify(img, box)
-    assert NAMES[int(p.argmax())] == "1p" and len(det._reader.batches) == calls
+    assert NAMES[int(p.argmax())] == "1p" and reader.batches == [1]
     with pytest.raises(ValueError, match="reader_weight"):
         DetectorConfig(reader_weight=1.5)
+
+
+class _Meta:
+    """An ONNX session's stand-in that names ``names`` in its metadata and answers ``pick`` (an output id)."""
+
+    def __init__(self, names: str, pick: int = 0) -> None:
+        self.names, self.pick, self.batches = names, pick, []
+
+    def get_modelmeta(self) -> object:
+        return type("Meta", (), {"custom_metadata_map": {"names": self.names} if self.names else {}})()
+
+    def get_inputs(self) -> list:
+        return [type("Input", (), {"shape": ["n", 3, 64, 64]})()]
+
+    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        self.batches.append(len(feeds["crops"]))
+        names = np.full((len(feeds["crops"]), len(self.names.split(","))), -20.0)
+        names[:, self.pick] = 20.0
+        return [names, np.zeros((len(names), 4))]
+
+
+def test_a_reader_is_known_by_the_names_in_its_metadata() -> None:
+    from vision.detector import NAMES, _Reader
+
+    characters = ",".join(f"{n}m" for n in range(1, 10)) + ",other"
+    reader = _Reader.load(_Meta(characters), Path("m.onnx"))
+    assert [NAMES[i] for i in reader.ids] == [f"{n}m" for n in range(1, 10)] and reader.side == 64
+    for bad in ("", "other", "1m,2m", "1m,1m,other", "1m,9x,other"):
+        with pytest.raises(ModelNotFoundError, match="m.onnx is no reader"):
+            _Reader.load(_Meta(bad), Path("m.onnx"))
+
+
+def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
+    from vision.detector import NAMES, DetectorConfig, TileDetector, _Reader
+
+    class Classifier:  # 6m 0.6, 5m 0.4 for every crop, upright
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 1e-9)
+            p[:, NAMES.index("6m")], p[:, NAMES.index("5m")] = 0.6, 0.4
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1))]
+
+    flowers = _Meta(",".join(f"{n}f" for n in range(1, 9)) + ",other", pick=6)  # 7f, surely
+    characters = _Meta(",".join(f"{n}m" for n in range(1, 10)) + ",other", pick=4)  # 5m, surely
+    det = object.__new__(TileDetector)
+    det._classifier, det._crop, det.config = Classifier(), 64, DetectorConfig(turns=1)
+    det._readers = [_Reader.load(flowers, Path("f.onnx")), _Reader.load(characters, Path("m.onnx"))]
+    boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
+    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+    assert flowers.batches == [] and characters.batches == [2]  # no flower probability: the flower reader not asked
+    # 5m: half the classifier's 0.4, half the reader's 1.0
+    assert [NAMES[int(k)] for k in p.argmax(1)] == ["5m", "5m"] and p[:, NAMES.index("5m")] == pytest.approx(0.7)
+    det.config = DetectorConfig(turns=1, reader_gate=1.01)  # above 1: no reader asks
+    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+    assert characters.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["6m", "6m"]
 
 
 @pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")
@@ -234,7 +294,7 @@ def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: P
     torch.manual_seed(0)
     net = TileNet(len(NAMES))
     onnx = export(net, tmp_path / "c80.onnx", 80)
-    det = TileDetector(classifier=onnx)
+    det = TileDetector(classifier=onnx, readers=())  # the classifier alone
     img = np.random.default_rng(0).integers(0, 255, (200, 300, 3), np.uint8)
     boxes = np.array([[10.0, 10.0, 60.0, 80.0], [100.0, 50.0, 170.0, 100.0]])
     p, up = det.classify(img, boxes)

@@ -162,3 +162,17 @@ def test_a_font_that_leaves_a_glyph_blank_is_not_used(tmp_path: Path, blank: str
     else:  # a blank variant is only not offered
         assert [f.path.name for f in found] == ["made.ttf"]
         assert found[0].variants == drawn_art.VARIANTS.replace(blank, "")
+
+
+def test_a_decoy_character_tile_shows_another_numeral_under_its_own_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decoy 5m shows the 3m's numeral: it differs from the 3m only in its index corner, from the 5m outside."""
+    monkeypatch.setattr(drawn_art, "NUMERALS", "ABCDEFGHI")  # numerals DejaVu has (no CJK font is needed)
+    look = _look(index="tr", frame=None, five="E", six="F")
+    five_as_three = np.asarray(drawn_art.draw_face(look, "5m", decoy=3)).astype(int)
+    changed = lambda label: np.abs(five_as_three - np.asarray(drawn_art.draw_face(look, label))).sum(2) > 60  # noqa: E731
+    h, w = five_as_three.shape[:2]  # the face's size (drawn at SS times it)
+    side = w * look.index_size
+    corner = np.zeros((h, w), bool)  # the index's box, with a margin for anti-aliasing
+    corner[: int(h * 0.03 + side) + 3, int(w * 0.95 - side) - 3:] = True
+    assert changed("3m").any() and not (changed("3m") & ~corner).any()
+    assert (changed("5m") & ~corner).sum() > 200

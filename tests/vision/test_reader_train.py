@@ -1,5 +1,5 @@
-"""The flower reader's training (``models/reader_train.py``): its names, upright crops, and a short run whose
-weights load in ONNX Runtime, resumed only as it was started."""
+"""The readers' training (``models/reader_train.py``): their names, upright crops, and a short run whose weights load
+in ONNX Runtime with their names, resumed only as it was started."""
 
 from __future__ import annotations
 
@@ -13,15 +13,17 @@ import synth
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "models"))
-from reader_train import OTHER, READER_NAMES, load_reader_crops, reader_labels, train_reader, upright  # noqa: E402
+from reader_train import load_reader_crops, reader_labels, reader_names, train_reader, upright  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "real" / "camerash"
 
 
-def test_the_reader_names_the_flowers_then_other() -> None:
-    assert READER_NAMES == ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f", "other") and OTHER == 8
-    cls = np.array([synth.CLASS_ID[n] for n in ("1f", "8f", "5f", "1m", "9s", "7z", "back")])
-    assert reader_labels(cls).tolist() == [0, 7, 4, 8, 8, 8, 8]
+def test_a_reader_names_its_family_then_other() -> None:
+    assert reader_names("flower") == ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f", "other")
+    assert reader_names("character") == ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "other")
+    cls = np.array([synth.CLASS_ID[n] for n in ("1f", "8f", "5f", "1m", "9m", "9s", "7z", "back")])
+    assert reader_labels(cls, "flower").tolist() == [0, 7, 4, 8, 8, 8, 8, 8]
+    assert reader_labels(cls, "character").tolist() == [9, 9, 9, 0, 8, 9, 9, 9]
 
 
 def test_upright_turns_back_each_up_direction() -> None:
@@ -33,7 +35,7 @@ def test_upright_turns_back_each_up_direction() -> None:
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
-def test_a_short_run_reads_flower_crops_and_resumes_only_as_started(tmp_path: Path) -> None:
+def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path) -> None:
     import onnxruntime as ort
     import torch
 
@@ -44,18 +46,21 @@ def test_a_short_run_reads_flower_crops_and_resumes_only_as_started(tmp_path: Pa
     tiles = [t for js in sorted((data / "layout" / "val").glob("*.json"))
              for t in json.loads(js.read_text())["tiles"] if t["visible"] >= 0.6]
     flowers = sorted(int(t["label"][0]) - 1 for t in tiles if t["label"].endswith("f"))
-    x, y = load_reader_crops([data], REAL, "val", 32, np.random.default_rng(0))
-    assert x.shape == (len(y), 32, 32, 3) and flowers and sorted(y[y != OTHER].tolist()) == flowers
-    assert (y == OTHER).sum() == min(len(tiles) - len(flowers), int(len(flowers) * 1.2))
+    x, y = load_reader_crops([data], REAL, "val", 32, np.random.default_rng(0), "flower")
+    assert x.shape == (len(y), 32, 32, 3) and flowers and sorted(y[y != 8].tolist()) == flowers
+    assert (y == 8).sum() == min(len(tiles) - len(flowers), int(len(flowers) * 1.2))
 
     init = tmp_path / "classifier.pt"
     torch.save({"model": TileNet(len(synth.NAMES)).state_dict()}, init)
     run = tmp_path / "reader"
-    summary = train_reader([data], REAL, run, 3, init, size=32, threads=1)
-    assert summary["steps"] == 3 and summary["history"][-1]["step"] == 3
+    summary = train_reader([data], REAL, run, 3, init, size=32, threads=1, family="character")
+    assert summary["steps"] == 3 and summary["history"][-1]["step"] == 3 and summary["family"] == "character"
     assert summary["train_crops"] > 400  # the hands' crops and the real training photos
-    session = ort.InferenceSession(str(run / "flower_reader.onnx"), providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(str(run / "character_reader.onnx"), providers=["CPUExecutionProvider"])
     names, up = session.run(None, {"crops": np.zeros((2, 3, 32, 32), np.float32)})
-    assert names.shape == (2, len(READER_NAMES)) and up.shape == (2, 4)
-    with pytest.raises(ValueError, match="started for 3 steps"):
-        train_reader([data], REAL, run, 5, init, size=32, threads=1)
+    assert names.shape == (2, 10) and up.shape == (2, 4)
+    assert session.get_modelmeta().custom_metadata_map["names"] == ",".join(reader_names("character"))
+    with pytest.raises(ValueError, match="started with steps 3"):
+        train_reader([data], REAL, run, 5, init, size=32, threads=1, family="character")
+    with pytest.raises(ValueError, match="started with family character"):
+        train_reader([data], REAL, run, 3, init, size=32, threads=1, family="flower")

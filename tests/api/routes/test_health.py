@@ -33,15 +33,16 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
     built = []
 
     def factory(detector):
-        def make(finder, classifier, config=None, reader=None):
-            built.append((finder, classifier, reader))
+        def make(finder, classifier, config=None, readers=()):
+            built.append((finder, classifier, *readers))
             return detector
         return make
 
     for detector, ready in ((FakeDetector(), 200), (BrokenDetector(), 503)):
         monkeypatch.setattr(vd, "TileDetector", factory(detector))
         app = create_app(Settings(load_model=True, finder_weights=tmp_path / "f.pt",
-                                  classifier_weights=tmp_path / "c.onnx", reader_weights=tmp_path / "r.onnx"))
+                                  classifier_weights=tmp_path / "c.onnx", reader_weights=tmp_path / "r.onnx",
+                                  character_reader_weights=tmp_path / "m.onnx"))
         with TestClient(app) as c:
             assert c.get("/readyz").status_code == ready
             for _ in range(3):
@@ -49,7 +50,7 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
             if ready == 503:  # a detector that fails its warm-up is not used: photos get 503, not 500
                 r = c.post("/v1/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
                 assert r.status_code == 503 and "warm-up" in r.json()["error"]["message"]
-        assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx", tmp_path / "r.onnx")
+        assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx", tmp_path / "r.onnx", tmp_path / "m.onnx")
     assert len(built) == 2
     assert detector.__class__ is BrokenDetector
 
