@@ -160,7 +160,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                         "step": step, "steps": steps, "family": family, "history": history}, ckpt)
             te = time.time()
-    export(net, run / f"{family}_reader.onnx", size, names)
+    export(net, run / f"{family}_reader.onnx", size, names, half=True)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
                "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "history": history,
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}
