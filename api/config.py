@@ -1,7 +1,7 @@
 """Service settings, read from the environment with the ``MJ_`` prefix (or a ``.env`` file).
 
-Every field below is ``MJ_<NAME>`` in upper case, e.g. ``MJ_MAX_UPLOAD_BYTES=10000000``. Lists (``MJ_CORS_ORIGINS``)
-take a JSON list or comma-separated values. ``docs/api.md`` lists them with their defaults.
+Every field below is ``MJ_<NAME>`` in upper case, e.g. ``MJ_MAX_UPLOAD_BYTES=10000000``. Lists (``MJ_CORS_ORIGINS``,
+``MJ_READER_WEIGHTS``) take a JSON list or comma-separated values. ``docs/api.md`` lists them with their defaults.
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ class Settings(BaseSettings):
     load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
     finder_weights: Path = Field(MODELS / "tile_finder.pt", description="the YOLO tile finder")
     classifier_weights: Path = Field(MODELS / "tile_classifier.onnx", description="the tile classifier")
-    reader_weights: Path = Field(MODELS / "flower_reader.onnx", description="the flower reader")
-    character_reader_weights: Path = Field(MODELS / "character_reader.onnx", description="the character reader")
+    reader_weights: Annotated[list[Path], NoDecode] = Field(
+        default_factory=lambda: [MODELS / f"{family}_reader.onnx" for family in ("flower", "character")],
+        description="the readers, in the order they read (empty: the classifier names tiles alone)")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
-                                          "empty: the shipped TileDetector with the four weights above")
+                                          "empty: the shipped TileDetector with the weights above")
     # photo concurrency, per worker process
     max_concurrent_photos: int = Field(1, ge=1, description="photos processed at once per worker")
     photo_queue_seconds: float = Field(5.0, ge=0, description="how long an excess photo waits for a slot (then 503)")
@@ -45,9 +46,9 @@ class Settings(BaseSettings):
     log_level: str = Field("INFO", description="level of the service's own log lines")
     access_log: bool = Field(True, description="one JSON log line per request on stderr")
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "reader_weights", mode="before")
     @classmethod
-    def _split_origins(cls, value: Any) -> Any:
+    def _split_list(cls, value: Any) -> Any:
         if isinstance(value, str):
             text = value.strip()
             if text.startswith("["):

@@ -41,8 +41,8 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
     for detector, ready in ((FakeDetector(), 200), (BrokenDetector(), 503)):
         monkeypatch.setattr(vd, "TileDetector", factory(detector))
         app = create_app(Settings(load_model=True, finder_weights=tmp_path / "f.pt",
-                                  classifier_weights=tmp_path / "c.onnx", reader_weights=tmp_path / "r.onnx",
-                                  character_reader_weights=tmp_path / "m.onnx"))
+                                  classifier_weights=tmp_path / "c.onnx",
+                                  reader_weights=f"{tmp_path / 'r.onnx'},{tmp_path / 'm.onnx'}"))
         with TestClient(app) as c:
             assert c.get("/readyz").status_code == ready
             for _ in range(3):
