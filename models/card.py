@@ -214,8 +214,14 @@ D=/work/cache/datasets; nice -n 5 python models/train.py reader --data $D/flower
     --reader-run flower_reader1
 python models/train.py ship-reader --reader-run flower_reader1
 python bench/eval_vision.py && python bench/eval_layout.py --detector
+# the character and dot readers: the flower reader's data, from the shipped classifier (character_reader1 ran
+# through this train_reader before it took --family, its family set by hand: the same run)
+for f in character dot; do nice -n 5 python models/train.py reader --family $f --data $D/flowers8 --also \
+    $D/flowers9 $D/drawn5 $D/drawn7 $D/drawn9 $D/hands4 --init /work/cache/runs/classifier_v3_96/last.pt \
+    --steps 2000 --reader-run ${f}_reader1 && python models/train.py ship-reader --reader-run ${f}_reader1; done
+python bench/eval_vision.py && python bench/eval_layout.py --detector
 python models/train.py card --finetune finder_ft2 --classifiers classifier_v2 classifier_v3_96 \
-    --reader-run flower_reader1"""
+    --reader-runs flower_reader1 character_reader1 dot_reader1"""
 
 
 def _summary(runs: Path, name: str) -> dict | None:
@@ -318,9 +324,11 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     return lines
 
 
-FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, and when detection asks it
-    "flower": ("Flower reader", "flowers", "flower probability (the classifier's, 1f-8f together)"),
-    "character": ("Character reader", "character tiles", "character probability (the classifier's, 1m-9m together)"),
+FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, and when detection asks it
+    "flower": ("Flower reader", "flowers", "1f-8f", "flower probability (the classifier's, 1f-8f together)"),
+    "character": ("Character reader", "character tiles", "1m-9m",
+                  "character probability (the classifier's, 1m-9m together)"),
+    "dot": ("Dot reader", "dot tiles", "1p-9p", "dot probability (the classifier's, 1p-9p together)"),
 }
 
 
@@ -332,7 +340,7 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
         if s is None:
             lines += ["## Reader", f"- no reader run recorded under `{name}`", ""]
             continue
-        title, tiles, gate = FAMILY_TEXT[s.get("family", "flower")]
+        title, tiles, _, gate = FAMILY_TEXT[s.get("family", "flower")]
         v = s["history"][-1]["synth_val"]
         right, family = v.get("named_right", v.get("flowers_right")), v.get("family", v.get("flowers"))
         called = v.get("others_called_in", v.get("others_called_flower"))
@@ -447,10 +455,10 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                                        "tile, face up or down"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`vision/classifier_net.py`): 43 names + "
                                              "up direction"),
-                    ("flower_reader.onnx", "the same network on upright crops of likely flowers: 8 flowers + other, "
-                                           "and up or upside down"),
-                    ("character_reader.onnx", "the same on upright crops of likely character tiles: 1m-9m + other, "
-                                              "and up or upside down")):
+                    *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
+                       "other, and up or upside down (weights stored as float16)")
+                      for family, (_, tiles, names, _) in FAMILY_TEXT.items()
+                      if (models / f"{family}_reader.onnx").exists())):
         p = models / f
         lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
     lines += [

@@ -23,7 +23,8 @@ import numpy as np
 from classifier_train import _augment, export, load_real, load_synth
 from synth import CLASS_ID
 
-FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10))}
+FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10)),
+            "dot": tuple(f"{n}p" for n in range(1, 10))}
 
 
 def reader_names(family: str) -> tuple[str, ...]:
