@@ -8,8 +8,12 @@ with their number, or captioned with English words as export sets are (a caption
 number: the word alone names it). Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola,
 Noto Sans Symbols 2 and Hanazono Mincho, inked in two colours.
 
-Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200).
-Usage: ``python datasets/drawn_art.py [--cache /work/cache/art] [--styles 24] [--seed 0]``.
+With ``--decoys`` it draws decoy styles instead, to teach a reader that a corner index names the tile: every style
+indexed, and every suit tile's numeral, dots or sticks another number than its index says (the label is the index).
+
+Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
+``dx_NN/<label>.png``. Usage: ``python datasets/drawn_art.py [--cache /work/cache/art] [--styles 24] [--seed 0]
+[--decoys]``.
 """
 
 from __future__ import annotations
@@ -387,14 +391,15 @@ def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box:
 
 
 def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
-    """The face of ``label`` in ``look``; ``decoy``: a character tile's numeral drawn as this number instead, its
-    corner index still saying the label's (a decoy style: the index names the tile)."""
+    """The face of ``label`` in ``look``; ``decoy``: a suit tile's numeral, dots or sticks drawn as this number
+    instead, its corner index still saying the label's (a decoy style: the index names the tile)."""
     img = Image.new("RGB", (W, H), look.face)
     d = ImageDraw.Draw(img)
     if look.frame is not None:
         m = W * 0.03
         d.rounded_rectangle((m, m, W - m, H - m), radius=W * 0.06, outline=look.frame, width=3)
     n, suit = int(label[0]), label[1]
+    shown = n if decoy is None else decoy  # the number the body of a suit tile shows
     m = look.margin
     # sets with index numerals print them on every suit tile; dots and bamboo then keep clear of the corner
     indexed = look.index is not None and suit in "ps"
@@ -404,7 +409,6 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
     if indexed:
         _index(img, look, str(n))
     if suit == "m":
-        shown = n if decoy is None else decoy
         numeral = {5: look.five, 6: look.six}.get(shown, NUMERALS[shown - 1])
         top = by0 + bh * (0.12 if look.index else 0.0)
         split = top + (by1 - top) * 0.42
@@ -412,21 +416,21 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
         _glyph(look.wan, look.wan_font, look.wan_ink, (bx0, split, bx1, by1), img, look.squeeze)
         _index(img, look, str(n))
     elif suit == "p":
-        if n == 1:
+        if shown == 1:
             r = min(bw, bh) * 0.46
             cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
             _coin(d, cx, cy, r, look.dot_inks[0], look.coin_one, look.dot_inks[2], look.face)
             _coin(d, cx, cy, r * 0.45, look.dot_inks[1], look.coin, look.dot_inks[2], look.face)
         else:
             # coins as large as the layout lets them be without touching each other or the face's edge
-            centres = [(bx0 + bw * x, by0 + bh * y, slot) for x, y, slot in DOTS[n]]
+            centres = [(bx0 + bw * x, by0 + bh * y, slot) for x, y, slot in DOTS[shown]]
             gap = min(math.dist(a[:2], b[:2]) for i, a in enumerate(centres) for b in centres[i + 1:])
             edge = min(min(x, W - x, y, H - y) for x, y, _ in centres) - W * 0.03
             r = min(gap * 0.47, edge)
             for x, y, slot in centres:
                 _coin(d, x, y, r, look.dot_inks[slot], look.coin, look.dot_inks[2 if slot != 2 else 0], look.face)
     elif suit == "s":
-        if n == 1:
+        if shown == 1:
             if look.one_sou == 0:
                 _bird(d, look, body)
             elif look.one_sou == 1:
@@ -436,9 +440,9 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
                        look.stick)
                 _bloom(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bw * 0.2, 6, look.stick_inks[2], look.face)
         else:
-            rows, spots = look.sticks.get(n, (3 if n in (7, 9) else 2, STICKS[n]))
+            rows, spots = look.sticks.get(shown, (3 if shown in (7, 9) else 2, STICKS[shown]))
             length = bh / rows * 0.86
-            width = bw * (0.13 if n == 8 else 0.16 if n >= 6 or n == 5 else 0.2)
+            width = bw * (0.13 if shown == 8 else 0.16 if shown >= 6 or shown == 5 else 0.2)
             for x, y, slot, ang in spots:
                 _stick(d, bx0 + bw * x, by0 + bh * y, length, width, look.stick_inks[slot], math.radians(ang),
                        look.face, look.stick)
@@ -565,8 +569,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--styles", type=int, default=24, help="how many drawn styles")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--decoys", action="store_true",
-                    help="draw decoy styles dx_NN instead: every one indexed, every character tile's numeral another "
-                         "number than its index's (the index names the tile; a reader learns to read it)")
+                    help="draw decoy styles dx_NN instead: every one indexed, every suit tile's numeral, dots or "
+                         "sticks another number than its index's (the index names the tile; a reader learns to read "
+                         "it)")
     args = ap.parse_args(argv)
     root = fetch_debs(args.cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
@@ -585,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
         for label in [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + [
                 f"{n}f" for n in range(1, 9)]:
             n = int(label[0])
-            decoy = 1 + (n - 1 + int(rng.integers(1, 9))) % 9 if args.decoys and label[1] == "m" else None
+            decoy = 1 + (n - 1 + int(rng.integers(1, 9))) % 9 if args.decoys and label[1] in "mps" else None
             img = draw_face(look, label, decoy)
             if rng.random() < 0.3:
                 img = img.filter(ImageFilter.GaussianBlur(0.6))

@@ -176,3 +176,11 @@ def test_a_decoy_character_tile_shows_another_numeral_under_its_own_index(monkey
     corner[: int(h * 0.03 + side) + 3, int(w * 0.95 - side) - 3:] = True
     assert changed("3m").any() and not (changed("3m") & ~corner).any()
     assert (changed("5m") & ~corner).sum() > 200
+
+
+@pytest.mark.parametrize(("label", "shown"), [("6p", 7), ("4p", 5), ("7s", 9), ("2s", 6)])
+def test_a_decoy_suit_tile_shows_another_count_under_its_own_index(label: str, shown: int) -> None:
+    look = _look(coin=1, coin_one=1, stick=0, frame=None, sticks={}, index="tr", index_size=0.18)
+    decoy = drawn_art.draw_face(look, label, decoy=shown)
+    assert _blobs(decoy, look) == shown + 1  # the count shown and the index
+    assert not np.array_equal(np.asarray(decoy), np.asarray(drawn_art.draw_face(look, f"{shown}{label[1]}")))
