@@ -274,9 +274,11 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
     assert flowers.batches == [] and characters.batches == [2]  # no flower probability: the flower reader not asked
     # 5m: half the classifier's 0.4, half the reader's 1.0
     assert [NAMES[int(k)] for k in p.argmax(1)] == ["5m", "5m"] and p[:, NAMES.index("5m")] == pytest.approx(0.7)
-    det.config = DetectorConfig(turns=1, reader_gate=1.01)  # above 1: no reader asks
-    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
-    assert characters.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["6m", "6m"]
+    for config in (DetectorConfig(turns=1, reader_gate=1.01),  # above 1: no reader asks
+                   DetectorConfig(turns=1, reader_sure=0.5)):  # 6m at 0.6 is named surely enough: not read again
+        det.config = config
+        p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+        assert characters.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["6m", "6m"]
 
 
 @pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")
