@@ -148,7 +148,7 @@ def test_each_crop_is_named_from_its_turns() -> None:
     class Session:  # a stand-in classifier: "1m" for an upright crop, "2m" for any turned one
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
             x = feeds["crops"]
-            self.batch = len(x)
+            self.batches.append(len(x))
             upright = x[:, 0, 0, 0] > 0.5  # the crop's top-left pixel is white only when upright
             logits = np.full((len(x), len(NAMES)), -20.0)
             logits[upright, 0], logits[~upright, 1] = 20.0, 20.0
@@ -158,11 +158,16 @@ def test_each_crop_is_named_from_its_turns() -> None:
     det._classifier, det._crop, det._readers = Session(), 64, []
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
+    box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
     for turns, want in ((4, [0.25, 0.75]), (2, [0.5, 0.5]), (1, [1.0, 0.0])):
-        det.config = DetectorConfig(turns=turns)
-        p, up = det.classify(img, np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]]))
-        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batch == turns
+        det.config, det._classifier.batches = DetectorConfig(turns=turns, turn_sure=1.01), []
+        p, up = det.classify(img, box)
+        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batches == [1, turns - 1][:min(turns, 2)]
         assert up.argmax(1).tolist() == [2] and up.sum() == pytest.approx(1.0)
+    # named surely as it lies (1m, at 1.0): not turned again
+    det.config, det._classifier.batches = DetectorConfig(turns=4), []
+    p, _ = det.classify(img, box)
+    assert p[0, :2].tolist() == pytest.approx([1.0, 0.0]) and det._classifier.batches == [1]
     with pytest.raises(ValueError, match="turns"):
         DetectorConfig(turns=0)
 
