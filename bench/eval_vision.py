@@ -6,7 +6,7 @@
    it is (a close-up: the detection with the highest confidence names it), the photo pasted at hand-photo scale on
    a plain table (``in_scene``), and, for mjscore, its naming alone (classifier and readers) on the whole
    photo (and, on the hands of 1., on their true boxes, with its commonest mistakes).
-3. Speed: one 12-megapixel phone JPEG to detections, median of 20 runs, for each.
+3. Speed: one 12-megapixel phone JPEG to detections, median of 20 runs, for each, the two taking turns run by run.
 
 The baseline has 34 classes (no flowers, no back): it is scored on the true tiles of those classes, and mjscore's
 figures on that same subset are given beside it.
@@ -229,15 +229,19 @@ def eval_real_classifier(det, photos: list[tuple[bytes, str]]) -> dict:  # noqa:
     return {"photos": len(photos), "top1": round(ok / max(len(photos), 1), 4)}
 
 
-def speed(model, jpg: bytes, runs: int = 20) -> dict:  # noqa: ANN001
-    model(jpg)  # warm up
-    times = []
+def speed(models: list, jpg: bytes, runs: int = 20) -> dict[str, dict]:
+    """Each model's time from the JPEG's bytes to its detections, median of ``runs``; the models take turns, run by
+    run, so that the machine's drift (a fifth from hour to hour here) falls on all alike."""
+    times: dict[str, list[float]] = {m.name: [] for m in models}
+    for m in models:
+        m(jpg)  # warm up
     for _ in range(runs):
-        t = time.perf_counter()
-        model(jpg)
-        times.append(time.perf_counter() - t)
-    return {"runs": runs, "median_ms": round(1000 * statistics.median(times), 1),
-            "min_ms": round(1000 * min(times), 1)}
+        for m in models:
+            t = time.perf_counter()
+            m(jpg)
+            times[m.name].append(time.perf_counter() - t)
+    return {name: {"runs": runs, "median_ms": round(1000 * statistics.median(t), 1),
+                   "min_ms": round(1000 * min(t), 1)} for name, t in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,9 +280,11 @@ def main(argv: list[str] | None = None) -> int:
             r["real_top1_in_scene_baseline_classes"] = eval_real_in_scene(m, photos, BASELINE_CLASSES)
             r["synthetic_hands_classifier_only"] = eval_hands_classifier(m.det, scenes)
             r["real_top1_classifier_only"] = eval_real_classifier(m.det, photos)
-        r["speed_12mp"] = speed(m, big, args.runs)
         report[m.name] = r
         print(json.dumps({m.name: r}, indent=1), flush=True)
+    for name, figure in speed(models, big, args.runs).items():
+        report[name]["speed_12mp"] = figure
+    print(json.dumps({"speed_12mp": {m.name: report[m.name]["speed_12mp"] for m in models}}), flush=True)
     report["seconds"] = round(time.time() - t0, 1)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))
