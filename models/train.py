@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("card", "all"):
         from card import write_card
 
-        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers, args.reader_runs)}")
+        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers, readers=args.reader_runs)}")
     return 0
 
 
