@@ -1,0 +1,32 @@
+"""The model card's reader sections (``models/card.py``), written from the runs' own records, old and new."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "models"))
+import card  # noqa: E402
+
+
+def _run(runs: Path, name: str, val: dict, **more: object) -> None:
+    (runs / name).mkdir(parents=True)
+    summary = {"init": "/runs/classifier_v3_96/last.pt", "steps": 40, "batch": 128, "seconds_total": 600,
+               "data": "/d/hands4", "train_crops": 900, "crop": 96, "lr": 1e-3,
+               "history": [{"step": 40, "synth_val": val}], **more}
+    (runs / name / "summary.json").write_text(json.dumps(summary))
+
+
+def test_each_reader_run_gets_its_family_section(tmp_path: Path) -> None:
+    # a flower reader's record as the sixth session wrote it (no family, flower keys), a character reader's as now
+    _run(tmp_path, "flower_reader1", {"flowers": 30, "flowers_right": 0.9, "others": 40, "others_called_flower": 2,
+                                      "up_right": 0.97})
+    _run(tmp_path, "character_reader1", {"family": 70, "named_right": 0.98, "others": 80, "others_called_in": 0,
+                                         "up_right": 0.96}, family="character")
+    text = "\n".join(card._readers(tmp_path, ["flower_reader1", "character_reader1", "gone"]))
+    assert text.index("## Flower reader") < text.index("## Character reader") < text.index("`gone`")
+    assert "flowers named right 0.9000 of 30, other tiles called one of them 2 of 40" in text
+    assert "character tiles named right 0.9800 of 70, other tiles called one of them 0 of 80" in text
+    assert "character probability (the classifier's, 1m-9m together) is 0.2 or more" in text
+    assert "`character_reader1`, shipped, from `classifier_v3_96`: 40 of 40 batches of 128, 10 min" in text
