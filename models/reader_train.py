@@ -1,11 +1,13 @@
 """Train a reader: the classifier's network (``vision/classifier_net.py``) with one family's names and ``other``, on
-upright crops; resumable; exports ``<family>_reader.onnx`` with its names in the model's metadata.
+upright crops; resumable; exports ``<family>_reader.onnx`` with its names in the model's metadata and its weights
+stored as float16.
 
 Two families ship. The flower reader (1f..8f): the 43-name classifier knows a flower when it sees one (on an unseen
 style's flowers its flower probability is 0.2 or more for 62 of 65) but rarely which: their words and pictures are
 what differ, and it was never pushed to read them. The character reader (1m..9m): the classifier's up head is right
 on every character tile of an unseen style (282 of 282), but it reads a cursive numeral it has not seen as another
-(伍 as 六: 16 of 42). A reader is pushed to do nothing else. Its crops are turned upright by the sidecar's up
+(伍 as 六: 16 of 42). A third family, dots (1p..9p), was tried and made that style's 6p worse (``models/README.md``).
+A reader is pushed to do nothing else. Its crops are turned upright by the sidecar's up
 direction (detection turns them by the classifier's up head), and half of each batch then upside down: the up head
 is wrong by half a turn on a third of an unseen style's flowers (19 of 65; by a quarter on 2), so the reader learns
 to read a tile either way up (and, as a side task, which way is up: its up head, bins 0 and 2, which detection does
