@@ -116,10 +116,11 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     other = len(names) - 1
     ckpt = run / "last.pt"
     state = torch.load(ckpt, map_location="cpu", weights_only=False) if ckpt.exists() else None
+    # a run's steps and family (runs from before the families were flower runs) stay what they were started with
+    started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower")}
     for key, want in (("steps", steps), ("family", family)):
-        if state is not None and state.get(key, "flower") != want:
-            msg = (f"the reader run {run} was started with {key} {state.get(key, 'flower')}: resume it with that, or "
-                   f"start another run")
+        if started and started[key] != want:
+            msg = f"the reader run {run} was started with {key} {started[key]}: resume it so, or start another run"
             raise ValueError(msg)
     x, y = load_reader_crops(data, real, "train", size, rng, family)
     xv, yv = load_reader_crops(data, real, "val", size, rng, family)
