@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     finder_weights: Path = Field(MODELS / "tile_finder.pt", description="the YOLO tile finder")
     classifier_weights: Path = Field(MODELS / "tile_classifier.onnx", description="the tile classifier")
     reader_weights: Annotated[list[Path], NoDecode] = Field(
-        default_factory=lambda: [MODELS / f"{family}_reader.onnx" for family in ("flower", "character")],
+        default_factory=lambda: [MODELS / f"{family}_reader.onnx" for family in ("character", "flower")],
         description="the readers, in the order they read (empty: the classifier names tiles alone)")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")
