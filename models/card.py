@@ -27,8 +27,8 @@ NOTES = """\
   0.896, naming alone on the true boxes 0.935 -> 0.949; real photos unchanged (0.958, in a scene 0.415). On the true
   boxes (two turns, both readers): held-out 1088 tiles 72 -> 60 mistakes (5m read 6m 16 -> 8), the training styles'
   `layout_eval` 8979 tiles 132 -> 124. The character reader reads first and the flower reader last: alike on
-  `layout_eval` (124 either way), 60 against 62 on the held-out set (flowers taken for characters). Its weight 0.5 was chosen there (0.3 / 0.5 / 0.7: 126 / 124 / 126; on the
-  held-out set 0.7 would have read 56). With it the held-out set read 81, 67, 72, 59, 67, 62 wrong after batches
+  `layout_eval` (124 either way), 60 against 62 on the held-out set (flowers taken for characters). Its weight
+  0.5 was chosen on `layout_eval` (0.3 / 0.5 / 0.7: 126 / 124 / 126; on the held-out set 0.7 would have read 56). With it the held-out set read 81, 67, 72, 59, 67, 62 wrong after batches
   250 (warm-up), 750, 1250, 1500, 1750, 2000: one glyph read 42 times swings the figure.
   Speed: the detector's ONNX Runtime threads no longer spin after a run (they held both cores while the finder
   and the next network ran: on the 12 MP photo naming 73 -> 34 ms, the finder's two looks 85 -> 52 ms, one
@@ -228,27 +228,27 @@ python datasets/drawn_art.py --cache /work/cache/art7 --styles 60 --seed 7
 git checkout 4f33bbe -- datasets/drawn_art.py datasets/fetch_art.py
 python datasets/drawn_art.py --cache /work/cache/art9 --styles 60 --seed 9
 git checkout HEAD -- datasets/drawn_art.py datasets/fetch_art.py   # back to this commit's
-python datasets/synth.py --out /work/cache/datasets/drawn7 --art /work/cache/art7/faces --train 2000 --val 150 \
+python datasets/synth.py --out /work/cache/datasets/drawn7 --art /work/cache/art7/faces --train 2000 --val 150 \\
     --seed 19 --min-mp 1.0 --max-mp 2.0 --workers 2 --styles 'dr_*' 'uc_*'
-python datasets/synth.py --out /work/cache/datasets/drawn9 --art /work/cache/art9/faces --train 2000 --val 150 \
+python datasets/synth.py --out /work/cache/datasets/drawn9 --art /work/cache/art9/faces --train 2000 --val 150 \\
     --seed 29 --min-mp 1.0 --max-mp 2.0 --workers 2 --styles 'dr_*' 'uc_*'
-python datasets/synth.py --out /work/cache/datasets/flowers8 --art /work/cache/art7/faces --train 1000 --val 100 \
+python datasets/synth.py --out /work/cache/datasets/flowers8 --art /work/cache/art7/faces --train 1000 --val 100 \\
     --seed 23 --min-mp 1.0 --max-mp 2.0 --workers 2 --styles 'dr_*' 'uc_*' --flowers 1 8
-python datasets/synth.py --out /work/cache/datasets/flowers9 --art /work/cache/art9/faces --train 1000 --val 100 \
+python datasets/synth.py --out /work/cache/datasets/flowers9 --art /work/cache/art9/faces --train 1000 --val 100 \\
     --seed 31 --min-mp 1.0 --max-mp 2.0 --workers 2 --styles 'dr_*' 'uc_*' --flowers 1 8
-D=/work/cache/datasets; nice -n 5 python models/train.py reader --data $D/flowers8 --also $D/flowers9 $D/drawn5 \
-    $D/drawn7 $D/drawn9 $D/hands4 --init /work/cache/runs/classifier_v3_96/last.pt --steps 4000 \
+D=/work/cache/datasets; nice -n 5 python models/train.py reader --data $D/flowers8 --also $D/flowers9 $D/drawn5 \\
+    $D/drawn7 $D/drawn9 $D/hands4 --init /work/cache/runs/classifier_v3_96/last.pt --steps 4000 \\
     --reader-run flower_reader1
 python models/train.py ship-reader --reader-run flower_reader1
 python bench/eval_vision.py && python bench/eval_layout.py --detector
 # the character reader: the flower reader's data, from the shipped classifier (character_reader1 ran through this
 # train_reader before it took --family, its family set by hand: the same run; --family dot is the dot reader tried)
-nice -n 5 python models/train.py reader --family character --data $D/flowers8 --also $D/flowers9 $D/drawn5 \
-    $D/drawn7 $D/drawn9 $D/hands4 --init /work/cache/runs/classifier_v3_96/last.pt --steps 2000 \
+nice -n 5 python models/train.py reader --family character --data $D/flowers8 --also $D/flowers9 $D/drawn5 \\
+    $D/drawn7 $D/drawn9 $D/hands4 --init /work/cache/runs/classifier_v3_96/last.pt --steps 2000 \\
     --reader-run character_reader1
 python models/train.py ship-reader --reader-run character_reader1
 python bench/eval_vision.py && python bench/eval_layout.py --detector
-python models/train.py card --finetune finder_ft2 --classifiers classifier_v2 classifier_v3_96 \
+python models/train.py card --finetune finder_ft2 --classifiers classifier_v2 classifier_v3_96 \\
     --reader-runs character_reader1 flower_reader1"""
 
 
