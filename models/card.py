@@ -28,8 +28,9 @@ NOTES = """\
   boxes (two turns, both readers): held-out 1088 tiles 72 -> 60 mistakes (5m read 6m 16 -> 8), the training styles'
   `layout_eval` 8979 tiles 132 -> 124. The character reader reads first and the flower reader last: alike on
   `layout_eval` (124 either way), 60 against 62 on the held-out set (flowers taken for characters). Its weight
-  0.5 was chosen on `layout_eval` (0.3 / 0.5 / 0.7: 126 / 124 / 126; on the held-out set 0.7 would have read 56). With it the held-out set read 81, 67, 72, 59, 67, 62 wrong after batches
-  250 (warm-up), 750, 1250, 1500, 1750, 2000: one glyph read 42 times swings the figure.
+  0.5 was chosen on `layout_eval` (0.3 / 0.5 / 0.7: 126 / 124 / 126; on the held-out set 0.7 would have read 56).
+  With it the held-out set read 81, 67, 72, 59, 67, 62 wrong after batches 250 (warm-up), 750, 1250, 1500, 1750,
+  2000: one glyph read 42 times swings the figure.
   Speed: the detector's ONNX Runtime threads no longer spin after a run (they held both cores while the finder
   and the next network ran: on the 12 MP photo naming 73 -> 34 ms, the finder's two looks 85 -> 52 ms, one
   measurement, same process); readers leave alone a tile the classifier names with 0.8 or more (`reader_sure`: on
