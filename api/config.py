@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, READER_WEIGHTS
 
 
 class Settings(BaseSettings):
@@ -29,10 +29,10 @@ class Settings(BaseSettings):
     max_batch: int = Field(1000, ge=1, le=1000, description="most hands in one /v1/score/batch body")
     # the model
     load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
-    finder_weights: Path = Field(MODELS / "tile_finder.pt", description="the YOLO tile finder")
-    classifier_weights: Path = Field(MODELS / "tile_classifier.onnx", description="the tile classifier")
+    finder_weights: Path = Field(FINDER_WEIGHTS, description="the YOLO tile finder")
+    classifier_weights: Path = Field(CLASSIFIER_WEIGHTS, description="the tile classifier")
     reader_weights: Annotated[list[Path], NoDecode] = Field(
-        default_factory=lambda: [MODELS / f"{family}_reader.onnx" for family in ("character", "flower")],
+        default_factory=lambda: list(READER_WEIGHTS),
         description="the readers, in the order they read (empty: the classifier names tiles alone)")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")

@@ -153,7 +153,7 @@ class TileDetector:
             return p
         x = crops[ask] if reader.side == self._crop else _network_input(crop_tiles(rgb, boxes[ask], reader.side))
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
-        x = np.stack([np.rot90(c, int(k), axes=(1, 2)) for c, k in zip(x, up[ask].argmax(1), strict=True)])
+        x = np.stack([np.rot90(crop, int(k), axes=(1, 2)) for crop, k in zip(x, up[ask].argmax(1), strict=True)])
         q = _softmax(reader.session.run(None, {"crops": np.ascontiguousarray(x)})[0])
         out = p.copy()
         out[ask] = mix_reading(p[ask], q, reader.ids, c.reader_weight)
