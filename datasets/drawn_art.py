@@ -10,10 +10,13 @@ Noto Sans Symbols 2 and Hanazono Mincho, inked in two colours.
 
 With ``--decoys`` it draws decoy styles instead, to teach a reader that a corner index names the tile: every style
 indexed, and every suit tile's numeral, dots or sticks another number than its index says (the label is the index).
+With ``--borrow FACES`` it draws captioned styles whose flowers show pictures cut from the fetched sets' flowers and
+1s birds, any picture on any flower, so that a reader learns that the caption names a captioned flower, and not a
+picture it has seen on another set's flower.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
-``dx_NN/<label>.png``. Usage: ``python datasets/drawn_art.py [--cache /work/cache/art] [--styles 24] [--seed 0]
-[--decoys]``.
+``dx_NN/<label>.png``, ``bp_NN/<label>.png``. Usage: ``python datasets/drawn_art.py [--cache /work/cache/art]
+[--styles 24] [--seed 0] [--decoys | --borrow /work/cache/art/faces]``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 import numpy as np
 from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from synth import HELD_OUT_STYLES, SKIP_STYLES
 
 FONT_PACKAGES = (
     "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
@@ -270,6 +274,7 @@ class Look:
     margin: float
     squeeze: float             # glyph height stretch
     caption: tuple             # the flowers' English words (one of each of CAPTIONS), used by flower 3 and 4
+    borrowed: tuple = ()       # flower 3: per flower, a picture cut from a fetched set's tile (RGBA) or None (its own)
 
 
 def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
@@ -390,6 +395,40 @@ def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box:
         _bird(d, look, box)
 
 
+# a borrowed picture: the middle of a fetched set's flower (or 1s bird), away from its corner numbers and captions
+BORROWED_FROM = tuple(f"{n}f" for n in range(1, 9)) + ("1s",)
+BORROWED_CUT = (0.12, 0.18, 0.88, 0.78)  # x0, y0, x1, y1 as shares of the face
+# not borrowed: the held-out style, the skipped ones, and classic, whose flowers are glyphs (春 ... 竹), not pictures
+NOT_BORROWED = (*HELD_OUT_STYLES, *SKIP_STYLES, "kd_classic")
+
+
+def borrowable_pictures(faces: Path, skip: tuple[str, ...]) -> list[Image.Image]:
+    """The pictures of the flowers (and 1s birds) of the fetched sets under ``faces`` (not the drawn ones, nor the
+    sets in ``skip``), cut from the face and the face's own colour made transparent."""
+    out = []
+    for style in sorted(faces.iterdir()):
+        if style.name in skip or style.name[:3] in ("dr_", "uc_", "dx_", "bp_"):
+            continue
+        for label in BORROWED_FROM:
+            if (style / f"{label}.png").exists():
+                face = Image.open(style / f"{label}.png").convert("RGB")
+                x0, y0, x1, y1 = BORROWED_CUT
+                w, h = face.size
+                cut = np.asarray(face.crop((round(x0 * w), round(y0 * h), round(x1 * w), round(y1 * h)))).astype(int)
+                ground = np.median(np.concatenate([cut[0], cut[-1], cut[:, 0], cut[:, -1]]), axis=0)
+                alpha = np.clip((np.abs(cut - ground).sum(2) - 40) * 4, 0, 255).astype(np.uint8)
+                if (alpha > 128).mean() > 0.04:  # a blank flower (no picture) is no picture to borrow
+                    out.append(Image.fromarray(np.dstack([cut, alpha]).astype(np.uint8), "RGBA"))
+    return out
+
+
+def _paste_picture(img: Image.Image, picture: Image.Image, box: tuple) -> None:
+    x0, y0, x1, y1 = box
+    k = min((x1 - x0) / picture.width, (y1 - y0) / picture.height)
+    pic = picture.resize((max(1, round(picture.width * k)), max(1, round(picture.height * k))), Image.LANCZOS)
+    img.paste(pic, (round((x0 + x1 - pic.width) / 2), round((y0 + y1 - pic.height) / 2)), pic)
+
+
 def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
     """The face of ``label`` in ``look``; ``decoy``: a suit tile's numeral, dots or sticks drawn as this number
     instead, its corner index still saying the label's (a decoy style: the index names the tile)."""
@@ -460,7 +499,9 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
         k = (n - 1) % 4
         glyph = (SEASONS if n <= 4 else FLOWERS)[k]
         ink = look.flower_inks[k % 3]
-        if look.flower == 3:
+        if look.flower == 3 and look.borrowed and look.borrowed[n - 1] is not None:
+            _paste_picture(img, look.borrowed[n - 1], (bx0, by0, bx1, by0 + bh * 0.68))
+        elif look.flower == 3:
             _picture(d, look, look.pictures[n - 1], (bx0, by0, bx1, by0 + bh * 0.68))
         if look.flower in (1, 2):
             for j in range(3 + k):
@@ -572,7 +613,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="draw decoy styles dx_NN instead: every one indexed, every suit tile's numeral, dots or "
                          "sticks another number than its index's (the index names the tile; a reader learns to read "
                          "it)")
+    ap.add_argument("--borrow", type=Path, metavar="FACES",
+                    help="draw captioned styles bp_NN instead, whose flowers show pictures cut from the flowers (and "
+                         "1s birds) of the fetched sets in FACES (not the held-out style), any picture on any "
+                         "flower: a reader learns that the caption, not the picture, names a captioned flower")
     args = ap.parse_args(argv)
+    pictures = borrowable_pictures(args.borrow, NOT_BORROWED) if args.borrow else []
+    if args.borrow and not pictures:
+        print(f"no fetched flowers to borrow under {args.borrow}", file=sys.stderr)
+        return 2
     root = fetch_debs(args.cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
     latin = [p for p in Path("/usr/share/fonts").rglob("*.ttf") if p.name in LATIN_FONTS] or [fonts[0][0]]
@@ -585,7 +634,11 @@ def main(argv: list[str] | None = None) -> int:
         look = make_look(rng, fonts, latin)
         if args.decoys:
             look = replace(look, index=_pick(rng, ("tl", "tr", "tr")))
-        dest = faces / f"{'dx' if args.decoys else 'dr'}_{k:02d}"
+        if pictures:
+            look = replace(look, flower=3 if rng.random() < 0.85 else 4, borrowed=tuple(
+                _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
+        prefix = "dx" if args.decoys else "bp" if pictures else "dr"
+        dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
         for label in [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + [
                 f"{n}f" for n in range(1, 9)]:
@@ -595,7 +648,7 @@ def main(argv: list[str] | None = None) -> int:
             if rng.random() < 0.3:
                 img = img.filter(ImageFilter.GaussianBlur(0.6))
             img.save(dest / f"{label}.png")
-    tiled = [] if args.decoys else mahjong_fonts(root)
+    tiled = [] if args.decoys or pictures else mahjong_fonts(root)
     for path in tiled:
         unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
     contact_sheet(faces, args.cache / "contact_sheet.png")

@@ -134,6 +134,39 @@ def test_every_picture_is_drawn_above_the_caption(kind: str) -> None:
     assert ink[:140].any() == (kind != "none")
 
 
+def _fetched_set(root: Path, name: str, ground: tuple, ink: tuple) -> None:
+    """A fetched set's flowers on ``ground``: the n-th shows n ink squares, stepped (the 8th none: a blank flower)."""
+    (root / name).mkdir(parents=True)
+    for n in range(1, 9):
+        face = Image.new("RGB", (150, 200), ground)
+        for k in range(n if n < 8 else 0):
+            ImageDraw.Draw(face).rectangle((25 + 8 * k, 45 + 8 * k, 55 + 8 * k, 75 + 8 * k), fill=ink)
+        face.save(root / name / f"{n}f.png")
+
+
+def test_pictures_are_borrowed_from_fetched_sets_only_their_ink_kept(tmp_path: Path) -> None:
+    _fetched_set(tmp_path, "kd_default", (120, 20, 20), (250, 250, 250))  # white ink on a dark red face
+    _fetched_set(tmp_path, "kd_traditional", (240, 240, 230), (0, 0, 200))  # held out: never borrowed
+    _fetched_set(tmp_path, "dr_00", (240, 240, 230), (0, 200, 0))  # drawn here: not a fetched set
+    pictures = drawn_art.borrowable_pictures(tmp_path, drawn_art.NOT_BORROWED)
+    assert len(pictures) == 7  # the blank eighth flower has no picture
+    for picture in pictures:
+        rgba = np.asarray(picture).astype(int)
+        shown = rgba[..., 3] > 128
+        assert shown.any() and (rgba[shown][:, :3] > 200).all()  # only the white ink, the red face left out
+
+
+def test_a_borrowed_picture_is_drawn_above_the_caption_on_the_drawn_face(tmp_path: Path) -> None:
+    _fetched_set(tmp_path, "kd_default", (120, 20, 20), (250, 250, 250))
+    picture = drawn_art.borrowable_pictures(tmp_path, ())[2]  # the third flower's squares
+    look = _look(flower=3, index=None, frame=None, caption=("",) * 8, face=(240, 240, 230),
+                 borrowed=(None, picture, *(None,) * 6))
+    own, borrowed = (np.asarray(drawn_art.draw_face(look, label)).astype(int) for label in ("1f", "2f"))
+    white = (borrowed > 235).all(2) & ~(own > 235).all(2)
+    assert white[:140].sum() > 100 and not white[140:].any()  # the borrowed ink above the caption's place ...
+    assert not (np.abs(borrowed - (120, 20, 20)).sum(2) < 60).any()  # ... and none of its face's red
+
+
 def test_only_the_packages_not_yet_fetched_are_downloaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import fetch_art
 
