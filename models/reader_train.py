@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -57,18 +58,26 @@ def reader_labels(cls: np.ndarray, family: str) -> np.ndarray:
 
 
 def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: np.random.Generator, family: str,
-                      others: float = 1.2) -> tuple[np.ndarray, np.ndarray]:
-    """Upright crops of every tile of the family in the datasets' ``split`` and ``others`` times as many other tiles,
-    drawn at random; for ``train`` also the training part of the real photos (all of them: upright already)."""
+                      others: float = 1.2, hard: Callable[[np.ndarray], np.ndarray] | None = None,
+                      hard_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Upright crops of every tile of the family in the datasets' ``split`` and ``others`` times as many other tiles;
+    for ``train`` also the training part of the real photos (all of them: upright already).
+
+    The other tiles are drawn at random, but for ``hard_share`` of them: those ``hard`` (upright crops -> how much
+    they look like the family, ``family_score``) scores highest, the tiles that the reader is asked about most often
+    and must call other."""
     other = len(FAMILIES[family])
     xs, ys = [], []
     for d in data:
         x, cls, up = load_synth(d, split, 1, rng, size=size)
         y = reader_labels(cls, family)
         rest = np.flatnonzero(y == other)
-        pick = np.sort(np.concatenate([np.flatnonzero(y != other),
-                                       rng.choice(rest, min(len(rest), int((y != other).sum() * others)),
-                                                  replace=False)]))
+        n = min(len(rest), int((y != other).sum() * others))
+        n_hard = int(n * hard_share) if hard is not None else 0
+        hardest = rest[np.argsort(-hard(upright(x[rest], up[rest])))[:n_hard]] if n_hard else rest[:0]
+        pool = np.setdiff1d(rest, hardest)
+        pick = np.sort(np.concatenate([np.flatnonzero(y != other), hardest,
+                                       rng.choice(pool, min(len(pool), n - n_hard), replace=False)]))
         xs.append(upright(x[pick], up[pick]))
         ys.append(y[pick])
     if split == "train":
@@ -76,6 +85,30 @@ def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: 
         xs.append(x)
         ys.append(reader_labels(cls, family))
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def family_score(weights: dict, family: str) -> Callable[[np.ndarray], np.ndarray]:
+    """A network's (a classifier's or a reader's of ``family``) probability that upright crops (N, S, S, 3, uint8) are
+    of the family: the family's names summed, or one less the reader's ``other``."""
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    n = weights["cls.weight"].shape[0]
+    net = TileNet(n)
+    net.load_state_dict(weights)
+    net.eval()
+    ids = [CLASS_ID[t] for t in FAMILIES[family]] if n == len(CLASS_ID) else list(range(len(FAMILIES[family])))
+
+    def score(x: np.ndarray) -> np.ndarray:
+        out = []
+        with torch.no_grad():
+            for i in range(0, len(x), 512):
+                logits, _ = net(torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255)
+                out.append(torch.softmax(logits, 1)[:, ids].sum(1).numpy())
+        return np.concatenate(out) if out else np.zeros(0)
+
+    return score
 
 
 def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dict:  # noqa: F821
@@ -100,10 +133,12 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
 
 
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
-                 size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower") -> dict:
+                 size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower",
+                 hard_others: float = 0.0) -> dict:
     """Train (or resume) the ``family`` reader run in ``run`` for ``steps`` batches on a one-cycle schedule peaking
     at ``lr``, starting from the checkpoint ``init`` (a classifier run's, or another reader run's of the same family
-    to go on training it); checkpoints every 250 steps."""
+    to go on training it); checkpoints every 250 steps. ``hard_others``: the share of the other tiles that are the
+    ones ``init`` takes most for the family (``load_reader_crops``)."""
     import torch
 
     from vision.classifier_net import TileNet
@@ -117,12 +152,15 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     ckpt = run / "last.pt"
     state = torch.load(ckpt, map_location="cpu", weights_only=False) if ckpt.exists() else None
     # a run's steps and family (runs from before the families were flower runs) stay what they were started with
-    started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower")}
-    for key, want in (("steps", steps), ("family", family)):
+    started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower"),
+                                        "hard_others": state.get("hard_others", 0.0)}
+    for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others)):
         if started and started[key] != want:
             msg = f"the reader run {run} was started with {key} {started[key]}: resume it so, or start another run"
             raise ValueError(msg)
-    x, y = load_reader_crops(data, real, "train", size, rng, family)
+    init_weights = torch.load(init, map_location="cpu", weights_only=False)["model"]
+    hard = family_score(init_weights, family) if hard_others else None
+    x, y = load_reader_crops(data, real, "train", size, rng, family, hard=hard, hard_share=hard_others)
     xv, yv = load_reader_crops(data, real, "val", size, rng, family)
     print(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
           f"loaded in {time.time() - t0:.0f} s", flush=True)
@@ -137,9 +175,9 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         rng = np.random.default_rng(start)
         print(f"resuming the reader at step {start}", flush=True)
     else:
-        weights, own = torch.load(init, map_location="cpu", weights_only=False)["model"], net.state_dict()
+        own = net.state_dict()
         # all that fits: a classifier's but its 43 names, another reader's whole
-        net.load_state_dict({k: v for k, v in weights.items() if v.shape == own[k].shape}, strict=False)
+        net.load_state_dict({k: v for k, v in init_weights.items() if v.shape == own[k].shape}, strict=False)
         print(f"starting from {init}", flush=True)
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(start)
@@ -162,11 +200,13 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
             history.append(rec)
             print(json.dumps(rec), flush=True)
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "step": step, "steps": steps, "family": family, "history": history}, ckpt)
+                        "step": step, "steps": steps, "family": family, "hard_others": hard_others,
+                        "history": history}, ckpt)
             te = time.time()
     export(net, run / f"{family}_reader.onnx", size, names, half=True)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
-               "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "history": history,
+               "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "hard_others": hard_others,
+               "history": history,
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary

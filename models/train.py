@@ -140,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="reader: the tiles it reads (flower: 1f-8f, character: 1m-9m, dot: 1p-9p)")
     ap.add_argument("--reader-runs", nargs="*", default=[], help="card: the shipped readers' runs under --runs")
     ap.add_argument("--steps", type=int, default=5000, help="reader: batches of 128 to train for")
+    ap.add_argument("--hard-others", type=float, default=0.0,
+                    help="reader: this share of its other tiles are those its --init takes most for the family (the "
+                         "rest drawn at random)")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
     ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
@@ -164,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             train_reader([args.data, *args.also], args.real, args.runs / reader_run, args.steps, args.init,
-                         args.lr or 1e-3, args.crop or 96, args.threads, family=args.family)
+                         args.lr or 1e-3, args.crop or 96, args.threads, family=args.family,
+                         hard_others=args.hard_others)
         except ValueError as e:
             ap.error(str(e))
         print(f"reader: {args.runs / reader_run / f'{args.family}_reader.onnx'} (ship it: models/train.py "

@@ -13,7 +13,14 @@ import synth
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "models"))
-from reader_train import load_reader_crops, reader_labels, reader_names, train_reader, upright  # noqa: E402
+from reader_train import (  # noqa: E402
+    family_score,
+    load_reader_crops,
+    reader_labels,
+    reader_names,
+    train_reader,
+    upright,
+)
 
 REAL = ROOT.parent / "shared" / "real" / "camerash"
 
@@ -74,3 +81,38 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
         train_reader([data], REAL, run, 5, init, size=32, threads=1, family="character")
     with pytest.raises(ValueError, match="started with family character"):
         train_reader([data], REAL, run, 3, init, size=32, threads=1, family="flower")
+    with pytest.raises(ValueError, match="started with hard_others 0.0"):
+        train_reader([data], REAL, run, 3, init, size=32, threads=1, family="character", hard_others=0.5)
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
+def test_hard_others_are_the_other_tiles_scored_most_like_the_family(tmp_path: Path) -> None:
+    data = synth.generate(tmp_path / "ds", {"train": 1, "val": 2}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
+                          progress=False, flowers=(1.0, 8)).parent
+    x, y = load_reader_crops([data], REAL, "val", 32, np.random.default_rng(0), "flower", others=100.0)
+    everyone = {c.tobytes() for c in x[y == 8]}  # others=100: every other tile (the same seed: the same crops)
+    bright = lambda c: c.reshape(len(c), -1).mean(1)  # noqa: E731 - a stand-in score: the brightest "look like" it
+    for share in (0.5, 1.0):
+        xh, yh = load_reader_crops([data], REAL, "val", 32, np.random.default_rng(0), "flower", others=0.5,
+                                   hard=bright, hard_share=share)
+        others = xh[yh == 8]
+        n_hard = int(len(others) * share)
+        cut = np.sort(bright(x[y == 8]))[::-1][n_hard - 1]
+        assert len(others) == int((yh != 8).sum() * 0.5) and {c.tobytes() for c in others} <= everyone
+        assert (bright(others) >= cut).sum() >= n_hard  # the brightest others all taken
+
+
+def test_family_score_of_a_classifier_sums_the_family_and_of_a_reader_is_one_less_other() -> None:
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    torch.manual_seed(0)
+    crops = np.random.default_rng(0).integers(0, 255, (3, 32, 32, 3), np.uint8)
+    x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
+    for n, family, want in ((len(synth.NAMES), "flower", lambda p: p[:, 34:42].sum(1)),
+                            (10, "character", lambda p: 1 - p[:, 9])):
+        net = TileNet(n).eval()
+        with torch.no_grad():
+            p = torch.softmax(net(x)[0], 1).numpy()
+        assert family_score(net.state_dict(), family)(crops) == pytest.approx(want(p), abs=1e-5)
