@@ -22,6 +22,7 @@ Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import math
 import sys
 from dataclasses import dataclass, replace
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
-from synth import HELD_OUT_STYLES, SKIP_STYLES
+from synth import DRAWN_STYLES, HELD_OUT_STYLES, SKIP_STYLES
 
 FONT_PACKAGES = (
     "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
@@ -408,7 +409,7 @@ def borrowable_pictures(faces: Path, skip: tuple[str, ...]) -> list[Image.Image]
     sets in ``skip``), cut from the face and the face's own colour made transparent."""
     out = []
     for style in sorted(faces.iterdir()):
-        if style.name in skip or style.name[:3] in ("dr_", "uc_", "dx_", "bp_"):
+        if style.name in skip or any(fnmatch.fnmatchcase(style.name, p) for p in DRAWN_STYLES):
             continue
         for label in BORROWED_FROM:
             if (style / f"{label}.png").exists():
@@ -610,11 +611,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path("/work/cache/art"))
     ap.add_argument("--styles", type=int, default=24, help="how many drawn styles")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--decoys", action="store_true",
+    kind = ap.add_mutually_exclusive_group()
+    kind.add_argument("--decoys", action="store_true",
                     help="draw decoy styles dx_NN instead: every one indexed, every suit tile's numeral, dots or "
                          "sticks another number than its index's (the index names the tile; a reader learns to read "
                          "it)")
-    ap.add_argument("--borrow", type=Path, metavar="FACES",
+    kind.add_argument("--borrow", type=Path, metavar="FACES",
                     help="draw captioned styles bp_NN instead, whose flowers show pictures cut from the flowers of the "
                          "fetched sets in FACES (not the held-out style), any picture on any flower: a reader learns "
                          "that the caption, not the picture, names a captioned flower")
