@@ -397,7 +397,7 @@ def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box:
 
 
 # a borrowed picture: the middle of a fetched set's flower, away from its corner numbers and captions (not its 1s
-# bird: with birds borrowed, an unseen set's 1s was read as a flower more often, 10 -> 14 of 24 at batch 750)
+# bird, which names a suit tile: a bird is no flower's picture)
 BORROWED_FROM = tuple(f"{n}f" for n in range(1, 9))
 BORROWED_CUT = (0.12, 0.18, 0.88, 0.78)  # x0, y0, x1, y1 as shares of the face
 # not borrowed: the held-out style, the skipped ones, and classic, whose flowers are glyphs (春 ... 竹), not pictures
