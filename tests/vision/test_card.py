@@ -30,3 +30,12 @@ def test_each_reader_run_gets_its_family_section(tmp_path: Path) -> None:
     assert "character tiles named right 0.9800 of 70, other tiles called one of them 0 of 80" in text
     assert "character probability (the classifier's, 1m-9m together) is 0.2 or more" in text
     assert "`character_reader1`, shipped, from `classifier_v3_96`: 40 of 40 batches of 128, 10 min" in text
+
+
+def test_a_reader_run_with_hard_others_says_whose_they_were(tmp_path: Path) -> None:
+    val = {"family": 70, "named_right": 0.9, "others": 80, "others_called_in": 1, "up_right": 0.97}
+    _run(tmp_path, "flower_reader6", val, family="flower", hard_others=0.5, init="/runs/flower_reader3/last.pt")
+    _run(tmp_path, "flower_reader1", val, family="flower")
+    hard, plain = ("\n".join(card._readers(tmp_path, [name])) for name in ("flower_reader6", "flower_reader1"))
+    assert "1.2 times as many other tiles, 50% of them those `flower_reader3` took most for flowers, the real" in hard
+    assert "took most" not in plain
