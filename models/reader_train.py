@@ -11,7 +11,8 @@ A reader is pushed to do nothing else. Its crops are turned upright by the sidec
 direction (detection turns them by the classifier's up head), and half of each batch then upside down: the up head
 is wrong by half a turn on a third of an unseen style's flowers (19 of 65; by a quarter on 2), so the reader learns
 to read a tile either way up (and, as a side task, which way is up: its up head, bins 0 and 2, which detection does
-not use). ``other`` are crops of any other tile, so that it can say a tile is none of its family. It starts from a
+not use). ``other`` are crops of any other tile, so that it can say a tile is none of its family; with
+``hard_others`` part of them are the other tiles its starting network takes most for the family. It starts from a
 classifier run's weights (all but the name layer) or another reader run's. Called by ``models/train.py reader``.
 """
 
@@ -151,7 +152,10 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     other = len(names) - 1
     ckpt = run / "last.pt"
     state = torch.load(ckpt, map_location="cpu", weights_only=False) if ckpt.exists() else None
-    # a run's steps and family (runs from before the families were flower runs) stay what they were started with
+    if not 0.0 <= hard_others <= 1.0:
+        msg = f"hard_others is a share of the other tiles, 0 to 1, got {hard_others}"
+        raise ValueError(msg)
+    # a run's steps, family (runs from before the families were flower runs) and hard share stay as started
     started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower"),
                                         "hard_others": state.get("hard_others", 0.0)}
     for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others)):
@@ -206,7 +210,6 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     export(net, run / f"{family}_reader.onnx", size, names, half=True)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
                "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "hard_others": hard_others,
-               "history": history,
-               "seconds_total": round(sum(h["seconds"] for h in history), 1)}
+               "history": history, "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary

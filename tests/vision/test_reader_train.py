@@ -83,6 +83,8 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
         train_reader([data], REAL, run, 3, init, size=32, threads=1, family="flower")
     with pytest.raises(ValueError, match="started with hard_others 0.0"):
         train_reader([data], REAL, run, 3, init, size=32, threads=1, family="character", hard_others=0.5)
+    with pytest.raises(ValueError, match="0 to 1, got 1.5"):
+        train_reader([data], REAL, run, 3, init, size=32, threads=1, family="character", hard_others=1.5)
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
