@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -102,14 +102,19 @@ def family_score(weights: dict, family: str) -> Callable[[np.ndarray], np.ndarra
     ids = [CLASS_ID[t] for t in FAMILIES[family]] if n == len(CLASS_ID) else list(range(len(FAMILIES[family])))
 
     def score(x: np.ndarray) -> np.ndarray:
-        out = []
         with torch.no_grad():
-            for i in range(0, len(x), 512):
-                logits, _ = net(torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255)
-                out.append(torch.softmax(logits, 1)[:, ids].sum(1).numpy())
+            out = [torch.softmax(net(xb)[0], 1)[:, ids].sum(1).numpy() for xb in _batches(x)]
         return np.concatenate(out) if out else np.zeros(0)
 
     return score
+
+
+def _batches(x: np.ndarray, turn: int = 0) -> Iterator[torch.Tensor]:  # noqa: F821
+    """Crops (N, S, S, 3, uint8) as the network's input, 512 at a time, turned ``turn`` quarter turns."""
+    import torch
+
+    for i in range(0, len(x), 512):
+        yield torch.rot90(torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255, turn, (2, 3))
 
 
 def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dict:  # noqa: F821
@@ -121,8 +126,7 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
     names, ups = [], []
     with torch.no_grad():
         for turn in (0, 2):
-            for i in range(0, len(x), 512):
-                xb = torch.rot90(torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255, turn, (2, 3))
+            for xb in _batches(x, turn):
                 n, u = net(xb)
                 names.append(n.argmax(1).numpy())
                 ups.append(u.argmax(1).numpy() == turn)
