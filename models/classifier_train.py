@@ -259,23 +259,47 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
 
 
 def export(net: torch.nn.Module, dest: Path, size: int = CROP,  # noqa: F821
-           names: tuple[str, ...] | None = None, half: bool = False) -> Path:
-    """The network as ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size); a
-    reader's ``names`` (its outputs' order) go in the model's metadata, where detection reads them; ``half``: its
-    weights stored as float16 (half the file), turned back to float32 when the model loads."""
+           names: tuple[str, ...] | None = None, half: bool = False, look: bool = True) -> Path:
+    """The network as ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size); outputs
+    ``tile``, ``up`` and, with ``look``, the features both read (``TileNet.look``; detection needs them from the
+    classifier, not from a reader); a reader's ``names`` (its outputs' order) go in the model's metadata, where
+    detection reads them; ``half``: its weights stored as float16 (half the file), turned back to float32 when the
+    model loads."""
     import torch
+
+    class Heads(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            f = self.net.look(x)
+            return (self.net.cls(f), self.net.orient(f), f) if look else (self.net.cls(f), self.net.orient(f))
 
     net.eval()
     dest.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, size, size)
+    outputs = ["tile", "up", "look"] if look else ["tile", "up"]
     with warnings.catch_warnings():  # the crop size is fixed in the export, as the tracer warns it will be
         warnings.simplefilter("ignore", torch.jit.TracerWarning)
-        torch.onnx.export(net, (x,), str(dest), input_names=["crops"], output_names=["tile", "up"],
-                          dynamic_axes={"crops": {0: "n"}, "tile": {0: "n"}, "up": {0: "n"}}, opset_version=17,
-                          dynamo=False)
+        torch.onnx.export(Heads().eval(), (x,), str(dest), input_names=["crops"], output_names=outputs,
+                          dynamic_axes={k: {0: "n"} for k in ["crops", *outputs]}, opset_version=17, dynamo=False)
     if names is not None or half:
         rewrite_model(dest, names, half)
     return dest
+
+
+def export_run(run: Path, dest: Path) -> Path:
+    """A finished classifier run's network (``run/last.pt``, crops as its ``summary.json`` says) exported to ``dest``
+    as ``export`` writes it today (a run exported before an output was added gains it)."""
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    size = json.loads((run / "summary.json").read_text()).get("crop", CROP)
+    net = TileNet(len(NAMES))
+    net.load_state_dict(torch.load(run / "last.pt", map_location="cpu", weights_only=False)["model"])
+    return export(net, dest, size)
 
 
 def rewrite_model(path: Path, names: tuple[str, ...] | None = None, half: bool = False) -> None:

@@ -19,7 +19,7 @@ Usage::
     python models/train.py classifier --epochs 8
     python models/train.py finetune --name finder_ft2 --real-data DIR ...  # the finder, on more data
     python models/train.py export --name finder_ft2 && python models/train.py card --finetune finder_ft2
-    python models/train.py ship --classifier-run classifier_v2       # a classifier run's weights -> models/
+    python models/train.py ship --classifier-run classifier_v2       # a classifier run, exported -> models/
     python models/train.py reader --family character --data D --also D2 ... --init .../classifier_v3_96/last.pt
     python models/train.py ship-reader --reader-run character_reader    # the reader's weights -> models/
 
@@ -181,8 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copy(args.runs / reader_run / name, MODELS / name)
         print(f"reader shipped: {MODELS / name}")
     if args.stage in ("ship", "all"):
-        shutil.copy(args.runs / args.classifier_run / "tile_classifier.onnx", MODELS / "tile_classifier.onnx")
-        print(f"classifier shipped: {MODELS / 'tile_classifier.onnx'}")
+        from classifier_train import export_run
+
+        summary = args.runs / args.classifier_run / "summary.json"
+        if not summary.exists():
+            ap.error(f"ship: {summary} not found (the run has not finished)")
+        print(f"classifier shipped: {export_run(summary.parent, MODELS / 'tile_classifier.onnx')}")
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")

@@ -2,7 +2,8 @@
 
 Input: (N, 3, S, S) float RGB in 0..1, S = 64 (``vision.crops.CROP``) or larger: the features are resampled to 4 x
 4. Outputs: tile-name logits (N, 43) and up-direction logits (N, 4; the art's up points 0/90/180/270 degrees
-clockwise from the image's up).
+clockwise from the image's up); ``look`` gives the features both heads read (N, 256), by which detection tells
+tiles of one photo that look alike.
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ class TileNet(nn.Module):
         self.cls = nn.Linear(256, n_classes)
         self.orient = nn.Linear(256, n_orient)
 
+    def look(self, x: torch.Tensor) -> torch.Tensor:
+        """The features both heads read (N, 256)."""
+        return torch.relu(self.fc(self.drop(self.features(x).flatten(1))))
+
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        f = self.features(x).flatten(1)
-        f = torch.relu(self.fc(self.drop(f)))
+        f = self.look(x)
         return self.cls(f), self.orient(f)

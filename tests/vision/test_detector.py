@@ -118,6 +118,27 @@ def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
     assert read / total >= 0.8, (read, total)
 
 
+@pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
+def test_the_finder_is_shown_the_photo_as_ultralytics_would_show_it(art_dir: Path) -> None:
+    import synth
+
+    from vision.detector import TileDetector
+    from vision.image import load_image
+
+    det = TileDetector(readers=())
+    styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
+    jpg = synth.make_scene(synth.SceneSpec(0, 7, "test", 3.0, 3.0), styles)[0]
+    rgb, _ = load_image(jpg, det.config.work_side)
+    for imgsz in (416, 512):  # resized by us, then turned BGR: the same boxes as ultralytics' own resizing gives
+        boxes, conf = det._predict(rgb, imgsz)
+        r = det._finder.predict(np.ascontiguousarray(rgb[..., ::-1]), conf=det.config.conf, iou=det.config.iou,
+                                imgsz=imgsz, agnostic_nms=True, verbose=False, max_det=det.config.max_det,
+                                device="cpu")[0]
+        assert len(boxes) >= 5
+        assert boxes == pytest.approx(r.boxes.xyxy.numpy(), abs=0.05)
+        assert conf == pytest.approx(r.boxes.conf.numpy(), abs=1e-4)
+
+
 def test_the_finder_looks_again_at_the_tiles_region() -> None:
     from vision.detector import DetectorConfig, TileDetector
 
@@ -152,24 +173,30 @@ def test_each_crop_is_named_from_its_turns() -> None:
             upright = x[:, 0, 0, 0] > 0.5  # the crop's top-left pixel is white only when upright
             logits = np.full((len(x), len(NAMES)), -20.0)
             logits[upright, 0], logits[~upright, 1] = 20.0, 20.0
-            return [logits, np.tile([0.0, 0.0, 5.0, 0.0], (len(x), 1))]
+            return [logits, np.tile([0.0, 0.0, 5.0, 0.0], (len(x), 1)), _unlike(len(x))]
 
     det = object.__new__(TileDetector)
     det._classifier, det._crop, det._readers = Session(), 64, []
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
     box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
-    for turns, want in ((4, [0.25, 0.75]), (2, [0.5, 0.5]), (1, [1.0, 0.0])):
+    # the second batch: its turns by 90 (180, 270) degrees, and its upright view (a half turn: bin 2) if not among them
+    for turns, want, second in ((4, [0.25, 0.75], 3), (2, [0.5, 0.5], 2), (1, [1.0, 0.0], 1)):
         det.config, det._classifier.batches = DetectorConfig(turns=turns, turn_sure=1.01), []
         p, up = det.classify(img, box)
-        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batches == [1, turns - 1][:min(turns, 2)]
+        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batches == [1, second]
         assert up.argmax(1).tolist() == [2] and up.sum() == pytest.approx(1.0)
-    # named surely as it lies (1m, at 1.0): not turned again
+    # named surely as it lies (1m, at 1.0): not turned again but for its look (upright), its names kept
     det.config, det._classifier.batches = DetectorConfig(turns=4), []
     p, _ = det.classify(img, box)
-    assert p[0, :2].tolist() == pytest.approx([1.0, 0.0]) and det._classifier.batches == [1]
+    assert p[0, :2].tolist() == pytest.approx([1.0, 0.0]) and det._classifier.batches == [1, 1]
     with pytest.raises(ValueError, match="turns"):
         DetectorConfig(turns=0)
+
+
+def _unlike(n: int) -> np.ndarray:
+    """Looks of ``n`` crops no two of which are alike (orthogonal)."""
+    return np.eye(n, 128, dtype=np.float32)
 
 
 def _stand_in_classifier(flower: float, up_bin: int) -> object:
@@ -181,7 +208,7 @@ def _stand_in_classifier(flower: float, up_bin: int) -> object:
             n = len(feeds["crops"])
             p = np.full((n, len(NAMES)), 1e-9)
             p[:, NAMES.index("1p")], p[:, NAMES.index("7f")] = 1 - flower, flower
-            return [np.log(p), np.tile(np.eye(4)[up_bin] * 9, (n, 1))]
+            return [np.log(p), np.tile(np.eye(4)[up_bin] * 9, (n, 1)), _unlike(n)]
 
     return Session()
 
@@ -267,7 +294,7 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
             p = np.full((len(feeds["crops"]), len(NAMES)), 1e-9)
             p[:, NAMES.index("6m")], p[:, NAMES.index("5m")] = 0.6, 0.4
-            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1))]
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), _unlike(len(p))]
 
     flowers = _Meta(",".join(f"{n}f" for n in range(1, 9)) + ",other", pick=6)  # 7f, surely
     characters = _Meta(",".join(f"{n}m" for n in range(1, 10)) + ",other", pick=4)  # 5m, surely
@@ -309,8 +336,10 @@ def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: P
     x = torch.from_numpy(crop_tiles(img, boxes, 80)).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
         want = torch.softmax(net.eval()(x)[0], 1).numpy()
-    det.config = type(det.config)(turns=1)
+        look = net.look(x).numpy()
+    det.config = type(det.config)(turns=1, alike=1.01)  # as it lies, no look-alikes: the network's own names
     assert det.classify(img, boxes)[0] == pytest.approx(want, abs=1e-4)
+    assert det._classifier.run(["look"], {"crops": x.numpy()})[0] == pytest.approx(look, abs=1e-4)
 
 
 def test_the_network_keeps_64_pixel_features_as_they_are() -> None:
