@@ -534,8 +534,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
     ]
     for f, what in (("tile_finder.pt", "one-class YOLO11 finder (`models/finder.yaml`, width 0.1875): a box per "
                                        "tile, face up or down"),
-                    ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`vision/classifier_net.py`): 43 names + "
-                                             "up direction"),
+                    ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`vision/classifier_net.py`): 43 names, "
+                                             "up direction, and the features both read (its look)"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down (weights stored as float16)")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
