@@ -12,11 +12,12 @@ With ``--decoys`` it draws decoy styles instead, to teach a reader that a corner
 indexed, and every suit tile's numeral, dots or sticks another number than its index says (the label is the index).
 With ``--borrow FACES`` it draws captioned styles whose flowers show pictures cut from the fetched sets' flowers,
 any picture on any flower, so that a reader learns that the caption names a captioned flower, and not a
-picture it has seen on another set's flower.
+picture it has seen on another set's flower; with ``--birds`` as well, most styles' one of bamboo shows the bird (or
+stick) cut from a fetched set's one of bamboo: a picture without a caption is no flower.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
 ``dx_NN/<label>.png``, ``bp_NN/<label>.png``. Usage: ``python datasets/drawn_art.py [--cache /work/cache/art]
-[--styles 24] [--seed 0] [--decoys | --borrow /work/cache/art/faces]``.
+[--styles 24] [--seed 0] [--decoys | --borrow /work/cache/art/faces [--birds]]``.
 """
 
 from __future__ import annotations
@@ -276,6 +277,7 @@ class Look:
     squeeze: float             # glyph height stretch
     caption: tuple             # the flowers' English words (one of each of CAPTIONS), used by flower 3 and 4
     borrowed: tuple = ()       # flower 3: per flower, a picture cut from a fetched set's tile (RGBA) or None (its own)
+    bird: object = None        # the one of bamboo: a picture cut from a fetched set's 1s (RGBA), or None (its own)
 
 
 def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
@@ -400,21 +402,24 @@ def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box:
 # bird, which names a suit tile: a bird is no flower's picture)
 BORROWED_FROM = tuple(f"{n}f" for n in range(1, 9))
 BORROWED_CUT = (0.12, 0.18, 0.88, 0.78)  # x0, y0, x1, y1 as shares of the face
+BIRD_CUT = (0.06, 0.18, 0.94, 0.96)  # a 1s's bird fills the face below its corner number
 # not borrowed: the held-out style, the skipped ones, and classic, whose flowers are glyphs (春 ... 竹), not pictures
 NOT_BORROWED = (*HELD_OUT_STYLES, *SKIP_STYLES, "kd_classic")
+NOT_BIRDS = (*HELD_OUT_STYLES, *SKIP_STYLES)  # classic's 1s is a bird like the others
 
 
-def borrowable_pictures(faces: Path, skip: tuple[str, ...]) -> list[Image.Image]:
-    """The pictures of the flowers of the fetched sets under ``faces`` (not the drawn ones, nor the
-    sets in ``skip``), cut from the face and the face's own colour made transparent."""
+def borrowable_pictures(faces: Path, skip: tuple[str, ...], labels: tuple[str, ...] = BORROWED_FROM,
+                        region: tuple[float, float, float, float] = BORROWED_CUT) -> list[Image.Image]:
+    """The pictures of the tiles ``labels`` (the flowers) of the fetched sets under ``faces`` (not the drawn ones, nor
+    the sets in ``skip``), cut from the face's ``region`` and the face's own colour made transparent."""
     out = []
     for style in sorted(faces.iterdir()):
         if style.name in skip or any(fnmatch.fnmatchcase(style.name, p) for p in DRAWN_STYLES):
             continue
-        for label in BORROWED_FROM:
+        for label in labels:
             if (style / f"{label}.png").exists():
                 face = Image.open(style / f"{label}.png").convert("RGB")
-                x0, y0, x1, y1 = BORROWED_CUT
+                x0, y0, x1, y1 = region
                 w, h = face.size
                 cut = np.asarray(face.crop((round(x0 * w), round(y0 * h), round(x1 * w), round(y1 * h)))).astype(int)
                 ground = np.median(np.concatenate([cut[0], cut[-1], cut[:, 0], cut[:, -1]]), axis=0)
@@ -472,7 +477,9 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
                 _coin(d, x, y, r, look.dot_inks[slot], look.coin, look.dot_inks[2 if slot != 2 else 0], look.face)
     elif suit == "s":
         if shown == 1:
-            if look.one_sou == 0:
+            if look.bird is not None:
+                _paste_picture(img, look.bird, body)
+            elif look.one_sou == 0:
                 _bird(d, look, body)
             elif look.one_sou == 1:
                 _glyph(look.one_glyph, look.num_font, look.stick_inks[0], body, img)
@@ -620,10 +627,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="draw captioned styles bp_NN instead, whose flowers show pictures cut from the flowers of the "
                          "fetched sets in FACES (not the held-out style), any picture on any flower: a reader learns "
                          "that the caption, not the picture, names a captioned flower")
+    ap.add_argument("--birds", action="store_true",
+                    help="with --borrow: three styles in four show on their 1s the picture of a fetched set's 1s (not "
+                         "the held-out style's), drawn by a throw of their own (--borrow alone draws as before)")
     args = ap.parse_args(argv)
+    if args.birds and not args.borrow:
+        ap.error("--birds goes with --borrow FACES")
     pictures = borrowable_pictures(args.borrow, NOT_BORROWED) if args.borrow else []
-    if args.borrow and not pictures:
-        print(f"no fetched flowers to borrow under {args.borrow}", file=sys.stderr)
+    birds = borrowable_pictures(args.borrow, NOT_BIRDS, ("1s",), BIRD_CUT) if args.birds else []
+    if args.borrow and not pictures or args.birds and not birds:
+        print(f"no fetched {'flowers' if not pictures else 'ones of bamboo'} to borrow under {args.borrow}",
+              file=sys.stderr)
         return 2
     root = fetch_debs(args.cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
@@ -633,6 +647,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     faces = args.cache / "faces"
     rng = np.random.default_rng(args.seed)
+    bird_rng = np.random.default_rng([args.seed, 1])
     for k in range(args.styles):
         look = make_look(rng, fonts, latin)
         if args.decoys:
@@ -640,6 +655,8 @@ def main(argv: list[str] | None = None) -> int:
         if pictures:
             look = replace(look, flower=3 if rng.random() < 0.85 else 4, borrowed=tuple(
                 _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
+        if birds and bird_rng.random() < 0.75:
+            look = replace(look, bird=_pick(bird_rng, birds))
         prefix = "dx" if args.decoys else "bp" if pictures else "dr"
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -167,6 +168,25 @@ def test_a_borrowed_picture_is_drawn_above_the_caption_on_the_drawn_face(tmp_pat
     assert not (np.abs(borrowed - (120, 20, 20)).sum(2) < 60).any()  # ... and none of its face's red
 
 
+def test_a_borrowed_bird_is_the_one_of_bamboo_below_its_index(tmp_path: Path) -> None:
+    for name, ink in (("kd_default", (0, 150, 0)), ("kd_traditional", (0, 0, 200)), ("dr_00", (200, 0, 0))):
+        (tmp_path / name).mkdir()
+        face = Image.new("RGB", (150, 200), (240, 240, 230))
+        ImageDraw.Draw(face).ellipse((30, 60, 120, 180), fill=ink)  # the bird, low on the face as sets draw it
+        face.save(tmp_path / name / "1s.png")
+    birds = drawn_art.borrowable_pictures(tmp_path, drawn_art.NOT_BIRDS, ("1s",), drawn_art.BIRD_CUT)
+    assert len(birds) == 1  # neither the held-out set's nor a drawn style's
+    rgba = np.asarray(birds[0]).astype(int)
+    assert (rgba[rgba[..., 3] > 128][:, :3] == (0, 150, 0)).all()  # the green ink, the face left out
+    look = _look(index="tr", frame=None, face=(250, 250, 245), bird=birds[0], index_ink=(200, 30, 30))
+    face = np.asarray(drawn_art.draw_face(look, "1s")).astype(int)
+    green = np.abs(face - (0, 150, 0)).sum(2) < 60
+    red = np.abs(face - (200, 30, 30)).sum(2) < 90
+    assert green.sum() > 2000 and not green[:25].any()  # the bird below the index's band ...
+    assert red[:30, 75:].any()  # ... and the style's own index in its corner
+    assert (np.asarray(drawn_art.draw_face(replace(look, bird=None), "1s")).astype(int) != face).any()
+
+
 def test_only_the_packages_not_yet_fetched_are_downloaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import fetch_art
 
@@ -217,3 +237,9 @@ def test_a_decoy_suit_tile_shows_another_count_under_its_own_index(label: str, s
     decoy = drawn_art.draw_face(look, label, decoy=shown)
     assert _blobs(decoy, look) == shown + 1  # the count shown and the index
     assert not np.array_equal(np.asarray(decoy), np.asarray(drawn_art.draw_face(look, f"{shown}{label[1]}")))
+
+
+def test_birds_are_borrowed_only_beside_the_flowers(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        drawn_art.main(["--birds"])
+    assert "--birds goes with --borrow FACES" in capsys.readouterr().err
