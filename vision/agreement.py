@@ -3,7 +3,7 @@ whose look (the classifier's features of the crop turned upright) is close to it
 
 All the tiles of a photo come from one set, so two crops that the network sees alike are very likely the same tile;
 a copy read unsurely is then read as its surer twins are. On the true boxes of the held-out style (1101 tiles) this
-took the mistakes from 43 to 41, on the training styles' ``layout_eval`` (8979 tiles) from 117 to 107
+took the mistakes from 43 to 37, on the training styles' ``layout_eval`` (8979 tiles) from 117 to 106
 (``models/README.md``).
 """
 

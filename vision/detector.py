@@ -36,10 +36,6 @@ NAMES: tuple[str, ...] = tuple(
     + [f"{n}f" for n in range(1, 9)] + ["back"]
 )
 
-# a crop named unsurely is named again from these quarter turns, in this order, by the turns that make it upright: the
-# upright view first (its look comes with it), a crop upright as it lies a quarter turn first; with two turns the true
-# boxes of both sets were named as well so (43 of 1101 wrong, 117 of 8979) as with a quarter turn for every crop
-_TURNS = ((1, 2, 3), (1, 2, 3), (2, 1, 3), (3, 1, 2))
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
 
@@ -53,8 +49,8 @@ class DetectorConfig:
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     max_det: int = 120
-    # name each crop from this many quarter turns of it (1 to 4), averaged: 1 as it lies, 2 also turned upright (a
-    # quarter when it lies upright); two keep most of four's gain at half the naming time (`models/README.md`)
+    # name each crop from this many quarter turns of it (1 to 4), averaged: 1 as it lies, 2 also turned a quarter; two
+    # keep most of four's gain at half the naming time (`models/README.md`)
     turns: int = 2
     # ... the further turns only for the crops named, as they lie, with less than this (above 1: every crop); on the
     # true boxes of the held-out style and of the training styles 0.9 named them as all turns did, turning a fifth
@@ -72,7 +68,7 @@ class DetectorConfig:
     # tiles of a photo whose looks (the classifier's features, crops turned upright) have a cosine above this vote
     # for each other's names (``vision/agreement.py``; above 1: none), each vote counted ``alike_weight`` times
     # (cosine - alike) / (1 - alike); chosen on the training styles' true boxes (0.83 / 0.85 / 0.87 / 0.9 with weight
-    # 1: 112 / 107 / 108 / 112 mistakes of 8979, none 117; at 0.85 weight 0.5 / 1.5: 108 / 114)
+    # 1: 108 / 106 / 108 / 110 mistakes of 8979, none 117; at 0.85 weight 0.5 / 1.5: 107 / 109)
     alike: float = 0.85
     alike_weight: float = 1.0
 
@@ -162,10 +158,13 @@ class TileDetector:
         p, up = _softmax(logits), _softmax(up)
         upright = up.argmax(1)  # quarter turns that make each crop upright
         again = np.flatnonzero(p.max(1) < c.turn_sure) if c.turns > 1 else np.zeros(0, int)
-        # one more batch: the crops named unsurely, turned (upright first, or by a quarter if they lie upright), their
-        # names' probabilities then averaged; and the other crops not upright, turned upright for their look only
-        views = [(int(i), _TURNS[upright[i]][k]) for k in range(c.turns - 1) for i in again]
-        views += [(int(i), int(upright[i])) for i in np.setdiff1d(np.flatnonzero(upright), again)]
+        # one more batch: the crops named unsurely turned by 90 (180, 270) degrees, their names' probabilities then
+        # averaged; and the crops not yet seen upright, turned upright for their look only (a second view turned
+        # upright instead of a quarter would save the look's view, but it trusts the up head: real photos pasted in
+        # a scene 0.406 against 0.420 read right)
+        views = [(int(i), k) for k in range(1, c.turns) for i in again]
+        seen = set(views)
+        views += [(int(i), int(upright[i])) for i in np.flatnonzero(upright) if (int(i), int(upright[i])) not in seen]
         if views:
             batch = np.stack([np.rot90(x[i], k, axes=(1, 2)) for i, k in views])
             logits2, _, look2 = self._classifier.run(None, {"crops": np.ascontiguousarray(batch)})
