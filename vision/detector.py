@@ -171,7 +171,6 @@ class TileDetector:
             if len(again):
                 turned = _softmax(logits2[: len(again) * (c.turns - 1)])
                 p[again] = (p[again] + turned.reshape(c.turns - 1, len(again), -1).sum(0)) / c.turns
-            look = look.copy()
             for (i, k), v in zip(views, look2, strict=True):
                 if k == upright[i]:
                     look[i] = v
