@@ -30,7 +30,8 @@ NOTES = """\
   ms a look. Against the eighth session's run (`bench/eval_vision.py`): held-out style, all 43 classes 0.955 ->
   0.956, its 34 classes 0.968 -> 0.970, mAP50 (34) 0.957 -> 0.960, (43) 0.935 -> 0.937, naming alone on the true
   boxes 0.961 -> 0.966; real photos 0.962 and, in a scene, 0.420 (unchanged). Whole hands (`bench/eval_layout.py
-  --detector`): 371 -> 374 exact, every hand tile found and named right 391 -> 400. On the held-out photos through
+  --detector`): 371 -> 374 exact, every hand tile found and named right 391 -> 400 (with `alike` above 1, i.e. none,
+  / 0.8 / 0.85 / 0.9: 371 / 373 / 374 / 374 exact, 391 / 397 / 400 / 397 every tile right). On the held-out photos through
   the finder the agreement fixed fewer than on the true boxes (two tiles net: 4 fixed, 2 broken, the finder's boxes
   not the true ones). The 12 MP figure swings with the machine: in the final run 145.7 ms against the baseline's
   143.0 (behind by 2%), in the three runs before it 163.2 / 168.3, 126.7 / 125.4 and (with the upright second view)
