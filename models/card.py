@@ -20,35 +20,36 @@ FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scal
 NOTES = """\
 - 2026-11-22 (ninth session): the same weights; the classifier (`classifier_v3_96`) exported again with a third
   output, its look (the 256 features both heads read). Tiles of one photo that look alike now agree on their names
-  (`vision/agreement.py`): each crop's look is taken turned upright (by its up head); a tile's names gain the vote
-  of every other tile whose look has a cosine above 0.85 with its own (the name that tile reads, with its
-  probability, counted (cosine - 0.85) / 0.15). All of a photo's tiles come from one set, so a copy read unsurely
-  is read as its surer twins. On the evaluation's own true boxes: held-out 1101 tiles 43 -> **37** mistakes, the
-  training styles' `layout_eval` 8979 tiles 117 -> **106** (chosen there: 0.83 / 0.85 / 0.87 / 0.9 gave 108 / 106 /
-  108 / 110, weights 0.5 / 1.5 107 / 109). The finder is now shown the photo resized by us, as ultralytics' letterbox
-  would (the same boxes to 0.0001 px on 30 held-out photos), then turned BGR: turning the whole decoded photo cost 13
-  ms a look. Against the eighth session's run (`bench/eval_vision.py`): held-out style, all 43 classes 0.955 ->
-  0.956, its 34 classes 0.968 -> 0.970, mAP50 (34) 0.957 -> 0.960, (43) 0.935 -> 0.937, naming alone on the true
-  boxes 0.961 -> 0.966; real photos 0.962 and, in a scene, 0.420 (unchanged). Whole hands (`bench/eval_layout.py
-  --detector`): 371 -> 374 exact, every hand tile found and named right 391 -> 400 (with `alike` above 1, i.e. none,
-  / 0.8 / 0.85 / 0.9: 371 / 373 / 374 / 374 exact, 391 / 397 / 400 / 397 every tile right). On the held-out photos through
-  the finder the agreement fixed fewer than on the true boxes (two tiles net: 4 fixed, 2 broken, the finder's boxes
-  not the true ones). The 12 MP figure swings with the machine: in the final run 145.7 ms against the baseline's
-  143.0 (behind by 2%), in the three runs before it 163.2 / 168.3, 126.7 / 125.4 and (with the upright second view)
-  121.7 / 133.3; the fastest of 20 always ours (124.3 / 131.2 in the final run). The detector before these changes,
-  the new one and the baseline in turns in one process: 174.2, 157.1 and 175.5 ms (and, an hour earlier, 132.6,
-  128.3 and 143.0): the finder's resized photo saves more than the looks' views cost (15 more crops on that photo).
-  Tried, not shipped: an unsure crop's second view turned upright instead of a quarter (its look then comes with
-  it, 8 ms less): the same held-out figure as without the agreement (0.955), `layout_eval` 107, but real photos in a
-  scene 0.420 -> 0.406 (it trusts the up head, which is wrong on some real photos). Looks as the crops lie (no
-  upright view): `layout_eval` 114 to 121; the features before the classifier's last layers (2560): 118 and worse;
-  a one-set rule (a flower once, any tile four times) as an assignment over a photo: `layout_eval` 117 -> 131 (the
-  generator's loose tiles keep to no set). `flower_reader7`: 1000 batches (lr 3e-4, `--hard-others 0.5`) on from
-  `flower_reader6` adding `borrowed3` (`drawn_art.py --borrow ... --birds`: 40 captioned styles, three in four with a
-  fetched set's one of bamboo as their 1s), tried with the upright second view: held-out all 43 0.955 -> 0.960 (1s
-  read as a flower 8 -> 5), but `layout_eval` true boxes 107 -> 108, whole hands 375 -> 369, every hand tile right
-  399 -> 393, real photos in a scene 0.406 -> 0.396: worse on the training styles and on real photos, not shipped. Keeping the first look's boxes at the photo's edge that the second
-  look dropped: 5 of 10 are tiles on the held-out photos, 0 of 13 on 200 `layout_eval` photos; not kept.
+  (`vision/agreement.py`): each crop's look is taken turned upright (by its up head); a tile's names gain the vote of
+  every other tile whose look has a cosine above 0.85 with its own (the name that tile reads, with its probability,
+  counted (cosine - 0.85) / 0.15). All of a photo's tiles come from one set, so a copy read unsurely is read as its
+  surer twins. On the evaluation's own true boxes: held-out 1101 tiles 43 -> **37** mistakes, the training styles'
+  `layout_eval` 8979 tiles 117 -> **106** (chosen there: 0.83 / 0.85 / 0.87 / 0.9 gave 108 / 106 / 108 / 110, weights
+  0.5 / 1.5 107 / 109). The finder is now shown the photo resized by us, as ultralytics' letterbox would (the same
+  boxes to 0.0001 px on 30 held-out photos), then turned BGR: turning the whole decoded photo cost 13 ms a look.
+  Against the eighth session's run (`bench/eval_vision.py`): held-out style, all 43 classes 0.955 -> 0.956, its 34
+  classes 0.968 -> 0.970, mAP50 (34) 0.957 -> 0.960, (43) 0.935 -> 0.937, naming alone on the true boxes 0.961 ->
+  0.966; real photos 0.962 and, in a scene, 0.420 (unchanged). Whole hands (`bench/eval_layout.py --detector`): 371 ->
+  374 exact, every hand tile found and named right 391 -> 400 (with `alike` above 1, i.e. none, / 0.8 / 0.85 / 0.9:
+  371 / 373 / 374 / 374 exact, 391 / 397 / 400 / 397 every tile right). On the held-out photos through the finder the
+  agreement fixed fewer than on the true boxes (two tiles net: 4 fixed, 2 broken, the finder's boxes not the true
+  ones). The 12 MP figure swings with the machine: in the final run 145.7 ms against the baseline's 143.0 (behind by
+  2%), in the three runs before it 163.2 / 168.3, 126.7 / 125.4 and (with the upright second view) 121.7 / 133.3; the
+  fastest of 20 always ours (124.3 / 131.2 in the final run). The detector before these changes, the new one and the
+  baseline in turns in one process: 174.2, 157.1 and 175.5 ms (and, an hour earlier, 132.6, 128.3 and 143.0): the
+  finder's resized photo saves more than the looks' views cost (15 more crops on that photo). Tried, not shipped: an
+  unsure crop's second view turned upright instead of a quarter (its look then comes with it, 8 ms less): the same
+  held-out figure as without the agreement (0.955), `layout_eval` 107, but real photos in a scene 0.420 -> 0.406 (it
+  trusts the up head, which is wrong on some real photos). Looks as the crops lie (no upright view): `layout_eval` 114
+  to 121; the features before the classifier's last layers (2560): 118 and worse; a one-set rule (a flower once, any
+  tile four times) as an assignment over a photo: `layout_eval` 117 -> 131 (the generator's loose tiles keep to no
+  set). `flower_reader7`: 1000 batches (lr 3e-4, `--hard-others 0.5`) on from `flower_reader6` adding `borrowed3`
+  (`drawn_art.py --borrow ... --birds`: 40 captioned styles, three in four with a fetched set's one of bamboo as their
+  1s), tried with the upright second view: held-out all 43 0.955 -> 0.960 (1s read as a flower 8 -> 5), but
+  `layout_eval` true boxes 107 -> 108, whole hands 375 -> 369, every hand tile right 399 -> 393, real photos in a
+  scene 0.406 -> 0.396: worse on the training styles and on real photos, not shipped. Keeping the first look's boxes
+  at the photo's edge that the second look dropped: 5 of 10 are tiles on the held-out photos, 0 of 13 on 200
+  `layout_eval` photos; not kept.
 - Shipped 2026-11-22 (eighth session): the flower reader `flower_reader6`, from `flower_reader1` in two runs, and
   the character reader `character_reader3`. The held-out set captions its flowers in English (SPR ... ORC, MUM, BAM)
   under pictures, and the reader read the pictures: its orchid, an orange bloom like other sets' chrysanthemums, was
