@@ -166,8 +166,8 @@ class TileDetector:
         seen = set(views)
         views += [(int(i), int(upright[i])) for i in np.flatnonzero(upright) if (int(i), int(upright[i])) not in seen]
         if views:
-            batch = np.stack([np.rot90(x[i], k, axes=(1, 2)) for i, k in views])
-            logits2, _, look2 = self._classifier.run(None, {"crops": np.ascontiguousarray(batch)})
+            crops, turns = zip(*views, strict=True)
+            logits2, _, look2 = self._classifier.run(None, {"crops": _turned(x[list(crops)], turns)})
             if len(again):
                 turned = _softmax(logits2[: len(again) * (c.turns - 1)])
                 p[again] = (p[again] + turned.reshape(c.turns - 1, len(again), -1).sum(0)) / c.turns
@@ -191,8 +191,7 @@ class TileDetector:
             return p
         x = crops[ask] if reader.side == self._crop else _network_input(crop_tiles(rgb, boxes[ask], reader.side))
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
-        x = np.stack([np.rot90(crop, int(k), axes=(1, 2)) for crop, k in zip(x, up[ask].argmax(1), strict=True)])
-        q = _softmax(reader.session.run(None, {"crops": np.ascontiguousarray(x)})[0])
+        q = _softmax(reader.session.run(None, {"crops": _turned(x, up[ask].argmax(1))})[0])
         out = p.copy()
         out[ask] = mix_reading(p[ask], q, reader.ids, c.reader_weight)
         return out
@@ -254,6 +253,12 @@ def mix_reading(p: np.ndarray, q: np.ndarray, ids: np.ndarray, weight: float) ->
 def _network_input(crops: np.ndarray) -> np.ndarray:
     """(N, S, S, 3) uint8 crops -> (N, 3, S, S) float32 in 0..1, as the tile networks take them."""
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
+
+
+def _turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
+    """(N, 3, S, S) network crops, each turned by its number of quarter turns (counter-clockwise: bin k of the up head
+    turned k times is upright)."""
+    return np.ascontiguousarray(np.stack([np.rot90(c, int(k), axes=(1, 2)) for c, k in zip(crops, turns, strict=True)]))
 
 
 def _crop_side(session: object) -> int:
