@@ -26,12 +26,12 @@ def agree(p: np.ndarray, look: np.ndarray, alike: float, weight: float) -> np.nd
     >>> bool(np.allclose(agree(p, look, 1.01, 1.0), p))
     True
     """
-    if len(p) < 2 or alike > 1.0:
+    if len(p) < 2 or alike >= 1.0:  # no cosine is above 1
         return p
     unit = look / np.maximum(np.linalg.norm(look, axis=1, keepdims=True), 1e-12)
     cos = unit @ unit.T
     np.fill_diagonal(cos, -1.0)
-    w = np.clip((cos - alike) / (1.0 - alike), 0.0, None) if alike < 1.0 else np.zeros_like(cos)
+    w = np.clip((cos - alike) / (1.0 - alike), 0.0, None)
     votes = np.zeros_like(p)
     votes[np.arange(len(p)), p.argmax(1)] = p.max(1)
     q = p + weight * w @ votes

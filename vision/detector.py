@@ -163,8 +163,9 @@ class TileDetector:
         # upright instead of a quarter would save the look's view, but it trusts the up head: real photos pasted in
         # a scene 0.406 against 0.420 read right)
         views = [(int(i), k) for k in range(1, c.turns) for i in again]
-        seen = set(views)
-        views += [(int(i), int(upright[i])) for i in np.flatnonzero(upright) if (int(i), int(upright[i])) not in seen]
+        if c.alike < 1.0:  # looks are compared (``vision/agreement.py``)
+            seen = set(views)
+            views += [(int(i), int(k)) for i, k in enumerate(upright) if k and (i, int(k)) not in seen]
         if views:
             crops, turns = zip(*views, strict=True)
             logits2, _, look2 = self._classifier.run(None, {"crops": _turned(x[list(crops)], turns)})

@@ -193,6 +193,9 @@ def test_each_crop_is_named_from_its_turns() -> None:
     det.config, det._classifier.batches, det._classifier.crops = DetectorConfig(turns=4), [], []
     p, _ = det.classify(img, box)
     assert p[0, :2].tolist() == pytest.approx([1.0, 0.0]) and det._classifier.batches == [1, 1]
+    det.config, det._classifier.batches = DetectorConfig(turns=4, alike=1.01), []  # no agreement: no look's view
+    det.classify(img, box)
+    assert det._classifier.batches == [1]
     with pytest.raises(ValueError, match="turns"):
         DetectorConfig(turns=0)
 
