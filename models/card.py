@@ -332,8 +332,11 @@ nice -n 5 python models/train.py reader --family character --data $D/borrowed1 -
     --hard-others 0.5 --reader-run character_reader3
 python models/train.py ship-reader --reader-run character_reader3
 python bench/eval_vision.py && python bench/eval_layout.py --detector
-# the classifier exported again with its look (ninth session; the same weights): detection needs the output
+# the classifier exported again with its look (ninth session; the same weights): detection needs the output; the
+# three networks as int8, calibrated on the val crops of their runs' first datasets (tenth session; the same weights)
 python models/train.py ship --classifier-run classifier_v3_96
+python models/train.py ship-reader --reader-run flower_reader6
+python models/train.py ship-reader --reader-run character_reader3
 python models/train.py card --finetune finder_ft2 --classifiers classifier_v2 classifier_v3_96 \\
     --reader-runs character_reader3 flower_reader6"""
 
@@ -571,9 +574,10 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
     for f, what in (("tile_finder.pt", "one-class YOLO11 finder (`models/finder.yaml`, width 0.1875): a box per "
                                        "tile, face up or down"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`vision/classifier_net.py`): 43 names, "
-                                             "up direction, and the features both read (its look)"),
+                                             "up direction, and the features both read (its look); this network and "
+                                             "the readers' are stored as int8 (`models/ship.py`)"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
-                       "other, and up or upside down (weights stored as float16)")
+                       "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
                       if (models / f"{family}_reader.onnx").exists())):
         p = models / f

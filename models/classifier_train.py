@@ -259,12 +259,11 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
 
 
 def export(net: torch.nn.Module, dest: Path, size: int = CROP,  # noqa: F821
-           names: tuple[str, ...] | None = None, half: bool = False, look: bool = True) -> Path:
-    """The network as ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size); outputs
-    ``tile``, ``up`` and, with ``look``, the features both read (``TileNet.look``; detection needs them from the
-    classifier, not from a reader); a reader's ``names`` (its outputs' order) go in the model's metadata, where
-    detection reads them; ``half``: its weights stored as float16 (half the file), turned back to float32 when the
-    model loads."""
+           names: tuple[str, ...] | None = None, look: bool = True) -> Path:
+    """The network as float ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size);
+    outputs ``tile``, ``up`` and, with ``look``, the features both read (``TileNet.look``; detection needs them from
+    the classifier, not from a reader); a reader's ``names`` (its outputs' order) go in the model's metadata, where
+    detection reads them. ``models/ship.py`` stores it as int8 for shipping."""
     import torch
 
     class Heads(torch.nn.Module):
@@ -284,48 +283,17 @@ def export(net: torch.nn.Module, dest: Path, size: int = CROP,  # noqa: F821
         warnings.simplefilter("ignore", torch.jit.TracerWarning)
         torch.onnx.export(Heads().eval(), (x,), str(dest), input_names=["crops"], output_names=outputs,
                           dynamic_axes={k: {0: "n"} for k in ["crops", *outputs]}, opset_version=17, dynamo=False)
-    if names is not None or half:
-        rewrite_model(dest, names, half)
+    if names is not None:
+        name_model(dest, names)
     return dest
 
 
-def export_run(run: Path, dest: Path) -> Path:
-    """A finished classifier run's network (``run/last.pt``, crops as its ``summary.json`` says) exported to ``dest``
-    as ``export`` writes it today (a run exported before an output was added gains it)."""
-    import torch
-
-    from vision.classifier_net import TileNet
-
-    size = json.loads((run / "summary.json").read_text()).get("crop", CROP)
-    net = TileNet(len(NAMES))
-    net.load_state_dict(torch.load(run / "last.pt", map_location="cpu", weights_only=False)["model"])
-    return export(net, dest, size)
-
-
-def rewrite_model(path: Path, names: tuple[str, ...] | None = None, half: bool = False) -> None:
-    """Write ``names`` (comma-separated) into the ONNX model's metadata under ``names``; with ``half``, store its
-    float32 weights as float16, each cast back to float32 by a node ONNX Runtime folds away when it loads the model
-    (the same speed; the names' logits move by about 0.01)."""
+def name_model(path: Path, names: tuple[str, ...]) -> None:
+    """Write ``names`` (comma-separated) into the ONNX model's metadata under ``names``."""
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
 
     model = onnx.load(str(path))
-    if names is not None:
-        del model.metadata_props[:]
-        model.metadata_props.add(key="names", value=",".join(names))
-    graph = model.graph
-    if half and not any(n.op_type == "Cast" and n.name.endswith("/half") for n in graph.node):
-        weights, casts = [], []
-        for w in graph.initializer:
-            if w.data_type != TensorProto.FLOAT or np.prod(w.dims) <= 16:
-                weights.append(w)
-                continue
-            weights.append(numpy_helper.from_array(numpy_helper.to_array(w).astype(np.float16), f"{w.name}/fp16"))
-            casts.append(helper.make_node("Cast", [f"{w.name}/fp16"], [w.name], to=TensorProto.FLOAT,
-                                          name=f"{w.name}/half"))
-        nodes = list(graph.node)
-        del graph.initializer[:], graph.node[:]
-        graph.initializer.extend(weights)
-        graph.node.extend(casts + nodes)
+    del model.metadata_props[:]
+    model.metadata_props.add(key="names", value=",".join(names))
     onnx.checker.check_model(model)
     onnx.save(model, str(path))

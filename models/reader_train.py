@@ -211,7 +211,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
                         "step": step, "steps": steps, "family": family, "hard_others": hard_others,
                         "history": history}, ckpt)
             te = time.time()
-    export(net, run / f"{family}_reader.onnx", size, names, half=True, look=False)
+    export(net, run / f"{family}_reader.onnx", size, names, look=False)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
                "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "hard_others": hard_others,
                "history": history, "seconds_total": round(sum(h["seconds"] for h in history), 1)}

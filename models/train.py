@@ -19,9 +19,9 @@ Usage::
     python models/train.py classifier --epochs 8
     python models/train.py finetune --name finder_ft2 --real-data DIR ...  # the finder, on more data
     python models/train.py export --name finder_ft2 && python models/train.py card --finetune finder_ft2
-    python models/train.py ship --classifier-run classifier_v2       # a classifier run, exported -> models/
+    python models/train.py ship --classifier-run classifier_v2       # a classifier run, exported as int8 -> models/
     python models/train.py reader --family character --data D --also D2 ... --init .../classifier_v3_96/last.pt
-    python models/train.py ship-reader --reader-run character_reader    # the reader's weights -> models/
+    python models/train.py ship-reader --reader-run character_reader    # the reader, exported as int8 -> models/
 
 Runs and checkpoints live under ``--runs`` (default /work/cache/runs); the shipped files are
 ``models/tile_finder.pt``, ``models/tile_classifier.onnx``, ``models/flower_reader.onnx``,
@@ -143,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard-others", type=float, default=0.0,
                     help="reader: this share of its other tiles are those its --init takes most for the family (the "
                          "rest drawn at random)")
+    ap.add_argument("--calibration", type=Path, help="ship, ship-reader: the dataset on whose val crops the int8 "
+                    "network's ranges are set (default: the first the run trained on)")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
     ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
@@ -177,16 +179,17 @@ def main(argv: list[str] | None = None) -> int:
         summary = args.runs / reader_run / "summary.json"
         if not summary.exists():
             ap.error(f"ship-reader: {summary} not found (the run has not finished)")
+        from ship import ship_run
+
         name = f"{json.loads(summary.read_text()).get('family', 'flower')}_reader.onnx"
-        shutil.copy(args.runs / reader_run / name, MODELS / name)
-        print(f"reader shipped: {MODELS / name}")
+        print(f"reader shipped: {ship_run(summary.parent, MODELS / name, args.calibration)}")
     if args.stage in ("ship", "all"):
-        from classifier_train import export_run
+        from ship import ship_run
 
         summary = args.runs / args.classifier_run / "summary.json"
         if not summary.exists():
             ap.error(f"ship: {summary} not found (the run has not finished)")
-        print(f"classifier shipped: {export_run(summary.parent, MODELS / 'tile_classifier.onnx')}")
+        print(f"classifier shipped: {ship_run(summary.parent, MODELS / 'tile_classifier.onnx', args.calibration)}")
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")

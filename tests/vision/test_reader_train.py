@@ -43,7 +43,6 @@ def test_upright_turns_back_each_up_direction() -> None:
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
 def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path) -> None:
-    import onnx
     import onnxruntime as ort
     import torch
 
@@ -68,15 +67,13 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
     names, up = session.run(None, {"crops": np.zeros((2, 3, 32, 32), np.float32)})
     assert names.shape == (2, 10) and up.shape == (2, 4)
     assert session.get_modelmeta().custom_metadata_map["names"] == ",".join(reader_names("character"))
-    # its weights stored as float16, computed in float32: the names as the trained network gives them
+    # the run's own export is float (``models/ship.py`` quantizes it for shipping): the trained network's names
     net = TileNet(10)
     net.load_state_dict(torch.load(run / "last.pt", weights_only=False)["model"])
     x = np.random.default_rng(0).random((4, 3, 32, 32), np.float32)
     with torch.no_grad():
         want = net.eval()(torch.from_numpy(x))[0].numpy()
-    assert session.run(None, {"crops": x})[0] == pytest.approx(want, abs=0.05)
-    model = onnx.load(str(run / "character_reader.onnx"))
-    assert {w.data_type for w in model.graph.initializer if len(w.dims) > 1} == {onnx.TensorProto.FLOAT16}
+    assert session.run(None, {"crops": x})[0] == pytest.approx(want, abs=1e-4)
     with pytest.raises(ValueError, match="started with steps 3"):
         train_reader([data], REAL, run, 5, init, size=32, threads=1, family="character")
     with pytest.raises(ValueError, match="started with family character"):

@@ -1,0 +1,77 @@
+"""Shipping a run (``models/ship.py``): its checkpoint exported as the detector reads it and stored as int8, calibrated
+on the crops of a dataset's val split."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import synth
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "models"))
+from reader_train import reader_names, upright  # noqa: E402
+from ship import calibration_crops, ship_run  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def hands(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return synth.generate(tmp_path_factory.mktemp("ds"), {"train": 0, "val": 2}, 0, Path("plain"), min_mp=0.3,
+                          max_mp=0.4, progress=False).parent
+
+
+def _run(path: Path, n_names: int, summary: dict) -> tuple[Path, object]:
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    torch.manual_seed(0)
+    net = TileNet(n_names).eval()
+    path.mkdir()
+    torch.save({"model": net.state_dict()}, path / "last.pt")
+    (path / "summary.json").write_text(json.dumps(summary))
+    return path, net
+
+
+def test_calibration_crops_are_the_val_tiles_as_the_network_sees_them(hands: Path) -> None:
+    from classifier_train import load_synth
+
+    lying, _, up = load_synth(hands, "val", 1, np.random.default_rng(0), size=32)
+    crops = calibration_crops(hands, 32, turn_upright=False, n=5)
+    assert crops.shape == (5, 32, 32, 3) and {c.tobytes() for c in crops} <= {c.tobytes() for c in lying}
+    turned = {c.tobytes() for c in upright(lying, up)}
+    assert {c.tobytes() for c in calibration_crops(hands, 32, turn_upright=True)} == turned  # all of them, upright
+    with pytest.raises(ValueError, match="no tiles in .*to calibrate"):
+        calibration_crops(hands.parent / "nowhere", 32, turn_upright=False)
+
+
+@pytest.mark.parametrize("family", [None, "flower"])
+def test_a_shipped_network_is_int8_and_names_as_the_float_one(tmp_path: Path, hands: Path, family: str | None) -> None:
+    import onnx
+    import onnxruntime as ort
+    import torch
+
+    names = reader_names(family) if family else synth.NAMES
+    summary = {"crop": 32, "data": f"{hands} + /elsewhere"} | ({"family": family} if family else {})
+    run, net = _run(tmp_path / "run", len(names), summary)
+    dest = ship_run(run, tmp_path / "shipped.onnx")  # calibrated on the run's first dataset
+    model = onnx.load(str(dest))
+    weights = {w.name: w.data_type for w in model.graph.initializer if len(w.dims) == 4}
+    assert len(weights) == 7 and set(weights.values()) == {onnx.TensorProto.INT8}  # every convolution's
+    session = ort.InferenceSession(str(dest), providers=["CPUExecutionProvider"])
+    meta = session.get_modelmeta().custom_metadata_map
+    outputs = [o.name for o in session.get_outputs()]
+    if family:
+        assert meta["names"] == ",".join(names) and outputs == ["tile", "up"]
+    else:
+        assert "names" not in meta and outputs == ["tile", "up", "look"]
+    x = calibration_crops(hands, 32, turn_upright=family is not None)
+    x = np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255
+    got = session.run(None, {"crops": x})
+    with torch.no_grad():
+        want = [t.numpy() for t in net(torch.from_numpy(x))]
+    for g, w in zip(got[:2], want, strict=True):  # names and up: the float network's, to int8's precision
+        assert g.shape == w.shape and np.corrcoef(g.ravel(), w.ravel())[0, 1] > 0.99
