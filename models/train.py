@@ -24,8 +24,9 @@ Usage::
     python models/train.py ship-reader --reader-run character_reader    # the reader, exported as int8 -> models/
 
 Runs and checkpoints live under ``--runs`` (default /work/cache/runs); the shipped files are
-``models/tile_finder.pt``, ``models/tile_classifier.onnx``, ``models/flower_reader.onnx``,
-``models/character_reader.onnx`` and ``models/README.md``.
+``models/tile_finder.pt`` and its ONNX export ``models/tile_finder.onnx`` (which detection runs),
+``models/tile_classifier.onnx``, ``models/flower_reader.onnx``, ``models/character_reader.onnx`` and
+``models/README.md``.
 """
 
 from __future__ import annotations
@@ -99,15 +100,18 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
 
 
 def export_finder(weights: Path) -> Path:
-    dest = MODELS / "tile_finder.pt"
-    # strip the optimizer: ultralytics' strip_optimizer keeps the model and its metadata only
+    """A finder run's weights shipped: ``models/tile_finder.pt`` (the PyTorch weights without the optimizer, to train
+    on from) and ``models/tile_finder.onnx``, its ONNX export, which detection runs (``vision/finder.py``)."""
+    from ultralytics import YOLO
     from ultralytics.utils.torch_utils import strip_optimizer
 
+    dest = MODELS / "tile_finder.pt"
     tmp = weights.parent / "ship.pt"
     shutil.copy(weights, tmp)
-    strip_optimizer(str(tmp))
+    strip_optimizer(str(tmp))  # the model and its metadata only
     shutil.copy(tmp, dest)
-    return dest
+    onnx = YOLO(str(dest), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17, imgsz=416)
+    return Path(onnx)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,14 +2,13 @@
 network, each trained on one family of tiles) read again, turned upright, the tiles that may be of their family, and
 the tiles of the photo that look alike agree on their names (``vision/agreement.py``).
 
-The only module that imports ultralytics. Weights are passed in explicitly (``models/tile_finder.pt``,
-``models/tile_classifier.onnx``, ``models/flower_reader.onnx`` and ``models/character_reader.onnx`` are the shipped
-ones, see ``models/README.md``); nothing is downloaded.
+All four networks run in ONNX Runtime (the finder by ``vision/finder.py``). Weights are passed in explicitly
+(``models/tile_finder.onnx``, ``models/tile_classifier.onnx``, ``models/flower_reader.onnx`` and
+``models/character_reader.onnx`` are the shipped ones, see ``models/README.md``); nothing is downloaded.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,13 +19,11 @@ from vision.agreement import agree
 from vision.crops import CROP, crop_tiles
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
+from vision.finder import Finder
 from vision.image import ImageInput, load_image
 
-os.environ.setdefault("YOLO_OFFLINE", "1")
-os.environ.setdefault("YOLO_AUTOINSTALL", "false")
-
 MODELS = Path(__file__).resolve().parents[1] / "models"
-FINDER_WEIGHTS = MODELS / "tile_finder.pt"
+FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46
@@ -95,22 +92,20 @@ class TileDetector:
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
         import onnxruntime as ort
-        from ultralytics import YOLO
 
         self.config = config or DetectorConfig()
-        self._finder = YOLO(str(finder), task="detect")
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 2
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._classifier = ort.InferenceSession(str(classifier), opts, providers=["CPUExecutionProvider"])
+        self._finder = Finder(_session(finder, opts), finder)
+        self._classifier = _session(classifier, opts)
         if [o.name for o in self._classifier.get_outputs()] != ["tile", "up", "look"]:
             msg = (f"{classifier} is no tile classifier of this version: its outputs are "
                    f"{[o.name for o in self._classifier.get_outputs()]}, detection reads tile, up and look "
                    f"(export it again: models/train.py ship --classifier-run RUN)")
             raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
-        self._readers = [_Reader.load(ort.InferenceSession(str(r), opts, providers=["CPUExecutionProvider"]), r)
-                         for r in readers]
+        self._readers = [_Reader.load(_session(r, opts), r) for r in readers]
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -132,20 +127,8 @@ class TileDetector:
         return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
 
     def _predict(self, rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
-        import cv2
-
         c = self.config
-        # resized here as ultralytics' letterbox would (same size, same interpolation), then turned BGR: turning the
-        # whole decoded photo cost 13 ms a look on a 12 MP photo, the small one a fraction of one
-        h, w = rgb.shape[:2]
-        k = min(imgsz / h, imgsz / w)
-        size = (max(round(w * k), 1), max(round(h * k), 1))
-        small = rgb if size == (w, h) else cv2.resize(rgb, size, interpolation=cv2.INTER_LINEAR)
-        bgr = np.ascontiguousarray(small[..., ::-1])
-        r = self._finder.predict(bgr, conf=c.conf, iou=c.iou, imgsz=imgsz, agnostic_nms=True, verbose=False,
-                                 max_det=c.max_det, device="cpu")[0]
-        boxes = r.boxes.xyxy.cpu().numpy().astype(np.float64) * np.array([w / size[0], h / size[1]] * 2)
-        return boxes, r.boxes.conf.cpu().numpy().astype(np.float64)
+        return self._finder.boxes(rgb, imgsz, c.conf, c.iou, c.max_det)
 
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
@@ -260,6 +243,17 @@ def _turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
     """(N, 3, S, S) network crops, each turned by its number of quarter turns (counter-clockwise: bin k of the up head
     turned k times is upright)."""
     return np.ascontiguousarray(np.stack([np.rot90(c, int(k), axes=(1, 2)) for c, k in zip(crops, turns, strict=True)]))
+
+
+def _session(path: Path, options: object) -> object:
+    """An ONNX Runtime session of the network at ``path``; a file that is no ONNX model is a typed error."""
+    import onnxruntime as ort
+
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail ...) derive from Exception only
+        msg = f"{path} is no ONNX model ONNX Runtime can load: {exc}"
+        raise ModelNotFoundError(msg) from exc
 
 
 def _crop_side(session: object) -> int:

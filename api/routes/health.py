@@ -27,7 +27,7 @@ async def healthz() -> dict[str, str]:
         503: {"model": schemas.ReadyPublic, "description": "no model loaded: scoring works, photos do not",
               "content": {"application/json": {"example": {
                   "ready": False, "score": True, "photo": False,
-                  "detail": "model weights not found: models/tile_finder.pt"}}}},
+                  "detail": "model weights not found: models/tile_finder.onnx"}}}},
     },
 )
 async def readyz(request: Request) -> JSONResponse:

@@ -275,7 +275,7 @@ def test_bad_file_json_error(tmp_path: Path, fake_cli: Fake, capsys: pytest.Capt
     assert out["ok"] is False and out["error"]["code"] == "bad_image"
 
 
-SHIPPED = ("tile_finder.pt", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx")
+SHIPPED = ("tile_finder.onnx", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx")
 WEIGHTS = [ROOT / "models" / f for f in SHIPPED]
 
 
@@ -284,7 +284,7 @@ def test_missing_weights_is_a_clear_error(tmp_path: Path, capsys: pytest.Capture
     from vision.errors import ModelNotFoundError
 
     def no_model() -> None:
-        raise ModelNotFoundError("model weights not found: models/tile_finder.pt")
+        raise ModelNotFoundError("model weights not found: models/tile_finder.onnx")
 
     monkeypatch.setattr(photo, "_default_detector", no_model)
     assert cli.main([str(png(tmp_path))]) == 1

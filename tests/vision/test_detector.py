@@ -17,7 +17,7 @@ from vision.image import load_image
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SHIPPED = all((MODELS / f).exists()
-              for f in ("tile_finder.pt", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx"))
+              for f in ("tile_finder.onnx", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx"))
 
 
 def _jpeg(w: int, h: int, orientation: int | None = None) -> bytes:
@@ -83,6 +83,10 @@ def test_missing_weights_raise_model_not_found(tmp_path: Path) -> None:
             TileDetector(readers=[tmp_path / "none.onnx"])
         with pytest.raises(ModelNotFoundError, match="tile_classifier.onnx is no reader: its metadata names no tiles"):
             TileDetector(readers=[MODELS / "tile_classifier.onnx"])  # the classifier passed as a reader
+        with pytest.raises(ModelNotFoundError, match="tile_finder.pt is no ONNX model ONNX Runtime can load"):
+            TileDetector(MODELS / "tile_finder.pt")  # the finder's PyTorch weights: detection runs its export
+        with pytest.raises(ModelNotFoundError, match="tile_classifier.onnx is no tile finder: it takes"):
+            TileDetector(MODELS / "tile_classifier.onnx")
 
 
 def test_detection_is_frozen() -> None:
@@ -119,21 +123,23 @@ def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
-def test_the_finder_is_shown_the_photo_as_ultralytics_would_show_it(art_dir: Path) -> None:
+def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art_dir: Path) -> None:
     import synth
+    from ultralytics import YOLO
 
-    from vision.detector import TileDetector
+    from vision.detector import MODELS, TileDetector
     from vision.image import load_image
 
     det = TileDetector(readers=())
+    torch_finder = YOLO(str(MODELS / "tile_finder.pt"), task="detect")
     styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
     jpg = synth.make_scene(synth.SceneSpec(0, 7, "test", 3.0, 3.0), styles)[0]
     rgb, _ = load_image(jpg, det.config.work_side)
-    for imgsz in (416, 512):  # resized by us, then turned BGR: the same boxes as ultralytics' own resizing gives
+    for imgsz in (416, 512):  # the letterbox, the network and the suppression: ultralytics' boxes, best first
         boxes, conf = det._predict(rgb, imgsz)
-        r = det._finder.predict(np.ascontiguousarray(rgb[..., ::-1]), conf=det.config.conf, iou=det.config.iou,
-                                imgsz=imgsz, agnostic_nms=True, verbose=False, max_det=det.config.max_det,
-                                device="cpu")[0]
+        r = torch_finder.predict(np.ascontiguousarray(rgb[..., ::-1]), conf=det.config.conf, iou=det.config.iou,
+                                 imgsz=imgsz, agnostic_nms=True, verbose=False, max_det=det.config.max_det,
+                                 device="cpu")[0]
         assert len(boxes) >= 5
         assert boxes == pytest.approx(r.boxes.xyxy.numpy(), abs=0.05)
         assert conf == pytest.approx(r.boxes.conf.numpy(), abs=1e-4)
