@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             models.append(Baseline())
         except ImportError:
             print("mahjong-detector not installed (pip install mahjong-detector): baseline skipped")
-    report: dict = {"finder": str(args.finder or "models/tile_finder.pt"), "readers": [str(r) for r in readers],
+    report: dict = {"finder": str(args.finder or "models/tile_finder.onnx"), "readers": [str(r) for r in readers],
                     "held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands,
                     "real_photos_held_out": len(photos), "speed_image": f"{w}x{h} JPEG ({w * h / 1e6:.1f} MP)"}
     for m in models:

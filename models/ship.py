@@ -2,8 +2,8 @@
 int8 (weights per output channel, activations by ranges seen on crops of a dataset's val split).
 
 Why int8: ONNX Runtime runs the quantized network about three times faster on this machine's CPU (28 crops: 27.7 ->
-9.0 ms), and on the true boxes it names the tiles as the float network does (held-out style 37 -> 35 mistakes of
-1101, training styles 106 -> 104 of 8979, classifier and both readers quantized; ``models/README.md``).
+9.0 ms), and on the true boxes it names the tiles as the float network does (held-out style 37 -> 34 mistakes of
+1101, training styles 106 -> 106 of 8979, classifier and both readers quantized; ``models/README.md``).
 Called by ``models/train.py ship`` and ``ship-reader``.
 """
 
