@@ -72,10 +72,10 @@ def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, ho
 
 
 def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch: int, hours: float,
-                    epochs: int = 2, name: str = "finder_ft") -> Path:
-    """Go on training the finder from its best weights on the synthetic hands plus ``extra`` datasets (hands whose
-    faces are real tile photos, ``datasets/synth.py --art camerash:...``; real photos laid flat, ``--art flat:...``;
-    training photos only), at a low learning rate. Resumes an unfinished run."""
+                    epochs: int = 2, name: str = "finder_ft", init: Path | None = None) -> Path:
+    """Go on training the finder from its best weights (or ``init``'s, another fine-tune's) on the synthetic hands
+    plus ``extra`` datasets (hands whose faces are real tile photos, ``datasets/synth.py --art camerash:...``; real
+    photos laid flat, ``--art flat:...``; training photos only), at a low learning rate. Resumes an unfinished run."""
     from ultralytics import YOLO
 
     run = runs / name
@@ -88,7 +88,7 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
     if last.exists() and not (run / "done").exists():
         YOLO(str(last)).train(resume=True, **({"time": hours} if hours else {}))
     elif not (run / "done").exists():
-        model = YOLO(str(runs / "finder" / "weights" / "best.pt"))
+        model = YOLO(str(init or runs / "finder" / "weights" / "best.pt"))
         model.train(data=str(mixed), epochs=epochs, imgsz=imgsz, batch=batch, workers=2, single_cls=True,
                     project=str(runs), name=name, exist_ok=True, plots=False, device="cpu", cache="ram",
                     mosaic=0.0, scale=0.4, degrees=0.0, translate=0.1, fliplr=0.5, close_mosaic=0, seed=0,
@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="classifier: more synthetic datasets read beside --data")
     ap.add_argument("--init", type=Path,
                     help="classifier: start from this run checkpoint (a fine-tune); reader: the checkpoint it starts "
-                         "from (a classifier's or a reader's)")
+                         "from (a classifier's or a reader's); finetune: the finder weights it starts from (default: "
+                         "the base run's best)")
     ap.add_argument("--lr", type=float, help="classifier, reader: the one-cycle schedule's peak (2e-3, 1e-3)")
     ap.add_argument("--crop", type=int,
                     help=f"classifier, reader: crop side in pixels ({CROP}, 96; detection reads it from the weights)")
@@ -199,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"finder: {export_finder(best)}")
     if args.stage == "finetune":
         best = finetune_finder(args.data, args.real_data, args.runs, args.imgsz, args.batch, args.hours,
-                               args.epochs or 2, args.name)
+                               args.epochs or 2, args.name, args.init)
         print(f"finder fine-tuned: {best} (export with care: compare bench figures first)")
     if args.stage == "export":
         best = args.runs / args.name / "weights" / "best.pt"
