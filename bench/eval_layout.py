@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--detector", action="store_true", help="read from the shipped detector, not the true boxes")
-    ap.add_argument("--finder", type=Path, default=None, help="finder weights (default: the shipped ones)")
+    ap.add_argument("--finder", type=Path, default=None, help="the finder, an ONNX export (default: the shipped one)")
     ap.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: the shipped one)")
     ap.add_argument("--noise", type=float, nargs=3, default=None, metavar=("BOX", "FLIP", "DUP"),
                     help="detector-like noise on the true boxes, e.g. 0.03 0.02 0.02 (seeded)")

@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("/work/cache/bench/eval_vision.json"))
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-baseline", action="store_true")
-    ap.add_argument("--finder", type=Path, help="other finder weights to score (default: the shipped ones)")
+    ap.add_argument("--finder", type=Path, help="another finder to score, an ONNX export (default: the shipped one)")
     ap.add_argument("--readers", type=Path, nargs="*", default=list(READER_WEIGHTS),
                     help="the readers' weights (default: the shipped ones; none: the classifier names tiles alone)")
     args = ap.parse_args(argv)

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", type=Path, default=None, help="a folder of photos (default: generated)")
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--rules", default="mcr")
-    ap.add_argument("--finder", type=Path, default=None, help="finder weights (default: the shipped ones)")
+    ap.add_argument("--finder", type=Path, default=None, help="the finder, an ONNX export (default: the shipped one)")
     ap.add_argument("--classifier", type=Path, default=None, help="classifier ONNX (default: the shipped one)")
     ap.add_argument("--repeat", type=int, default=1, help="time each photo this many times")
     args = ap.parse_args(argv)
