@@ -707,6 +707,49 @@ def make_flat_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) -> tu
                       "red": False, "up_angle": 90.0 * k, "visible": 1.0})
         if row:
             x += fw + rng.uniform(0, 0.15) * fw
+    return _flat_photo(img, tiles, spec, rng, "flat_real")
+
+
+def make_closeup_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) -> tuple[bytes, list[str], dict]:
+    """Real tile photos laid flat and seen close: a grid of 1 to 4 by 1 to 4 faces, each 25% to 90% of the photo's
+    short side tall, touching or nearly, the grid anywhere, so that faces are cut by the photo's edge (those showing
+    less than 60% of themselves are not labelled, as in the hands). Teaches the finder whole tiles where a tile fills
+    much of the photo (a close-up of one tile, a few tiles side by side), which it boxed in parts."""
+    rng = np.random.default_rng([spec.seed, spec.index, 11])
+    mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
+    aspect = float(rng.choice([4 / 3, 3 / 4, 1.0]))
+    w = int(math.sqrt(mp * aspect))
+    h = int(mp / w)
+    img = table_texture(rng, h, w) if rng.random() < 0.7 else np.full((h, w, 3), rng.integers(30, 220, 3), np.uint8)
+    th = int(min(h, w) * rng.uniform(0.25, 0.9))
+    tw = int(th * rng.uniform(0.7, 0.8))
+    turn = int(rng.integers(4))
+    fh, fw = (th, tw) if turn % 2 == 0 else (tw, th)
+    gap = rng.uniform(0.0, 0.04) * fw
+    rows, cols = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    gx = rng.uniform(-0.4 * fw, max(w - cols * (fw + gap), -0.4 * fw + 1))
+    gy = rng.uniform(-0.4 * fh, max(h - rows * (fh + gap), -0.4 * fh + 1))
+    tiles = []
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0 = int(gx + c * (fw + gap)), int(gy + r * (fh + gap))
+            cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x0 + fw, w), min(y0 + fh, h)
+            if cx1 <= cx0 or cy1 <= cy0:
+                continue
+            label, photo = photos[int(rng.integers(len(photos)))]
+            face = np.rot90(cv2.resize(photo, (tw, th), interpolation=cv2.INTER_AREA), -turn)
+            img[cy0:cy1, cx0:cx1] = face[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+            visible = (cx1 - cx0) * (cy1 - cy0) / (fw * fh)
+            tiles.append({"label": label, "box": [float(cx0), float(cy0), float(cx1), float(cy1)], "sideways": False,
+                          "group": 0, "red": False, "up_angle": 90.0 * turn, "visible": round(visible, 3)})
+    return _flat_photo(img, tiles, spec, rng, "closeup_real")
+
+
+def _flat_photo(img: np.ndarray, tiles: list[dict], spec: SceneSpec, rng: np.random.Generator,
+                style: str) -> tuple[bytes, list[str], dict]:
+    """A scene of faces laid flat, blurred or not, as a JPEG, its YOLO lines (tiles showing 60% of themselves or more)
+    and its layout."""
+    h, w = img.shape[:2]
     if rng.random() < 0.5:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
     quality = int(rng.integers(55, 96))
@@ -716,8 +759,8 @@ def make_flat_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) -> tu
         raise RuntimeError(msg)
     lines = [f"{CLASS_ID[t['label']]} {(t['box'][0] + t['box'][2]) / 2 / w:.6f} "
              f"{(t['box'][1] + t['box'][3]) / 2 / h:.6f} {(t['box'][2] - t['box'][0]) / w:.6f} "
-             f"{(t['box'][3] - t['box'][1]) / h:.6f}" for t in tiles]
-    layout = {"image": {"width": w, "height": h}, "style": "flat_real", "seed": spec.seed, "index": spec.index,
+             f"{(t['box'][3] - t['box'][1]) / h:.6f}" for t in tiles if t["visible"] >= 0.6]
+    layout = {"image": {"width": w, "height": h}, "style": style, "seed": spec.seed, "index": spec.index,
               "hand": None, "groups": [{"id": 0, "kind": "flat"}], "tiles": tiles, "jpeg_quality": quality}
     return buf.tobytes(), lines, layout
 
@@ -747,10 +790,11 @@ def _progress(done: int, total: int, t0: float) -> None:
 
 def _work(args: tuple[SceneSpec, str, list[str] | None, list[str] | None, str]) -> int:
     spec, art, include, exclude, out = args
-    if art.startswith("flat:"):
+    if art.startswith(("flat:", "closeup:")):
         if art not in _PHOTO_CACHE:
             _PHOTO_CACHE[art] = real_photos(Path(art.split(":", 1)[1]))
-        jpg, lines, layout = make_flat_scene(spec, _PHOTO_CACHE[art])
+        make = make_flat_scene if art.startswith("flat:") else make_closeup_scene
+        jpg, lines, layout = make(spec, _PHOTO_CACHE[art])
     else:
         jpg, lines, layout = make_scene(spec, _styles_cached(art, tuple(include or ()), tuple(exclude or ())))
     o = Path(out)
@@ -821,7 +865,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--art", type=Path, default=DEFAULT_ART,
                     help="a folder of faces (datasets/fetch_art.py), 'plain', 'camerash:ROOT' (real photos as the "
-                         "faces of drawn tiles) or 'flat:ROOT' (real photos laid flat, no hand)")
+                         "faces of drawn tiles), 'flat:ROOT' (real photos laid flat, no hand) or 'closeup:ROOT' (the "
+                         "same seen close, filling much of the photo)")
     ap.add_argument("--styles", nargs="*", help="only these styles (names or patterns: 'dr_*')")
     ap.add_argument("--exclude", nargs="*", default=list(HELD_OUT_STYLES),
                     help=f"leave these styles out (default: the held-out {HELD_OUT_STYLES})")

@@ -103,26 +103,48 @@ def test_sidecar_holds_the_true_layout(tmp_path: Path) -> None:
         assert hand.count("[") == sum(kinds.count(k) for k in ("chow", "pung", "kong"))
 
 
+# stand-in "photos": a solid colour per tile name, so that the pixels under each box say which tile it is
+COLOURS = {"1m": (230, 25, 25), "5p": (25, 230, 25), "9s": (25, 25, 230)}
+PHOTOS = [(name, np.full((64, 48, 3), c, np.uint8)) for name, c in COLOURS.items()]
+
+
+def _check_labels(jpg: bytes, lines: list[str], tiles: list[dict]) -> tuple[int, int]:
+    """Each YOLO line is its tile's name and box, and the photo shows that tile's colour in the box's middle; returns
+    the photo's height and width."""
+    img = cv2.cvtColor(cv2.imdecode(np.frombuffer(jpg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    h, w = img.shape[:2]
+    assert len(lines) == len(tiles)
+    for line, t in zip(lines, tiles, strict=True):
+        cls, cx, cy, bw, bh = (float(v) for v in line.split())
+        x0, y0, x1, y1 = t["box"]
+        assert synth.NAMES[int(cls)] == t["label"] and 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+        assert (cx, cy, bw, bh) == pytest.approx(((x0 + x1) / 2 / w, (y0 + y1) / 2 / h, (x1 - x0) / w,
+                                                  (y1 - y0) / h), abs=1e-5)
+        middle = img[int(y0 + y1) // 2 - 1:int(y0 + y1) // 2 + 2, int(x0 + x1) // 2 - 1:int(x0 + x1) // 2 + 2]
+        assert np.abs(middle.reshape(-1, 3).mean(0) - COLOURS[t["label"]]).max() < 40
+    return h, w
+
+
 def test_flat_scenes_label_each_photo_where_it_lies() -> None:
-    # stand-in "photos": a solid colour per tile name, so that the pixels under each box say which tile it is
-    colours = {"1m": (230, 25, 25), "5p": (25, 230, 25), "9s": (25, 25, 230)}
-    photos = [(name, np.full((64, 48, 3), c, np.uint8)) for name, c in colours.items()]
     seen = 0
     for index in range(8):
-        jpg, lines, layout = synth.make_flat_scene(synth.SceneSpec(index, 3, "train", 0.3, 0.4), photos)
-        img = cv2.cvtColor(cv2.imdecode(np.frombuffer(jpg, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-        h, w = img.shape[:2]
-        assert layout["hand"] is None and len(lines) == len(layout["tiles"]) >= 1
-        for line, t in zip(lines, layout["tiles"], strict=True):
-            cls, cx, cy, bw, bh = (float(v) for v in line.split())
-            assert synth.NAMES[int(cls)] == t["label"]
-            x0, y0, x1, y1 = t["box"]
-            assert (cx, cy, bw, bh) == pytest.approx(((x0 + x1) / 2 / w, (y0 + y1) / 2 / h, (x1 - x0) / w,
-                                                      (y1 - y0) / h), abs=1e-5)
-            middle = img[int(y0 + y1) // 2 - 1:int(y0 + y1) // 2 + 2, int(x0 + x1) // 2 - 1:int(x0 + x1) // 2 + 2]
-            assert np.abs(middle.reshape(-1, 3).mean(0) - colours[t["label"]]).max() < 40
-            seen += 1
+        jpg, lines, layout = synth.make_flat_scene(synth.SceneSpec(index, 3, "train", 0.3, 0.4), PHOTOS)
+        assert layout["hand"] is None and len(layout["tiles"]) >= 1
+        _check_labels(jpg, lines, layout["tiles"])
+        seen += len(lines)
     assert seen >= 8
+
+
+def test_closeup_scenes_label_the_faces_mostly_in_the_photo() -> None:
+    big = cut = 0
+    for index in range(12):
+        jpg, lines, layout = synth.make_closeup_scene(synth.SceneSpec(index, 3, "train", 0.3, 0.4), PHOTOS)
+        shown = [t for t in layout["tiles"] if t["visible"] >= 0.6]
+        assert layout["hand"] is None
+        h, w = _check_labels(jpg, lines, shown)
+        cut += len(layout["tiles"]) - len(shown)
+        big += sum(max(t["box"][3] - t["box"][1], t["box"][2] - t["box"][0]) >= 0.25 * min(h, w) for t in shown)
+    assert big >= 12 and cut >= 1  # faces a quarter of the photo or more; some cut off by its edge, not labelled
 
 
 def test_styles_are_chosen_by_name_or_pattern(tmp_path: Path) -> None:
