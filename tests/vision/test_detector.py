@@ -149,7 +149,7 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
     from vision.detector import DetectorConfig, TileDetector
 
     det = object.__new__(TileDetector)  # no weights: the finder's two passes with a stand-in network
-    det.config = DetectorConfig(imgsz=416, zoom_imgsz=512, zoom_margin=1.0)
+    det.config = DetectorConfig(imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0)
     seen: list[tuple[tuple[int, ...], int]] = []
 
     def predict(rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
@@ -164,9 +164,43 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
     assert seen == [((1000, 800), 416), ((90, 120), 512)]
     assert boxes.tolist() == [[100.0, 200.0, 120.0, 230.0]]  # (30, 30) in the crop, whose corner is (70, 170)
     assert conf.tolist() == [0.8]
-    det.config = DetectorConfig(zoom_imgsz=0)
+    det.config = DetectorConfig(zoom_imgsz=0, zoom_out=0)
     seen.clear()
     assert len(det.find(np.zeros((1000, 800, 3), np.uint8))[0]) == 3 and len(seen) == 1
+
+
+def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
+    from vision.detector import FELT, DetectorConfig, TileDetector
+
+    det = object.__new__(TileDetector)  # no weights: a stand-in network
+    det.config = DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=4.0)
+    photo = np.full((400, 300, 3), 255, np.uint8)  # a close-up: one white face fills the photo
+    first: list[tuple[np.ndarray, np.ndarray]] = []
+    canvases: list[np.ndarray] = []
+
+    def predict(rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
+        if rgb.shape[:2] == photo.shape[:2]:
+            return first[0]
+        canvases.append(rgb)  # the photo shrunk 4 times, 104 x 78 px, in the middle of 416 x 312 px of felt
+        return np.array([[117.0, 156, 195, 260]]), np.array([0.8])  # the face, as a hand's tile
+
+    det._predict = predict  # type: ignore[method-assign]
+    glyphs = (np.array([[50.0, 60, 150, 160], [150, 200, 250, 300]]), np.array([0.5, 0.4]))
+    for found, far in ((glyphs, True), ((np.zeros((0, 4)), np.zeros(0)), True),
+                       ((glyphs[0], np.array([0.9, 0.4])), False),  # the first look surer: kept
+                       ((np.array([[0.0, 0, 300, 300], [0, 100, 300, 400]]), glyphs[1]), False)):  # not much smaller
+        first[:] = [found]
+        canvases.clear()
+        boxes, conf = det.find(photo)
+        assert len(canvases) == 1 and canvases[0].shape == (416, 312, 3)
+        assert (canvases[0][:156] == FELT).all() and (canvases[0][156:260, 117:195] == 255).all()
+        if far:  # the face mapped back to the photo: all of it
+            assert boxes.tolist() == [[0.0, 0.0, 300.0, 400.0]] and conf.tolist() == [0.8]
+        else:
+            assert boxes.tolist() == found[0].tolist()
+    first[:] = [(np.tile(glyphs[0][:1], (10, 1)), np.full(10, 0.5))]  # as many tiles as a hand: no second look
+    canvases.clear()
+    assert len(det.find(photo)[0]) == 10 and canvases == []
 
 
 def test_each_crop_is_named_from_its_turns() -> None:
