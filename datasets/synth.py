@@ -678,11 +678,8 @@ def make_flat_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) -> tu
     a table, each a quarter turn one way or another. Teaches the finder tiles that show only their face (a close-up
     photo has no sides and hardly an edge); the classifier's real crops come from the same photos."""
     rng = np.random.default_rng([spec.seed, spec.index, 7])
-    mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
-    aspect = float(rng.choice([4 / 3, 3 / 4, 1.0]))
-    w = int(math.sqrt(mp * aspect))
-    h = int(mp / w)
-    img = table_texture(rng, h, w) if rng.random() < 0.7 else np.full((h, w, 3), rng.integers(30, 220, 3), np.uint8)
+    img = _flat_table(spec, rng)
+    h, w = img.shape[:2]
     n = int(rng.integers(1, 15))
     th = int(min(h, w) * rng.uniform(0.06, 0.22))  # tile height, pixels
     row = rng.random() < 0.6
@@ -716,11 +713,8 @@ def make_closeup_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) ->
     less than 60% of themselves are not labelled, as in the hands). Teaches the finder whole tiles where a tile fills
     much of the photo (a close-up of one tile, a few tiles side by side), which it boxed in parts."""
     rng = np.random.default_rng([spec.seed, spec.index, 11])
-    mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
-    aspect = float(rng.choice([4 / 3, 3 / 4, 1.0]))
-    w = int(math.sqrt(mp * aspect))
-    h = int(mp / w)
-    img = table_texture(rng, h, w) if rng.random() < 0.7 else np.full((h, w, 3), rng.integers(30, 220, 3), np.uint8)
+    img = _flat_table(spec, rng)
+    h, w = img.shape[:2]
     th = int(min(h, w) * rng.uniform(0.25, 0.9))
     tw = int(th * rng.uniform(0.7, 0.8))
     turn = int(rng.integers(4))
@@ -743,6 +737,16 @@ def make_closeup_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) ->
             tiles.append({"label": label, "box": [float(cx0), float(cy0), float(cx1), float(cy1)], "sideways": False,
                           "group": 0, "red": False, "up_angle": 90.0 * turn, "visible": round(visible, 3)})
     return _flat_photo(img, tiles, spec, rng, "closeup_real")
+
+
+def _flat_table(spec: SceneSpec, rng: np.random.Generator) -> np.ndarray:
+    """The bare table of a scene of faces laid flat: ``spec``'s megapixels, 4:3, 3:4 or square, a procedural texture
+    or a plain colour."""
+    mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
+    aspect = float(rng.choice([4 / 3, 3 / 4, 1.0]))
+    w = int(math.sqrt(mp * aspect))
+    h = int(mp / w)
+    return table_texture(rng, h, w) if rng.random() < 0.7 else np.full((h, w, 3), rng.integers(30, 220, 3), np.uint8)
 
 
 def _flat_photo(img: np.ndarray, tiles: list[dict], spec: SceneSpec, rng: np.random.Generator,

@@ -41,10 +41,11 @@ NOTES = """\
   the photo alone, 399 / 398 / 405 with every hand tile right. On the held-out style the tiles fixed and broken between
   finders are the listed confusions flipping (`finder_ft3` against `finder_ft2`: 17 fixed, 20 broken), the crops having
   moved a little. Not fixed by the finder alone: a photo that is one tile edge to edge (camerash's own photos: 0.014
-  / 0.024 / 0.009 named right, most now give no box; the entry above), and camerash's close-ups of touching tiles (`raw-images/1-*`): `finder_ft2` boxed glyphs,
-  `finder_ft4` boxes fewer, whole tiles or none (1-6.jpg: 30 fragments -> 1 box); sets laid out in dense grids (3.png)
-  65 -> 28 boxes of some 140 tiles. On the evaluation's 12 MP photo the second look now covers the whole photo (the
-  first finds a tile far from the hand): 73.8 -> 83.6 ms in turns in one process.
+  / 0.024 / 0.009 named right, most now give no box; the entry above), and camerash's close-ups of touching tiles
+  (`raw-images/1-*`): `finder_ft2` boxed glyphs, `finder_ft4` boxes fewer, whole tiles or none (1-6.jpg: 30
+  fragments -> 1 box); sets laid out in dense grids (3.png) 65 -> 28 boxes of some 140 tiles. On the evaluation's
+  12 MP photo the second look now covers the whole photo (the first finds a tile far from the hand): 73.8 -> 83.6 ms
+  in turns in one process.
 - 2026-11-22 (tenth session): the same weights, run faster. The classifier and both readers ship as int8
   (`models/ship.py`: ONNX Runtime's static QDQ quantization, weights per output channel, activation ranges from 512
   val crops of the run's first dataset): 28 crops 27.7 -> 9.0 ms; on the true boxes the held-out style's 1101 tiles
