@@ -177,12 +177,13 @@ def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
     photo = np.full((400, 300, 3), 255, np.uint8)  # a close-up: one white face fills the photo
     first: list[tuple[np.ndarray, np.ndarray]] = []
     canvases: list[np.ndarray] = []
+    far_conf = [0.8]
 
     def predict(rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
         if rgb.shape[:2] == photo.shape[:2]:
             return first[0]
         canvases.append(rgb)  # the photo shrunk 4 times, 104 x 78 px, in the middle of 416 x 312 px of felt
-        return np.array([[117.0, 156, 195, 260]]), np.array([0.8])  # the face, as a hand's tile
+        return np.array([[117.0, 156, 195, 260]]), np.array(far_conf)  # the face, as a hand's tile
 
     det._predict = predict  # type: ignore[method-assign]
     glyphs = (np.array([[50.0, 60, 150, 160], [150, 200, 250, 300]]), np.array([0.5, 0.4]))
@@ -198,6 +199,9 @@ def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
             assert boxes.tolist() == [[0.0, 0.0, 300.0, 400.0]] and conf.tolist() == [0.8]
         else:
             assert boxes.tolist() == found[0].tolist()
+    far_conf[:] = [0.5]  # a shrunk box the finder is unsure of is no tile (an empty table's pattern, say)
+    first[:] = [(np.zeros((0, 4)), np.zeros(0))]
+    assert det.find(photo)[0].tolist() == [] and len(canvases) == 2
     first[:] = [(np.tile(glyphs[0][:1], (10, 1)), np.full(10, 0.5))]  # as many tiles as a hand: no second look
     canvases.clear()
     assert len(det.find(photo)[0]) == 10 and canvases == []
