@@ -18,6 +18,8 @@ from classifier_train import export, load_synth
 from reader_train import reader_names, upright
 from synth import NAMES
 
+from vision.crops import CROP
+
 CALIBRATION_CROPS = 512
 CALIBRATION_BATCH = 32
 
@@ -69,7 +71,7 @@ def ship_run(run: Path, dest: Path, calibration: Path | None = None) -> Path:
     summary = json.loads((run / "summary.json").read_text())
     family = summary.get("family")
     names = reader_names(family) if family else None
-    size = summary.get("crop", 64)
+    size = summary.get("crop", CROP)
     net = TileNet(len(names) if names else len(NAMES))
     net.load_state_dict(torch.load(run / "last.pt", map_location="cpu", weights_only=False)["model"])
     data = calibration or Path(summary["data"].split(" + ")[0])
