@@ -22,6 +22,7 @@ Usage::
     python models/train.py ship --classifier-run classifier_v2       # a classifier run, exported as int8 -> models/
     python models/train.py reader --family character --data D --also D2 ... --init .../classifier_v3_96/last.pt
     python models/train.py ship-reader --reader-run character_reader    # the reader, exported as int8 -> models/
+    python models/train.py requantize --calibration D   # the shipped int8 networks quantized as ship does today
 
 Runs and checkpoints live under ``--runs`` (default /work/cache/runs); the shipped files are
 ``models/tile_finder.pt`` and its ONNX export ``models/tile_finder.onnx`` (which detection runs),
@@ -117,7 +118,7 @@ def export_finder(weights: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="train mjscore's tile finder, tile classifier and readers")
     ap.add_argument("stage", choices=["finder", "classifier", "all", "card", "finetune", "export", "ship", "reader",
-                                      "ship-reader"])
+                                      "ship-reader", "requantize"])
     ap.add_argument("--real-data", type=Path, nargs="+", default=[Path("/work/cache/datasets/hands_real")],
                     help="finetune: the datasets added to --data")
     ap.add_argument("--name", default="finder_ft", help="finetune, export: the fine-tuning run's name under --runs")
@@ -148,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard-others", type=float, default=0.0,
                     help="reader: this share of its other tiles are those its --init takes most for the family (the "
                          "rest drawn at random)")
-    ap.add_argument("--calibration", type=Path, help="ship, ship-reader: the dataset on whose val crops the int8 "
-                    "network's ranges are set (default: the first the run trained on)")
+    ap.add_argument("--calibration", type=Path, help="ship, ship-reader, requantize: the dataset on whose val crops "
+                    "the int8 network's ranges are set (ship: default the first the run trained on)")
     ap.add_argument("--runs", type=Path, default=Path("/work/cache/runs"))
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
     ap.add_argument("--epochs", type=int, default=0, help="0: the stage's default (finder 12, classifier 8)")
@@ -188,6 +189,15 @@ def main(argv: list[str] | None = None) -> int:
 
         name = f"{json.loads(summary.read_text()).get('family', 'flower')}_reader.onnx"
         print(f"reader shipped: {ship_run(summary.parent, MODELS / name, args.calibration)}")
+    if args.stage == "requantize":
+        if args.calibration is None:
+            ap.error("requantize: --calibration DATASET is needed (a dataset of the training styles)")
+        from ship import requantize
+
+        from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS
+
+        for path in (CLASSIFIER_WEIGHTS, *READER_WEIGHTS):
+            print(f"requantized: {requantize(path, args.calibration)}")
     if args.stage in ("ship", "all"):
         from ship import ship_run
 
