@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import math
 import sys
 from dataclasses import dataclass, replace
@@ -44,6 +45,7 @@ FONT_PACKAGES = (
     "fonts-aoyagi-kouzan-t", "fonts-aoyagi-soseki", "fonts-kouzan-mouhitsu", "fonts-kiloji", "fonts-dejima-mincho",
     "fonts-oradano-mincho-gsrr", "fonts-motoya-l-cedar", "fonts-babelstone-han", "fonts-cns11643-kai", "fonts-konatu",
 )
+MARKS_FILE = "marks.json"  # per drawn style: each tile's index mark (``index_mark``), for the mark reader
 SS = 2  # drawn at twice the size, then reduced (smooth edges)
 W, H = FACE_W * SS, FACE_H * SS
 NEEDED = "一二三四五六七八九萬東南西北中發梅蘭菊竹春夏秋冬"
@@ -326,6 +328,17 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
     )
 
 
+def index_mark(look: Look, label: str) -> str:
+    """The index ``label``'s face prints in ``look`` ("" for none): a suit tile its number and a wind its letter
+    when the style is indexed, a numbered flower its number in the season or the flower row (1..4)."""
+    n, suit = int(label[0]), label[1]
+    if suit in "mps":
+        return str(n) if look.index else ""
+    if suit == "z":
+        return "ESWN"[n - 1] if look.index and n <= 4 else ""
+    return str((n - 1) % 4 + 1) if look.flower in (1, 2) or (look.flower == 0 and look.index) else ""
+
+
 def _index(img: Image.Image, look: Look, text: str) -> None:
     if look.index is None:
         return
@@ -453,14 +466,14 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
     bx0, by0, bx1, by1 = body
     bw, bh = bx1 - bx0, by1 - by0
     if indexed:
-        _index(img, look, str(n))
+        _index(img, look, index_mark(look, label))
     if suit == "m":
         numeral = {5: look.five, 6: look.six}.get(shown, NUMERALS[shown - 1])
         top = by0 + bh * (0.12 if look.index else 0.0)
         split = top + (by1 - top) * 0.42
         _glyph(numeral, look.num_font, look.num_ink, (bx0 + bw * 0.12, top, bx1 - bw * 0.12, split - bh * 0.03), img)
         _glyph(look.wan, look.wan_font, look.wan_ink, (bx0, split, bx1, by1), img, look.squeeze)
-        _index(img, look, str(n))
+        _index(img, look, index_mark(look, label))
     elif suit == "p":
         if shown == 1:
             r = min(bw, bh) * 0.46
@@ -497,7 +510,7 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
     elif suit == "z":
         if n <= 4:
             _glyph(WINDS[n - 1], look.honour_font, look.wind_ink, body, img, look.squeeze)
-            _index(img, look, "ESWN"[n - 1])
+            _index(img, look, index_mark(look, label))
         elif n == 6:
             _glyph(look.fa, look.honour_font, look.fa_ink, body, img, look.squeeze)
         elif n == 7:
@@ -528,9 +541,9 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
             top = by0 + bh * (0.72 if look.flower == 3 else 0.35)
             _glyph(word, look.latin_font, look.num_ink, (bx0, top, bx1, min(by1, top + bh * 0.25)), img)
         # the number in a corner; a captioned flower has none (as export sets print them), so the word names it
-        if look.flower in (1, 2) or (look.flower == 0 and look.index):
+        if mark := index_mark(look, label):
             s = W * 0.22
-            _glyph(str(k + 1), look.latin_font, look.index_ink, (bx1 - s, by0, bx1, by0 + s), img)
+            _glyph(mark, look.latin_font, look.index_ink, (bx1 - s, by0, bx1, by0 + s), img)
     return img.resize((FACE_W, FACE_H), Image.LANCZOS)
 
 
@@ -660,8 +673,10 @@ def main(argv: list[str] | None = None) -> int:
         prefix = "dx" if args.decoys else "bp" if pictures else "dr"
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
-        for label in [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + [
-                f"{n}f" for n in range(1, 9)]:
+        labels = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + [
+            f"{n}f" for n in range(1, 9)]
+        (dest / MARKS_FILE).write_text(json.dumps({label: index_mark(look, label) for label in labels}, indent=0))
+        for label in labels:
             n = int(label[0])
             decoy = 1 + (n - 1 + int(rng.integers(1, 9))) % 9 if args.decoys and label[1] in "mps" else None
             img = draw_face(look, label, decoy)
