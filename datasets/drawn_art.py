@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
-from synth import DRAWN_STYLES, HELD_OUT_STYLES, SKIP_STYLES
+from synth import DRAWN_STYLES, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
 
 FONT_PACKAGES = (
     "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
@@ -45,7 +45,6 @@ FONT_PACKAGES = (
     "fonts-aoyagi-kouzan-t", "fonts-aoyagi-soseki", "fonts-kouzan-mouhitsu", "fonts-kiloji", "fonts-dejima-mincho",
     "fonts-oradano-mincho-gsrr", "fonts-motoya-l-cedar", "fonts-babelstone-han", "fonts-cns11643-kai", "fonts-konatu",
 )
-MARKS_FILE = "marks.json"  # per drawn style: each tile's index mark (``index_mark``), for the mark reader
 SS = 2  # drawn at twice the size, then reduced (smooth edges)
 W, H = FACE_W * SS, FACE_H * SS
 NEEDED = "一二三四五六七八九萬東南西北中發梅蘭菊竹春夏秋冬"

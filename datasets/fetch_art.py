@@ -5,7 +5,8 @@ Sources (no network other than Debian's package archive):
 - ``../shared/art/fluffystuff`` (CC0 riichi tiles with a back).
 
 Output: ``<cache>/faces/<style>/<label>.png`` (RGB, 150x200, face only, no bevel), ``back.png`` where the style has
-one, and ``<label>_red.png`` for red fives where the style has them. Labels are the contract's tile names.
+one, ``<label>_red.png`` for red fives where the style has them, and ``marks.json``: the index marks of the sets
+read (``set_marks``). Labels are the contract's tile names.
 
 Usage: ``python datasets/fetch_art.py [--cache /work/cache/art]``. Needs ``rsvg-convert`` (Debian: librsvg2-bin).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import shutil
 import subprocess
 import sys
@@ -21,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 from PIL import Image
+from synth import MARKS_FILE
 
 FACE_W, FACE_H = 150, 200
 PACKAGES = ("kdegames-mahjongg-data-kf5", "gnome-mahjongg", "xmahjongg")
@@ -234,6 +237,42 @@ def contact_sheet(faces: Path, out: Path) -> None:
     sheet.save(out)
 
 
+# The index marks each fetched set prints, read off its art (``marks.json`` beside its faces, as drawn styles record
+# theirs: the mark reader learns from them). A set listed here prints its number on every suit tile (but those in
+# its exceptions); its numbered flowers their number in their row (1..4); its honours' marks are not recorded (not
+# known: not used). The sets not listed print no numeral on any tile.
+INDEXED_SETS: dict[str, dict] = {
+    "kd_classic": {"unmarked": [f"{n}{s}" for s in "ps" for n in range(1, 10) if (n, s) != (1, "s")],
+                   "flowers": False},
+    "kd_default": {"flowers": True}, "kd_jade": {"flowers": True},
+    "xm_dorothys": {"flowers": False}, "xm_dorwhite": {"flowers": False}, "xm_gnome2": {"flowers": False},
+}
+UNMARKED_SETS = ("fluffy", "gn_postmodern", "gn_smooth", "xm_real")
+
+
+def set_marks(style: str) -> dict[str, str] | None:
+    """``style``'s tiles' index marks ("" for none; a tile left out: not known), or None for a set not read.
+
+    >>> m = set_marks("kd_classic"); m["7m"], m["1s"], m["7p"], "1z" in m
+    ('7', '1', '', False)
+    """
+    suits = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
+    flowers = [f"{n}f" for n in range(1, 9)]
+    if style in UNMARKED_SETS:
+        return dict.fromkeys(suits + [f"{n}z" for n in range(1, 8)] + flowers, "")
+    if style not in INDEXED_SETS:
+        return None
+    kind = INDEXED_SETS[style]
+    marks = {t: "" if t in kind.get("unmarked", ()) else t[0] for t in suits}
+    return marks | {f: str((int(f[0]) - 1) % 4 + 1) if kind["flowers"] else "" for f in flowers}
+
+
+def write_marks(faces: Path) -> None:
+    for d in sorted(p for p in faces.iterdir() if p.is_dir()):
+        if (marks := set_marks(d.name)) is not None:
+            (d / MARKS_FILE).write_text(json.dumps(marks, indent=0))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=Path("/work/cache/art"))
@@ -249,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     xm_faces(root, faces)
     if args.fluffy.exists():
         fluffy_faces(args.fluffy, faces)
+    write_marks(faces)
     contact_sheet(faces, args.cache / "contact_sheet.png")
     n = sum(1 for _ in faces.rglob("*.png"))
     print(f"{n} face images in {faces}; check {args.cache / 'contact_sheet.png'}")

@@ -40,6 +40,7 @@ CLASS_ID = {n: i for i, n in enumerate(NAMES)}
 FACE_LABELS = NAMES[:34]
 FLOWER_LABELS = NAMES[34:42]
 DEFAULT_ART = Path("/work/cache/art/faces")
+MARKS_FILE = "marks.json"  # per style: each tile's index mark, where known (fetch_art.set_marks, drawn_art.index_mark)
 HELD_OUT_STYLES = ("kd_traditional",)
 SKIP_STYLES = ("gn_edu_kang_xi",)  # radicals for teaching, not mahjong faces
 # styles drawn here (datasets/drawn_art.py): not in the shipped weights' data; used only when asked for by name or
@@ -57,6 +58,7 @@ class Style:
     faces: dict[str, np.ndarray]  # label -> RGB uint8 (H, W, 3)
     red: dict[str, np.ndarray] = field(default_factory=dict)  # "5m" -> red-five art
     back: np.ndarray | None = None
+    marks: dict[str, str] = field(default_factory=dict)  # label -> its index mark ("" none), where known (marks.json)
 
     @property
     def has_flowers(self) -> bool:
@@ -86,7 +88,8 @@ def load_styles(art: Path, include: list[str] | None = None, exclude: list[str] 
             elif f.stem in CLASS_ID:
                 faces[f.stem] = img
         if all(lbl in faces for lbl in FACE_LABELS):
-            styles.append(Style(d.name, faces, red, back))
+            marks = json.loads((d / MARKS_FILE).read_text()) if (d / MARKS_FILE).exists() else {}
+            styles.append(Style(d.name, faces, red, back, marks))
     if not styles:
         msg = f"no tile styles under {art}; run datasets/fetch_art.py"
         raise FileNotFoundError(msg)
@@ -645,6 +648,8 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
     layout = {"image": {"width": w, "height": h}, "style": style.name, "seed": spec.seed, "index": spec.index,
               "hand": hand, "groups": group_list, "tiles": tiles, "jpeg_quality": quality,
               "camera": {"tilt": round(cam.tilt, 2), "rotation": round(cam.rotation, 2)}}
+    if style.marks:
+        layout["marks"] = style.marks  # the style's index marks, where known (fetch_art.set_marks)
     return buf.tobytes(), lines, layout
 
 

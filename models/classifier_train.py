@@ -80,9 +80,11 @@ def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random
 
 
 def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
-               limit: int = 0, marks: float = 0.0, size: int = CROP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               limit: int = 0, marks: float = 0.0, size: int = CROP,
+               index_marks: list | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Jittered ``size``-pixel crops of every labelled tile in a split: (crops, class ids, up-direction bins);
-    ``marks``: the share of crops given a random index mark (``add_marks``)."""
+    ``marks``: the share of crops given a random index mark (``add_marks``); ``index_marks``, when given, is extended
+    by each crop's index mark as its style records it (``layout["marks"]``: "" none, None not known)."""
     crops, cls, ori = [], [], []
     files = sorted((data / "layout" / split).glob("*.json"))
     if limit:
@@ -105,6 +107,9 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
             if marks:
                 add_marks(crops[-1], boxes + jit, marks, rng)
             cls += [CLASS_ID[t["label"]] for t in tiles]
+            if index_marks is not None:
+                index_marks += [layout.get("marks", {}).get(t["label"], "" if t["label"] == "back" else None)
+                                for t in tiles]
             ori += [round(t["up_angle"] / 90) % 4 for t in tiles]
     return np.concatenate(crops), np.array(cls, np.int64), np.array(ori, np.int64)
 

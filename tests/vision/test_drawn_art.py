@@ -243,3 +243,16 @@ def test_birds_are_borrowed_only_beside_the_flowers(capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         drawn_art.main(["--birds"])
     assert "--birds goes with --borrow FACES" in capsys.readouterr().err
+
+
+def test_a_style_records_the_index_marks_it_draws() -> None:
+    indexed, plain = _look(index="tr", flower=4), _look(index=None, flower=4)
+    assert [drawn_art.index_mark(indexed, t) for t in ("6p", "9m", "1s", "1z", "4z", "5z", "7f")] == [
+        "6", "9", "1", "E", "N", "", ""]  # a captioned flower: no number
+    assert {drawn_art.index_mark(plain, t) for t in (*FACE_LABELS, *FLOWER_LABELS)} == {""}
+    for flower in (1, 2):  # numbered flowers: their number in their row, indexed set or not
+        assert [drawn_art.index_mark(_look(index=None, flower=flower), t) for t in ("3f", "7f")] == ["3", "3"]
+    # what is recorded is what is drawn: an indexed wind differs from a plain one only in its corner, by its letter
+    face, bare = (np.asarray(drawn_art.draw_face(_look(index=i, frame=None), "1z")) for i in ("tr", None))
+    changed = np.argwhere(np.abs(face.astype(int) - bare).sum(2) > 60)
+    assert len(changed) and changed[:, 0].max() < 0.3 * face.shape[0] and changed[:, 1].min() > 0.6 * face.shape[1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import cv2
@@ -196,3 +197,39 @@ def test_flowers_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit):
             synth.main(["--out", "unused", "--flowers", *bad])
         assert "--flowers" in capsys.readouterr().err
+
+
+def test_a_style_s_index_marks_go_with_its_photos(tmp_path: Path) -> None:
+    face = np.full((200, 150, 3), 230, np.uint8)
+    for style in ("kd_default", "gn_smooth", "kd_traditional"):  # indexed, plain, not read (held out)
+        (tmp_path / style).mkdir()
+        for label in synth.FACE_LABELS:
+            cv2.imwrite(str(tmp_path / style / f"{label}.png"), face)
+    fetch_art.write_marks(tmp_path)
+    assert sorted(p.parent.name for p in tmp_path.glob(f"*/{synth.MARKS_FILE}")) == ["gn_smooth", "kd_default"]
+    styles = {s.name: s for s in synth.load_styles(tmp_path, include=["*"])}
+    assert styles["kd_default"].marks["6p"] == "6" and styles["kd_default"].marks["7f"] == "3"
+    assert set(styles["gn_smooth"].marks.values()) == {""} and styles["kd_traditional"].marks == {}
+    for style in styles.values():
+        spec = synth.SceneSpec(0, 0, "val", 0.3, 0.4)
+        layout = synth.make_scene(spec, [style])[2]
+        assert layout.get("marks") == (style.marks or None)
+
+
+def test_load_synth_gives_each_crop_its_index_mark(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "models"))
+    from classifier_train import load_synth
+
+    face = np.full((200, 150, 3), 230, np.uint8)
+    (tmp_path / "art" / "kd_jade").mkdir(parents=True)
+    for label in synth.FACE_LABELS:
+        cv2.imwrite(str(tmp_path / "art" / "kd_jade" / f"{label}.png"), face)
+    fetch_art.write_marks(tmp_path / "art")
+    data = synth.generate(tmp_path / "ds", {"train": 0, "val": 2}, 3, tmp_path / "art", min_mp=0.3, max_mp=0.4,
+                          progress=False).parent
+    marks: list = []
+    _, cls, _ = load_synth(data, "val", 1, np.random.default_rng(0), size=32, index_marks=marks)
+    names = [synth.NAMES[c] for c in cls]
+    assert len(marks) == len(names) > 10
+    for name, mark in zip(names, marks, strict=True):  # suits their number, backs none, honours not known
+        assert mark == (name[0] if name[1] in "mps" else "" if name == "back" else None)
