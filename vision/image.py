@@ -7,9 +7,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from vision.errors import BadImageError
+
+ORIENTATION = ExifTags.Base.Orientation
 
 ImageInput = str | Path | bytes | bytearray | Image.Image
 
@@ -47,7 +49,8 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
         if max_side and fmt == "JPEG" and max(full_w, full_h) > max_side:
             k = max_side / max(full_w, full_h)
             img.draft("RGB", (int(full_w * k) + 1, int(full_h * k) + 1))
-        img = ImageOps.exif_transpose(img)
+        if img.getexif().get(ORIENTATION, 1) != 1:  # turned upright (exif_transpose copies a photo even when not)
+            img = ImageOps.exif_transpose(img)
         if img.mode != "RGB":
             img = img.convert("RGB")
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, ImportError) as exc:
