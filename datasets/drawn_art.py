@@ -60,6 +60,7 @@ CAPTIONS = (
     ("CHRYSANTHEMUM", "Chrysanthemum", "MUM", "Mum", "CHR", "CHRYS"), ("BAMBOO", "Bamboo", "BAM"),
 )
 LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
+LATIN_NEEDED = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 RED = [(200, 30, 30), (180, 20, 40), (215, 50, 30), (160, 25, 25), (225, 60, 60)]
 GREEN = [(20, 130, 60), (40, 110, 40), (10, 100, 80), (60, 150, 50), (20, 90, 50)]
@@ -101,6 +102,23 @@ def font_files(root: Path) -> list[Font]:
             found.append(Font(path, path.stem.split("-")[0].split("_")[0], "".join(
                 c for c in VARIANTS if ord(c) in cmap and pil.getmask(c).getbbox())))
     return found
+
+
+def latin_fonts(roots: list[Path]) -> list[Path]:
+    """Every font under ``roots`` that draws the Latin letters and digits (an index numeral or a caption in any of
+    them: Noto's, DejaVu's, and the CJK fonts' own; of a collection, its first face)."""
+    from fontTools.ttLib import TTFont
+
+    out = []
+    for path in sorted(p for root in roots for p in root.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc")):
+        try:
+            cmap = TTFont(str(path), lazy=True, fontNumber=0).getBestCmap() or {}
+            pil = ImageFont.truetype(str(path), 80, index=0)
+        except Exception:  # noqa: BLE001 - a font fontTools or FreeType cannot read is simply not used
+            continue
+        if all(ord(c) in cmap and pil.getmask(c).getbbox() for c in LATIN_NEEDED):
+            out.append(path)
+    return out
 
 
 def mahjong_fonts(root: Path) -> list[Path]:
@@ -639,6 +657,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="draw captioned styles bp_NN instead, whose flowers show pictures cut from the flowers of the "
                          "fetched sets in FACES (not the held-out style), any picture on any flower: a reader learns "
                          "that the caption, not the picture, names a captioned flower")
+    ap.add_argument("--any-latin", action="store_true",
+                    help="index numerals and captions in any font that draws them (Noto's, the CJK fonts' own, "
+                         "DejaVu's), not DejaVu's four alone")
     ap.add_argument("--birds", action="store_true",
                     help="with --borrow: three styles in four show on their 1s the picture of a fetched set's 1s (not "
                          "the held-out style's), drawn by a throw of their own (--borrow alone draws as before)")
@@ -654,6 +675,8 @@ def main(argv: list[str] | None = None) -> int:
     root = fetch_debs(args.cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
     latin = [p for p in Path("/usr/share/fonts").rglob("*.ttf") if p.name in LATIN_FONTS] or [fonts[0][0]]
+    if args.any_latin:
+        latin = latin_fonts([root, Path("/usr/share/fonts")]) or latin
     if not fonts:
         print(f"no CJK font with the tile glyphs under {root}", file=sys.stderr)
         return 2

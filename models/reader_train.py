@@ -29,11 +29,41 @@ from synth import CLASS_ID
 
 FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10)),
             "dot": tuple(f"{n}p" for n in range(1, 10))}
+# the mark reader reads a tile's index numeral, whatever the tile: its names are the numerals, and ``other`` for a
+# tile that prints none (or a letter)
+MARKS = tuple("123456789")
 
 
 def reader_names(family: str) -> tuple[str, ...]:
-    """The reader's names, in the order of its outputs: the family's tiles, then ``other``."""
-    return (*FAMILIES[family], "other")
+    """The reader's names, in the order of its outputs: the family's tiles (the mark reader's: the numerals), then
+    ``other``."""
+    return (*(MARKS if family == "mark" else FAMILIES[family]), "other")
+
+
+def mark_labels(marks: list[str | None]) -> np.ndarray:
+    """Index marks -> mark reader ids (a numeral's, or ``other`` for none or a letter; -1 where not known).
+
+    >>> mark_labels(["7", "", "E", None]).tolist()
+    [6, 9, 9, -1]
+    """
+    return np.array([-1 if m is None else MARKS.index(m) if m in MARKS else len(MARKS) for m in marks], np.int64)
+
+
+def load_mark_crops(data: list[Path], split: str, size: int, rng: np.random.Generator,
+                    others: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Upright crops of every tile whose style records a numeral on it and ``others`` times as many of the tiles
+    known to print none (no real photos: their marks are not known)."""
+    xs, ys = [], []
+    for d in data:
+        marks: list = []
+        x, _, up = load_synth(d, split, 1, rng, size=size, index_marks=marks)
+        y = mark_labels(marks)
+        numbered, rest = np.flatnonzero((y >= 0) & (y < len(MARKS))), np.flatnonzero(y == len(MARKS))
+        pick = np.sort(np.concatenate([numbered, rng.choice(rest, min(len(rest), int(len(numbered) * others)),
+                                                            replace=False)]))
+        xs.append(upright(x[pick], up[pick]))
+        ys.append(y[pick])
+    return np.concatenate(xs), np.concatenate(ys)
 
 
 def upright(crops: np.ndarray, up: np.ndarray) -> np.ndarray:
@@ -137,6 +167,15 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
             "up_right": round(float(np.concatenate(ups).mean()), 4)}
 
 
+def _train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
+    import torch
+
+    net.train()
+    for m in net.modules() if frozen_norms else ():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
                  size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower",
                  hard_others: float = 0.0) -> dict:
@@ -166,10 +205,18 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         if started and started[key] != want:
             msg = f"the reader run {run} was started with {key} {started[key]}: resume it so, or start another run"
             raise ValueError(msg)
-    init_weights = torch.load(init, map_location="cpu", weights_only=False)["model"]
-    hard = family_score(init_weights, family) if hard_others else None
-    x, y = load_reader_crops(data, real, "train", size, rng, family, hard=hard, hard_share=hard_others)
-    xv, yv = load_reader_crops(data, real, "val", size, rng, family)
+    start_from = torch.load(init, map_location="cpu", weights_only=False)
+    init_weights = start_from["model"]
+    # a shipped network's twin (ship.twin_checkpoint) has its batch norms folded into its convolutions: they stay as
+    # they are, fixed, when it is trained on
+    frozen_norms = bool(start_from.get("frozen_norms", state.get("frozen_norms", False) if state else False))
+    if family == "mark":
+        x, y = load_mark_crops(data, "train", size, rng)
+        xv, yv = load_mark_crops(data, "val", size, rng)
+    else:
+        hard = family_score(init_weights, family) if hard_others else None
+        x, y = load_reader_crops(data, real, "train", size, rng, family, hard=hard, hard_share=hard_others)
+        xv, yv = load_reader_crops(data, real, "val", size, rng, family)
     print(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
           f"loaded in {time.time() - t0:.0f} s", flush=True)
     net = TileNet(len(names))
@@ -189,7 +236,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         print(f"starting from {init}", flush=True)
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(start)
-    net.train()
+    _train_mode(net, frozen_norms)
     te = time.time()
     for step in range(start + 1, steps + 1):
         idx = np.sort(rng.integers(0, len(x), batch))
@@ -205,10 +252,12 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         if step % 250 == 0 or step == steps:
             rec = {"step": step, "loss": round(loss.item(), 4), "seconds": round(time.time() - te, 1),
                    "synth_val": _eval(net, xv, yv, other)}
+            _train_mode(net, frozen_norms)
             history.append(rec)
             print(json.dumps(rec), flush=True)
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                         "step": step, "steps": steps, "family": family, "hard_others": hard_others,
+                        "frozen_norms": frozen_norms,
                         "history": history}, ckpt)
             te = time.time()
     export(net, run / f"{family}_reader.onnx", size, names, look=False)

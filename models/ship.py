@@ -114,6 +114,38 @@ def float_twin(src: Path, dest: Path) -> Path:
     return dest
 
 
+def twin_checkpoint(shipped: Path, dest: Path) -> Path:
+    """A training checkpoint (``{"model": state_dict}``, as a run's ``last.pt``, to start a run from with ``--init``)
+    of the float twin of a shipped int8 network, for when its run is gone: each convolution's weights and folded bias
+    (its batch norm then passes the bias on as it is, and stays fixed in training: ``frozen_norms``), the three
+    linear layers as they are."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    from vision.classifier_net import TileNet
+
+    with tempfile.TemporaryDirectory() as tmp:
+        graph = onnx.load(str(float_twin(shipped, Path(tmp) / shipped.name))).graph
+    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    linear = {"tile": "cls", "up": "orient"}
+    gemms = {linear.get(n.output[0], "fc"): n for n in graph.node if n.op_type == "Gemm"}
+    net = TileNet(init[gemms["cls"].input[1]].shape[0])
+    state = net.state_dict()
+    for i, conv in enumerate(convs):
+        w, b = init[conv.input[1]], init[conv.input[2]]
+        bn = net.features[i][1]
+        state |= {f"features.{i}.0.weight": w, f"features.{i}.1.weight": torch.ones_like(b),
+                  f"features.{i}.1.bias": b, f"features.{i}.1.running_mean": torch.zeros_like(b),
+                  f"features.{i}.1.running_var": torch.full_like(b, 1.0 - bn.eps)}
+    for name, gemm in gemms.items():
+        state |= {f"{name}.weight": init[gemm.input[1]], f"{name}.bias": init[gemm.input[2]]}
+    net.load_state_dict(state)
+    torch.save({"model": net.state_dict(), "frozen_norms": True}, dest)
+    return dest
+
+
 def _clips_at_zero(zero_point: np.ndarray | None) -> bool:
     return zero_point is not None and zero_point.dtype == np.uint8 and not zero_point.any()
 

@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="card: the shipped classifier's runs, in the order they ran")
     ap.add_argument("--reader-run", help="reader, ship-reader (default '<family>_reader'): the reader's run under "
                                          "--runs")
-    ap.add_argument("--family", choices=["flower", "character", "dot"], default="flower",
+    ap.add_argument("--family", choices=["flower", "character", "dot", "mark"], default="flower",
                     help="reader: the tiles it reads (flower: 1f-8f, character: 1m-9m, dot: 1p-9p)")
     ap.add_argument("--reader-runs", nargs="*", default=[], help="card: the shipped readers' runs under --runs")
     ap.add_argument("--steps", type=int, default=5000, help="reader: batches of 128 to train for")

@@ -14,7 +14,9 @@ import synth
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "models"))
 from reader_train import (  # noqa: E402
+    MARKS,
     family_score,
+    load_mark_crops,
     load_reader_crops,
     reader_labels,
     reader_names,
@@ -115,3 +117,35 @@ def test_family_score_of_a_classifier_sums_the_family_and_of_a_reader_is_one_les
         with torch.no_grad():
             p = torch.softmax(net(x)[0], 1).numpy()
         assert family_score(net.state_dict(), family)(crops) == pytest.approx(want(p), abs=1e-5)
+
+
+def test_the_mark_reader_learns_the_numerals_from_the_styles_that_record_them(tmp_path: Path) -> None:
+    import cv2
+    import fetch_art
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    assert reader_names("mark") == (*"123456789", "other")
+    face = np.full((200, 150, 3), 230, np.uint8)
+    for style in ("kd_default", "xm_real"):  # a set with index numerals, one without
+        (tmp_path / "art" / style).mkdir(parents=True)
+        for label in synth.FACE_LABELS:
+            cv2.imwrite(str(tmp_path / "art" / style / f"{label}.png"), face)
+    fetch_art.write_marks(tmp_path / "art")
+    data = synth.generate(tmp_path / "ds", {"train": 3, "val": 3}, 1, tmp_path / "art", min_mp=0.3, max_mp=0.4,
+                          progress=False).parent
+    x, y = load_mark_crops([data], "val", 32, np.random.default_rng(0))
+    numbered = (y < len(MARKS)).sum()
+    assert x.shape == (len(y), 32, 32, 3) and numbered > 5 and (y == len(MARKS)).sum() == numbered  # as many others
+    init = tmp_path / "twin.pt"
+    torch.manual_seed(0)
+    torch.save({"model": TileNet(len(synth.NAMES)).state_dict(), "frozen_norms": True}, init)
+    summary = train_reader([data], REAL, tmp_path / "run", 3, init, size=32, threads=1, family="mark")
+    assert summary["family"] == "mark" and summary["train_crops"] < 400  # no real photos: their marks are unknown
+    trained = torch.load(tmp_path / "run" / "last.pt", weights_only=False)
+    assert trained["frozen_norms"] is True
+    start = torch.load(init, weights_only=False)["model"]
+    for k in ("features.0.1.running_mean", "features.3.1.running_var"):  # the norms as the twin folded them
+        assert torch.equal(trained["model"][k], start[k])
+    assert not torch.equal(trained["model"]["features.0.0.weight"], start["features.0.0.weight"])

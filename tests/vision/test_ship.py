@@ -14,7 +14,7 @@ import synth
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "models"))
 from reader_train import reader_names, upright  # noqa: E402
-from ship import calibration_crops, float_twin, requantize, ship_run  # noqa: E402
+from ship import calibration_crops, float_twin, requantize, ship_run, twin_checkpoint  # noqa: E402
 
 from vision.crops import crop_tiles  # noqa: E402
 from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS  # noqa: E402
@@ -125,3 +125,22 @@ def test_requantize_writes_a_shipped_network_as_ship_does_from_its_float_twin(tm
     x = calibration_crops(hands, 96, turn_upright=True)
     x = np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255
     assert (_names(old, x) == _names(twin, x)).mean() >= 0.9
+
+
+def test_a_twin_checkpoint_computes_the_float_twin_of_a_shipped_network(tmp_path: Path) -> None:
+    import onnxruntime as ort
+    import torch
+
+    from vision.classifier_net import TileNet
+
+    state = torch.load(twin_checkpoint(READER_WEIGHTS[1], tmp_path / "twin.pt"), weights_only=False)
+    assert state["frozen_norms"] is True
+    net = TileNet(len(reader_names("flower")))
+    net.load_state_dict(state["model"])
+    x = np.random.default_rng(0).random((4, 3, 96, 96), np.float32)
+    twin = ort.InferenceSession(str(float_twin(READER_WEIGHTS[1], tmp_path / "twin.onnx")),
+                                providers=["CPUExecutionProvider"])
+    with torch.no_grad():
+        got = [t.numpy() for t in net.eval()(torch.from_numpy(x))]
+    for g, w in zip(got, twin.run(None, {"crops": x}), strict=True):
+        assert g == pytest.approx(w, abs=1e-4)
