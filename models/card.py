@@ -18,6 +18,19 @@ FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scal
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
 
 NOTES = """\
+- 2026-11-23 (eleventh session): the int8 networks named differently on another CPU. On this session's machine (AMD
+  EPYC, AVX2 without VNNI) the shipped 8-bit classifier named 0.769 of the held-out real photos right against 0.962
+  measured before, and the held-out style's hands went 0.956 -> 0.707 read right: ONNX Runtime multiplies unsigned
+  activations by signed weights there with an instruction that adds pairs of products in 16 bits and saturates
+  (with VNNI, as on the machine the networks were measured on, it does not). Its float twin (`ship.float_twin`: each
+  weight dequantized, each activation's quantize pair dropped, a ReLU put back where the pair clipped at zero) named
+  0.962 on this machine. The three networks are now quantized again with 7-bit weights (`reduce_range`: 255 x 64 x 2
+  fits the 16 bits), from their float twins, calibrated on 60 val photos of the training styles
+  (`models/train.py requantize --calibration`, `ship` and `ship-reader` quantize so from now on): real photos 0.962,
+  held-out style all 43 classes 0.956 (34 classes 0.963, naming alone on the true boxes 0.967), 28 crops as fast as
+  before (22.0 against 22.1 ms here; unsigned weights, which cannot saturate either, 35.4 ms; float 38.6 ms). A test
+  checks that every shipped network's weights are 7-bit and that it names the held-out real photos as its float twin
+  does on the CPU the tests run on (the 8-bit classifier agreed with its twin on 0.72 of them here).
 - 2026-11-22 (tenth session): close-ups. A photo whose first look finds fewer than 10 tiles is looked at again
   shrunk 5 times into a canvas of felt green (`DetectorConfig.zoom_out`), and those boxes are taken when their median
   side is more than 1.5 times the first look's and the finder is surer of them (or the first look found none), 0.6
@@ -398,6 +411,14 @@ python datasets/synth.py --out /work/cache/datasets/closeup_real --train 600 --v
 nice -n 5 python models/train.py finetune --data $D/hands2 --real-data $D/flat_real $D/flat_real2 $D/hands_real \
     $D/closeup_real --epochs 2 --name finder_ft4 --init /work/cache/runs/finder_ft3/weights/best.pt
 python models/train.py export --name finder_ft4
+python bench/eval_vision.py && python bench/eval_layout.py --detector
+# the three int8 networks quantized again from their float twins with 7-bit weights (eleventh session; the same
+# weights): the 8-bit ones saturated on a CPU without VNNI
+git checkout 79d18fa -- models/tile_classifier.onnx models/character_reader.onnx models/flower_reader.onnx
+python datasets/fetch_art.py
+python datasets/synth.py --out /work/cache/datasets/calib4 --train 0 --val 60 --seed 13 --min-mp 1.0 --max-mp 2.0 \\
+    --workers 2
+python models/train.py requantize --calibration /work/cache/datasets/calib4
 python bench/eval_vision.py && python bench/eval_layout.py --detector
 python models/train.py card --finetune finder_ft2 finder_ft3 finder_ft4 --classifiers classifier_v2 classifier_v3_96 \\
     --reader-runs character_reader3 flower_reader6"""
