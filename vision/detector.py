@@ -1,10 +1,12 @@
 """The tile detector: a one-class YOLO finder boxes every tile, a small CNN names each crop, readers (the same
-network, each trained on one family of tiles) read again, turned upright, the tiles that may be of their family, and
-the tiles of the photo that look alike agree on their names (``vision/agreement.py``).
+network, each trained on one family of tiles) read again, turned upright, the tiles that may be of their family, the
+mark reader reads the index numeral a set may print on them, and the tiles of the photo that look alike agree on
+their names (``vision/agreement.py``).
 
-All four networks run in ONNX Runtime (the finder by ``vision/finder.py``). Weights are passed in explicitly
-(``models/tile_finder.onnx``, ``models/tile_classifier.onnx``, ``models/flower_reader.onnx`` and
-``models/character_reader.onnx`` are the shipped ones, see ``models/README.md``); nothing is downloaded.
+All five networks run in ONNX Runtime (the finder by ``vision/finder.py``). Weights are passed in explicitly
+(``models/tile_finder.onnx``, ``models/tile_classifier.onnx``, ``models/character_reader.onnx``,
+``models/flower_reader.onnx`` and ``models/mark_reader.onnx`` are the shipped ones, see ``models/README.md``); nothing
+is downloaded.
 """
 
 from __future__ import annotations
@@ -26,12 +28,17 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
-# style's, flowers last 43 of 1101, characters last 46
-READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx")
+# style's, flowers last 43 of 1101, characters last 46. The mark reader last: it weighs the names the others left
+READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx")
 NAMES: tuple[str, ...] = tuple(
     [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
     + [f"{n}f" for n in range(1, 9)] + ["back"]
 )
+# the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
+# when its set prints one: a suit tile its number, a flower its number in its row (0..8 for 1..9; -1: none)
+MARK_NAMES = (*"123456789", "other")
+MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n[1] == "f" else -1
+                    for n in NAMES[:-1]] + [-1])
 
 # a photo whose first look finds fewer than FEW tiles is looked at again shrunk into a canvas of FELT
 # (``DetectorConfig.zoom_out``), whose tiles are taken when they are more than BIGGER times those of the first look
@@ -71,6 +78,7 @@ class DetectorConfig:
     # of the training styles that 1.01 reads)
     reader_sure: float = 0.8
     reader_weight: float = 0.5  # a reader's share when its names and the classifier's are averaged
+    mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
     # tiles of a photo whose looks (the classifier's features, crops turned upright) have a cosine above this vote
     # for each other's names (``vision/agreement.py``; above 1: none), each vote counted ``alike_weight`` times
     # (cosine - alike) / (1 - alike); chosen on the training styles' true boxes (0.83 / 0.85 / 0.87 / 0.9 with weight
@@ -203,14 +211,16 @@ class TileDetector:
         Each is read once, turned upright by the classifier's up direction. That head is wrong by half a turn on a
         third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``)."""
         c = self.config
-        ask = np.flatnonzero((p[:, reader.ids].sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
+        family = p[:, MARK_OF >= 0] if reader.marks else p[:, reader.ids]
+        ask = np.flatnonzero((family.sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
         if len(ask) == 0:
             return p
         x = crops[ask] if reader.side == self._crop else _network_input(crop_tiles(rgb, boxes[ask], reader.side))
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
         q = _softmax(reader.session.run(None, {"crops": _turned(x, up[ask].argmax(1))})[0])
         out = p.copy()
-        out[ask] = mix_reading(p[ask], q, reader.ids, c.reader_weight)
+        out[ask] = mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_reading(p[ask], q, reader.ids,
+                                                                                          c.reader_weight)
         return out
 
     def detect(self, image: ImageInput) -> list[Detection]:
@@ -235,12 +245,15 @@ class _Reader:
     session: object  # an onnxruntime.InferenceSession
     ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
     side: int  # the crop side it was exported for
+    marks: bool = False  # the mark reader: it reads a tile's index numeral (``MARK_NAMES``), not its name
 
     @classmethod
     def load(cls, session: object, path: Path) -> _Reader:
         """A reader's session and its names, from the model's metadata (``names``: its names in order, ``other``
         last); a model without them is no reader."""
         names = session.get_modelmeta().custom_metadata_map.get("names", "").split(",")
+        if tuple(names) == MARK_NAMES:
+            return cls(session, np.zeros(0, np.int64), _crop_side(session), marks=True)
         if len(names) < 2 or names[-1] != "other" or not set(names[:-1]) <= set(NAMES) or len(set(names)) < len(names):
             msg = (f"{path} is no reader: its metadata names {names[:-1] or 'no tiles'}, a reader names some of the "
                    f"tiles and then 'other' (models/reader_train.py)")
@@ -265,6 +278,23 @@ def mix_reading(p: np.ndarray, q: np.ndarray, ids: np.ndarray, weight: float) ->
     r[:, ids] = q[:, :-1]
     m = (1.0 - weight) * p + weight * r
     return m / m.sum(1, keepdims=True)  # when the classifier gave the family all, the reader's other went nowhere
+
+
+def mix_marks(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
+    """The classifier's names ``p`` (N, 43) weighed by what the mark reader saw (``q``, N, 10: the numerals 1..9,
+    then none): a tile of a name that prints numeral k (``MARK_OF``) may show k or, in a set without indices, none
+    (q[k] + q[none]); any other tile shows none (q[none]). ``weight``: the power the reading is taken to (0: none).
+
+    >>> p = np.zeros((1, len(NAMES))); p[0, NAMES.index("7p")] = 0.9; p[0, NAMES.index("6p")] = 0.1
+    >>> q = np.array([[0, 0, 0, 0, 0, 0.98, 0, 0, 0, 0.02]])  # a "6", surely
+    >>> m = mix_marks(p, q, 1.0); NAMES[int(m.argmax())], round(float(m.sum()), 6)
+    ('6p', 1.0)
+    >>> bool(np.allclose(mix_marks(p, np.eye(10)[[9]], 1.0), p))  # no numeral seen: the names as they were
+    True
+    """
+    seen = np.where(MARK_OF >= 0, q[:, MARK_OF.clip(0)] + q[:, -1:], q[:, -1:])
+    m = p * seen ** weight
+    return m / np.maximum(m.sum(1, keepdims=True), 1e-12)
 
 
 def _network_input(crops: np.ndarray) -> np.ndarray:

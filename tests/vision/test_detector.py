@@ -363,6 +363,33 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
         assert characters.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["6m", "6m"]
 
 
+def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads() -> None:
+    from vision.detector import MARK_NAMES, NAMES, DetectorConfig, TileDetector, _Reader
+
+    class Classifier:  # 7p 0.7, 6p 0.2, 5z 0.1 for every crop, upright
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 1e-9)
+            p[:, NAMES.index("7p")], p[:, NAMES.index("6p")], p[:, NAMES.index("5z")] = 0.7, 0.2, 0.1
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), _unlike(len(p))]
+
+    reader = _Reader.load(_Meta(",".join(MARK_NAMES), pick=5), Path("mark.onnx"))  # a "6", surely
+    assert reader.marks and len(reader.ids) == 0
+    det = object.__new__(TileDetector)
+    det._classifier, det._crop, det._readers, det.config = Classifier(), 64, [reader], DetectorConfig(turns=1)
+    boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
+    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+    assert reader.session.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["6p", "6p"]
+    assert p[:, NAMES.index("6p")] == pytest.approx(1.0, abs=1e-6)  # nothing else prints a 6
+    none = _Reader.load(_Meta(",".join(MARK_NAMES), pick=9), Path("mark.onnx"))  # no numeral: names as they were
+    det._readers = [none]
+    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+    assert p[:, NAMES.index("7p")] == pytest.approx(0.7, abs=1e-6)
+    det.config = DetectorConfig(turns=1, reader_sure=0.6)  # 7p at 0.7 is named surely enough: not read
+    det._readers = [reader]
+    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+    assert reader.session.batches == [2] and NAMES[int(p[0].argmax())] == "7p"
+
+
 @pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")
 def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: Path) -> None:
     import sys
