@@ -49,6 +49,7 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
         if max_side and fmt == "JPEG" and max(full_w, full_h) > max_side:
             k = max_side / max(full_w, full_h)
             img.draft("RGB", (int(full_w * k) + 1, int(full_h * k) + 1))
+        img.load()  # decoded here, so that a truncated photo is a BadImageError
         if img.getexif().get(ORIENTATION, 1) != 1:  # turned upright (exif_transpose copies a photo even when not)
             img = ImageOps.exif_transpose(img)
         if img.mode != "RGB":
