@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
-from synth import DRAWN_STYLES, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
+from synth import DRAWN_STYLES, FACE_LABELS, FLOWER_LABELS, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
 
 FONT_PACKAGES = (
     "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
@@ -695,8 +695,7 @@ def main(argv: list[str] | None = None) -> int:
         prefix = "dx" if args.decoys else "bp" if pictures else "dr"
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
-        labels = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + [
-            f"{n}f" for n in range(1, 9)]
+        labels = [*FACE_LABELS, *FLOWER_LABELS]
         (dest / MARKS_FILE).write_text(json.dumps({label: index_mark(look, label) for label in labels}, indent=0))
         for label in labels:
             n = int(label[0])

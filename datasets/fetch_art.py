@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from PIL import Image
-from synth import MARKS_FILE
+from synth import FACE_LABELS, FLOWER_LABELS, MARKS_FILE
 
 FACE_W, FACE_H = 150, 200
 PACKAGES = ("kdegames-mahjongg-data-kf5", "gnome-mahjongg", "xmahjongg")
@@ -256,15 +256,13 @@ def set_marks(style: str) -> dict[str, str] | None:
     >>> m = set_marks("kd_classic"); m["7m"], m["1s"], m["7p"], "1z" in m
     ('7', '1', '', False)
     """
-    suits = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
-    flowers = [f"{n}f" for n in range(1, 9)]
     if style in UNMARKED_SETS:
-        return dict.fromkeys(suits + [f"{n}z" for n in range(1, 8)] + flowers, "")
+        return dict.fromkeys((*FACE_LABELS, *FLOWER_LABELS), "")
     if style not in INDEXED_SETS:
         return None
     kind = INDEXED_SETS[style]
-    marks = {t: "" if t in kind.get("unmarked", ()) else t[0] for t in suits}
-    return marks | {f: str((int(f[0]) - 1) % 4 + 1) if kind["flowers"] else "" for f in flowers}
+    marks = {t: "" if t in kind.get("unmarked", ()) else t[0] for t in FACE_LABELS if t[1] in "mps"}
+    return marks | {f: str((int(f[0]) - 1) % 4 + 1) if kind["flowers"] else "" for f in FLOWER_LABELS}
 
 
 def write_marks(faces: Path) -> None:

@@ -209,7 +209,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     init_weights = start_from["model"]
     # a shipped network's twin (ship.twin_checkpoint) has its batch norms folded into its convolutions: they stay as
     # they are, fixed, when it is trained on
-    frozen_norms = bool(start_from.get("frozen_norms", state.get("frozen_norms", False) if state else False))
+    frozen_norms = bool(start_from.get("frozen_norms", False))
     if family == "mark":
         x, y = load_mark_crops(data, "train", size, rng)
         xv, yv = load_mark_crops(data, "val", size, rng)
