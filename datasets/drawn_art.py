@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
-from synth import DRAWN_STYLES, FACE_LABELS, FLOWER_LABELS, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
+from synth import DECOY_PREFIX, DRAWN_STYLES, FACE_LABELS, FLOWER_LABELS, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
 
 FONT_PACKAGES = (
     "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
@@ -692,7 +692,7 @@ def main(argv: list[str] | None = None) -> int:
                 _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
         if birds and bird_rng.random() < 0.75:
             look = replace(look, bird=_pick(bird_rng, birds))
-        prefix = "dx" if args.decoys else "bp" if pictures else "dr"
+        prefix = DECOY_PREFIX[:-1] if args.decoys else "bp" if pictures else "dr"
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
         labels = [*FACE_LABELS, *FLOWER_LABELS]

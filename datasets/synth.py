@@ -45,7 +45,8 @@ HELD_OUT_STYLES = ("kd_traditional",)
 SKIP_STYLES = ("gn_edu_kang_xi",)  # radicals for teaching, not mahjong faces
 # styles drawn here (datasets/drawn_art.py): not in the shipped weights' data; used only when asked for by name or
 # pattern, so the default style set (and every photo drawn from it) stays what it was
-DRAWN_STYLES = ("dr_*", "uc_*", "dx_*", "bp_*")
+DECOY_PREFIX = "dx_"  # decoy styles (drawn_art.py --decoys): a suit tile's label is its index, not its body
+DRAWN_STYLES = ("dr_*", "uc_*", f"{DECOY_PREFIX}*", "bp_*")
 
 BACK_COLOURS = [(40, 120, 60), (30, 90, 160), (220, 180, 40), (235, 235, 230), (200, 60, 40), (60, 160, 150),
                 (110, 60, 150), (230, 120, 30), (20, 40, 90), (150, 200, 90), (240, 160, 180), (70, 70, 70)]

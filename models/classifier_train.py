@@ -16,7 +16,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from synth import CLASS_ID, NAMES, real_photos
+from synth import CLASS_ID, DECOY_PREFIX, NAMES, real_photos
 
 from vision.crops import CROP, MARGIN, crop_tiles
 
@@ -81,16 +81,20 @@ def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random
 
 def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
                limit: int = 0, marks: float = 0.0, size: int = CROP,
-               index_marks: list | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               index_marks: list | None = None, decoys: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Jittered ``size``-pixel crops of every labelled tile in a split: (crops, class ids, up-direction bins);
     ``marks``: the share of crops given a random index mark (``add_marks``); ``index_marks``, when given, is extended
-    by each crop's index mark as its style records it (``layout["marks"]``: "" none, None not known)."""
+    by each crop's index mark as its style records it (``layout["marks"]``: "" none, None not known); without
+    ``decoys``, the photos of decoy styles (``drawn_art.py --decoys``: a suit tile's body shows another number than
+    its label) are left out."""
     crops, cls, ori = [], [], []
     files = sorted((data / "layout" / split).glob("*.json"))
     if limit:
         files = files[:limit]
     for js in files:
         layout = json.loads(js.read_text())
+        if not decoys and layout.get("style", "").startswith(DECOY_PREFIX):
+            continue
         img = cv2.imread(str(data / "images" / split / f"{js.stem}.jpg"))
         if img is None:
             continue
@@ -185,6 +189,17 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
     return res
 
 
+def train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
+    """``net`` set to train, its batch norms kept in eval (their statistics fixed) when ``frozen_norms``: a shipped
+    network's float twin has them folded into its convolutions (``ship.twin_checkpoint``)."""
+    import torch
+
+    net.train()
+    for m in net.modules() if frozen_norms else ():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
                      init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP) -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
@@ -199,10 +214,11 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
     t0 = time.time()
-    train = [load_synth(d, "train", 2, rng, marks=marks, size=size) for d in data]
+    train = [load_synth(d, "train", 2, rng, marks=marks, size=size, decoys=False) for d in data]
     xs, ys, os_ = (np.concatenate(a) for a in zip(*train, strict=True))
     del train
-    xv, yv, ov = (np.concatenate(a) for a in zip(*(load_synth(d, "val", 1, rng, size=size) for d in data), strict=True))
+    val = [load_synth(d, "val", 1, rng, size=size, decoys=False) for d in data]
+    xv, yv, ov = (np.concatenate(a) for a in zip(*val, strict=True))
     xr, yr = load_real(real, holdout=False, size=size)
     xh, yh = load_real(real, holdout=True, size=size)
     xrr, yrr, orr = _rot_real(xr, yr, 24, rng)
@@ -216,14 +232,18 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     ckpt = run / "last.pt"
     start = 0
     history: list[dict] = []
+    frozen_norms = False  # a shipped network's twin (ship.twin_checkpoint): its folded norms stay fixed
     if ckpt.exists():
         state = torch.load(ckpt, map_location="cpu", weights_only=False)
         net.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
         start, history = state["epoch"] + 1, state["history"]
+        frozen_norms = bool(state.get("frozen_norms", False))
         print(f"resuming classifier at epoch {start}", flush=True)
     elif init is not None:
-        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        start_from = torch.load(init, map_location="cpu", weights_only=False)
+        net.load_state_dict(start_from["model"])
+        frozen_norms = bool(start_from.get("frozen_norms", False))
         print(f"starting from {init}", flush=True)
     steps_per_epoch = (len(x_all) // 2 + 127) // 128  # half the synthetic variants each epoch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
@@ -231,7 +251,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(0)
     for epoch in range(start, epochs):
-        net.train()
+        train_mode(net, frozen_norms)
         te = time.time()
         order = rng.permutation(len(x_all))[: steps_per_epoch * 128]
         tot = 0.0
@@ -252,7 +272,8 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
                "synth_val": evaluate(net, xv, yv, ov), "real_holdout": evaluate(net, xh, yh)}
         history.append(rec)
         print(json.dumps(rec), flush=True)
-        torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history}, ckpt)
+        torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history,
+                    "frozen_norms": frozen_norms}, ckpt)
     export(net, run / "tile_classifier.onnx", size)  # shipped only on request (``models/train.py ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-from classifier_train import _augment, export, load_real, load_synth
+from classifier_train import _augment, export, load_real, load_synth, train_mode
 from synth import CLASS_ID
 
 FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10)),
@@ -167,15 +167,6 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
             "up_right": round(float(np.concatenate(ups).mean()), 4)}
 
 
-def _train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
-    import torch
-
-    net.train()
-    for m in net.modules() if frozen_norms else ():
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.eval()
-
-
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
                  size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower",
                  hard_others: float = 0.0) -> dict:
@@ -236,7 +227,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         print(f"starting from {init}", flush=True)
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(start)
-    _train_mode(net, frozen_norms)
+    train_mode(net, frozen_norms)
     te = time.time()
     for step in range(start + 1, steps + 1):
         idx = np.sort(rng.integers(0, len(x), batch))
@@ -252,7 +243,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         if step % 250 == 0 or step == steps:
             rec = {"step": step, "loss": round(loss.item(), 4), "seconds": round(time.time() - te, 1),
                    "synth_val": _eval(net, xv, yv, other)}
-            _train_mode(net, frozen_norms)
+            train_mode(net, frozen_norms)
             history.append(rec)
             print(json.dumps(rec), flush=True)
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
