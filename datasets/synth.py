@@ -141,7 +141,7 @@ def camerash_styles(root: Path, count: int = 8) -> list[Style]:
 # -------------------------------------------------------------------------------------------------------- hand ----
 @dataclass
 class Group:
-    kind: str  # concealed | chow | pung | kong | concealed_kong | win | flowers | distractor
+    kind: str  # concealed | chow | pung | kong | concealed_kong | win | flowers | distractor | set
     tiles: list[str]
     backs: list[bool] = field(default_factory=list)  # per tile: shown face down
     sideways: int = -1  # index of the sideways tile in an exposed meld
@@ -422,6 +422,39 @@ def layout_scene(rng: np.random.Generator, style: Style, groups: list[Group]) ->
     return placed
 
 
+def layout_set(rng: np.random.Generator, style: Style) -> list[Placed]:
+    """A tile set laid out to be photographed, as sets are shown for sale or sorted before a game: the whole set
+    (four of each face, one of each flower), one family of it (a suit, the honours), or a random part, sorted by
+    name, in a grid of touching or nearly touching tiles, the copies of a tile side by side or the set repeated in
+    blocks, filled row by row or column by column."""
+    full = [n for n in FACE_LABELS for _ in range(4)] + (list(FLOWER_LABELS) if style.has_flowers else [])
+    kind = rng.random()
+    if kind < 0.5:
+        labels = full
+    elif kind < 0.75:
+        family = str(rng.choice(["m", "p", "s", "z"]))
+        labels = [n for n in full if n[1] == family]
+    else:
+        pick = rng.choice(len(full), int(rng.integers(20, 101)), replace=False)
+        labels = [full[i] for i in sorted(pick)]
+    if rng.random() < 0.5:  # the set repeated in blocks: a tile's k-th copy in the k-th block
+        copy = [labels[:k].count(n) for k, n in enumerate(labels)]
+        labels = [n for _, _, n in sorted(zip(copy, map(NAMES.index, labels), labels, strict=True))]
+    cols = int(min(len(labels), rng.integers(4, 19)))
+    rows = -(-len(labels) // cols)
+    by_column = rng.random() < 0.3
+    gap_x, gap_y = rng.uniform(0.0, 0.08), rng.uniform(0.0, 0.15)
+    back_rgb = tuple(int(c) for c in BACK_COLOURS[rng.integers(len(BACK_COLOURS))])
+    red = rng.random() < 0.3  # one copy of each five red, where the style has red fives
+    placed = []
+    for k, label in enumerate(labels):
+        r, c = (k % rows, k // rows) if by_column else divmod(k, cols)
+        is_red = red and label in style.red and labels.index(label) == k
+        art = style.red[label] if is_red else style.faces[label]
+        placed.append(Placed(label, art, c * (TILE_W + gap_x), r * (TILE_H + gap_y), 0, float(rng.normal(0, 0.8)),
+                             0, False, is_red, False, back_rgb))
+    return placed
+
 def _plain_back(rgb: tuple[int, int, int]) -> np.ndarray:
     img = np.empty((200, 150, 3), np.uint8)
     img[:] = rgb
@@ -488,8 +521,10 @@ def _face_rgba(face: np.ndarray, rng: np.random.Generator, tint: float) -> np.nd
 
 
 def render_scene(rng: np.random.Generator, style: Style, groups: list[Group], width: int, height: int,
-                 distractors: bool = True) -> tuple[np.ndarray, list[dict], Camera]:
-    placed = layout_scene(rng, style, groups)
+                 distractors: bool = True, placed: list[Placed] | None = None) -> tuple[np.ndarray, list[dict], Camera]:
+    """The photo of ``groups`` laid out as a hand (or of the tiles ``placed``, as given), its tiles' labels and boxes,
+    and the camera."""
+    placed = layout_scene(rng, style, groups) if placed is None else placed
     back_rgb = placed[0].back_rgb
     hand_quads = [_tile_quad(p) for p in placed]
     if distractors:
@@ -619,18 +654,23 @@ class SceneSpec:
     min_mp: float
     max_mp: float
     flowers: tuple[float, int] = FLOWERS
+    sets: float = 0.0  # the share of scenes that are a tile set laid out in a grid (``layout_set``), not a hand
 
 
 def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], dict]:
     """Render one scene: JPEG bytes, YOLO label lines, and the sidecar layout dict."""
     rng = np.random.default_rng([spec.seed, spec.index])
     style = styles[int(rng.integers(len(styles)))]
-    groups, hand = random_hand(rng, style.has_flowers, spec.flowers)
+    # drawn apart, so that the hands of a dataset without sets are what they were
+    a_set = spec.sets > 0 and np.random.default_rng([spec.seed, spec.index, 17]).random() < spec.sets
+    placed = layout_set(rng, style) if a_set else None
+    groups, hand = ([Group("set", [p.label for p in placed])], None) if placed else random_hand(rng, style.has_flowers,
+                                                                                                 spec.flowers)
     mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
     aspect = float(rng.choice([4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0], p=[0.35, 0.35, 0.1, 0.1, 0.1]))
     w = int(math.sqrt(mp * aspect))
     h = int(mp / w)
-    img, tiles, cam = render_scene(rng, style, groups, w, h)
+    img, tiles, cam = render_scene(rng, style, groups, w, h, distractors=not a_set, placed=placed)
     quality = int(rng.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
@@ -833,16 +873,16 @@ def _styles_cached(art: str, include: tuple, exclude: tuple) -> list[Style]:
 def generate(out: Path, counts: dict[str, int], seed: int, art: Path = DEFAULT_ART,
              include: list[str] | None = None, exclude: list[str] | None = None, min_mp: float = 3.0,
              max_mp: float = 12.0, workers: int = 1, progress: bool = True,
-             flowers: tuple[float, int] = FLOWERS) -> Path:
+             flowers: tuple[float, int] = FLOWERS, sets: float = 0.0) -> Path:
     """Write the dataset and its data.yaml; returns the yaml path. Image indices run on across splits.
-    ``flowers``: as ``random_hand``'s."""
+    ``flowers``: as ``random_hand``'s; ``sets``: the share of scenes that are tile sets laid out (``layout_set``)."""
     specs = []
     idx = 0
     for split, n in counts.items():
         for d in ("images", "labels", "layout"):
             (out / d / split).mkdir(parents=True, exist_ok=True)
         for _ in range(n):
-            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp, flowers))
+            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp, flowers, sets))
             idx += 1
     jobs = [(s, str(art), include, exclude, str(out)) for s in specs]
     t0 = time.time()
@@ -886,14 +926,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--flowers", nargs=2, type=float, metavar=("SHARE", "MOST"), default=FLOWERS,
                     help=f"the share of hands that set flowers aside, and the most they set aside (default: "
                          f"{FLOWERS[0]} {FLOWERS[1]}; e.g. '1 8' for a flower-rich set)")
+    ap.add_argument("--sets", type=float, default=0.0,
+                    help="the share of scenes that are a tile set (whole, one family or a part) laid out in a grid of "
+                         "touching tiles, as sets are photographed, instead of a hand (default 0)")
     args = ap.parse_args(argv)
+    if not 0 <= args.sets <= 1:
+        ap.error(f"--sets: a share, 0 to 1, got {args.sets:g}")
     share, most = args.flowers[0], int(args.flowers[1])
     if not (0 <= share <= 1 and most == args.flowers[1] and 1 <= most <= len(FLOWER_LABELS)):
         ap.error(f"--flowers: SHARE must be 0 to 1 and MOST a whole number 1 to {len(FLOWER_LABELS)}, "
                  f"got {args.flowers[0]:g} {args.flowers[1]:g}")
     counts = {k: v for k, v in (("train", args.train), ("val", args.val)) if v > 0}
     yaml = generate(args.out, counts, args.seed, args.art, args.styles, args.exclude or None, args.min_mp,
-                    args.max_mp, args.workers, flowers=(share, most))
+                    args.max_mp, args.workers, flowers=(share, most), sets=args.sets)
     print(f"wrote {yaml}")
     return 0
 

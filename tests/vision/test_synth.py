@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -233,3 +234,39 @@ def test_load_synth_gives_each_crop_its_index_mark(tmp_path: Path) -> None:
     assert len(marks) == len(names) > 10
     for name, mark in zip(names, marks, strict=True):  # suits their number, backs none, honours not known
         assert mark == (name[0] if name[1] in "mps" else "" if name == "back" else None)
+
+
+def test_a_tile_set_is_laid_out_in_a_grid_of_its_tiles() -> None:
+    from collections import Counter
+
+    style = synth.plain_style()
+    kinds = Counter()
+    for seed in range(40):
+        placed = synth.layout_set(np.random.default_rng(seed), style)
+        counts = Counter(p.label for p in placed)
+        assert all(n <= (1 if label.endswith("f") else 4) for label, n in counts.items())  # no more than a set has
+        families = {label[1] for label in counts}
+        kinds["whole" if len(placed) == 144 else "family" if len(families) == 1 else "part"] += 1
+        xs, ys = sorted({p.x for p in placed}), sorted({p.y for p in placed})
+        assert len({(p.x, p.y) for p in placed}) == len(placed)  # a tile on each place of the grid
+        assert len(xs) * len(ys) - max(len(xs), len(ys)) < len(placed)  # but for the end of its last line
+        step = np.diff(xs).min() if len(xs) > 1 else synth.TILE_W
+        assert synth.TILE_W <= step <= synth.TILE_W * 1.08 + 1e-9  # touching or nearly
+    assert min(kinds.values()) >= 4 and len(kinds) == 3
+
+
+def test_set_scenes_label_every_tile_and_leave_hands_as_they_were() -> None:
+    style = synth.plain_style((230, 25, 25), "red", text=False)
+    spec = synth.SceneSpec(2, 3, "train", 0.5, 0.6)
+    assert synth.make_scene(spec, [style])[0] == synth.make_scene(replace(spec, sets=0.0), [style])[0]
+    for index in range(3):
+        jpg, lines, layout = synth.make_scene(synth.SceneSpec(index, 3, "train", 0.5, 0.6, sets=1.0), [style])
+        assert layout["hand"] is None and layout["groups"][0]["kind"] == "set"
+        assert len(layout["tiles"]) == len(layout["groups"][0]["tiles"]) >= 20
+        assert len(lines) == sum(t["visible"] >= 0.6 for t in layout["tiles"]) > 0.8 * len(layout["tiles"])
+
+
+def test_sets_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        synth.main(["--out", "unused", "--sets", "1.5"])
+    assert "--sets" in capsys.readouterr().err
