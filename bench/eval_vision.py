@@ -1,7 +1,8 @@
 """Evaluate mjscore's tile detector beside the peer baseline (PyPI ``mahjong-detector``), in one run.
 
 1. Synthetic hands drawn in a tile style kept out of training (``kd_traditional``), 3-12 MP: mAP50 and the share of
-   tiles read right (a true tile counts when a detection overlaps it at IoU >= 0.5 with the right name).
+   tiles read right (a true tile counts when a detection overlaps it at IoU >= 0.5 with the right name); the same
+   for photos of tile sets laid out in grids of touching tiles (``--sets``), as sets are photographed.
 2. The held-out real camerash photos (never trained on): top-1 over the 42 face classes, three ways: the photo as
    it is (a close-up: the detection with the highest confidence names it), the photo pasted at hand-photo scale on
    a plain table (``in_scene``), and, for mjscore, its naming alone (classifier and readers) on the whole
@@ -11,7 +12,7 @@
 The baseline has 34 classes (no flowers, no back): it is scored on the true tiles of those classes, and mjscore's
 figures on that same subset are given beside it.
 
-Usage: ``python bench/eval_vision.py [--hands 60] [--out /work/cache/bench/eval_vision.json]``
+Usage: ``python bench/eval_vision.py [--hands 60] [--sets 20] [--out /work/cache/bench/eval_vision.json]``
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -135,15 +137,20 @@ def map50(per_image: list[tuple[list, list]], classes: frozenset[str]) -> float:
 
 
 # ------------------------------------------------------------------------------------------------ the runs ------
-def held_out_hands(n: int, art: Path, out: Path) -> list[tuple[bytes, list]]:
+def held_out_hands(n: int, art: Path, out: Path, sets: bool = False) -> list[tuple[bytes, list]]:
+    """``n`` photos drawn in the held-out style: hands (3-12 MP), or with ``sets`` tile sets laid out in grids
+    (``synth.layout_set``, 2-6 MP); each with its true tiles (label, box)."""
     styles = synth.load_styles(art, include=list(synth.HELD_OUT_STYLES))
+    spec = synth.SceneSpec(0, 2027, "heldout_sets", 2.0, 6.0, sets=1.0) if sets else synth.SceneSpec(
+        0, 2026, "heldout", 3.0, 12.0)
     scenes = []
     for i in range(n):
-        jpg, _lines, layout = synth.make_scene(synth.SceneSpec(i, 2026, "heldout", 3.0, 12.0), styles)
+        jpg, _lines, layout = synth.make_scene(replace(spec, index=i), styles)
         truth = [(t["label"], tuple(t["box"])) for t in layout["tiles"] if t["visible"] >= 0.6]
         scenes.append((jpg, truth))
     out.mkdir(parents=True, exist_ok=True)
-    (out / "heldout_000.jpg").write_bytes(scenes[0][0])
+    if n:
+        (out / f"heldout{'_set' if sets else ''}_000.jpg").write_bytes(scenes[0][0])
     return scenes
 
 
@@ -247,6 +254,7 @@ def speed(models: list, jpg: bytes, runs: int = 20) -> dict[str, dict]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=60)
+    ap.add_argument("--sets", type=int, default=20, help="photos of tile sets laid out in grids, held-out style")
     ap.add_argument("--art", type=Path, default=synth.DEFAULT_ART)
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
     ap.add_argument("--out", type=Path, default=Path("/work/cache/bench/eval_vision.json"))
@@ -259,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     readers = tuple(args.readers)
     t0 = time.time()
     scenes = held_out_hands(args.hands, args.art, args.out.parent)
+    sets = held_out_hands(args.sets, args.art, args.out.parent, sets=True)
     photos = real_photos(args.real)
     big = synth.make_scene(synth.SceneSpec(0, 12, "speed", 12.0, 12.0), synth.load_styles(args.art))[0]
     w, h = Image.open(io.BytesIO(big)).size
@@ -269,11 +278,11 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("mahjong-detector not installed (pip install mahjong-detector): baseline skipped")
     report: dict = {"finder": str(args.finder or "models/tile_finder.onnx"), "readers": [str(r) for r in readers],
-                    "held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands,
+                    "held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands, "sets": args.sets,
                     "real_photos_held_out": len(photos), "speed_image": f"{w}x{h} JPEG ({w * h / 1e6:.1f} MP)"}
     for m in models:
         classes = frozenset(synth.NAMES[:42]) if m.name == "mjscore" else BASELINE_CLASSES
-        r = {"synthetic_hands": eval_hands(m, scenes),
+        r = {"synthetic_hands": eval_hands(m, scenes), "synthetic_sets": eval_hands(m, sets),
              "real_top1_whole_photo": eval_real(m, photos, classes),
              "real_top1_in_scene": eval_real_in_scene(m, photos, classes)}
         if m.name == "mjscore":

@@ -61,7 +61,9 @@ class DetectorConfig:
     # learnt (held-out real photos as they are, named right: not 0.009; 4 / 5 / 6 times 0.698 / 0.915 / 0.910)
     zoom_out: float = 5.0
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
-    max_det: int = 120
+    # the most tiles a look keeps (ultralytics' default): a whole set laid out is 144 tiles (at 120 the surest 120
+    # were kept and the rest of the set's photo lost)
+    max_det: int = 300
     # name each crop from this many quarter turns of it (1 to 4), averaged: 1 as it lies, 2 also turned a quarter; two
     # keep most of four's gain at half the naming time (`models/README.md`)
     turns: int = 2
