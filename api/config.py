@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, READER_WEIGHTS
+from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, READER_WEIGHTS, SET_FINDER_WEIGHTS
 
 
 class Settings(BaseSettings):
@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     # the model
     load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
     finder_weights: Path = Field(FINDER_WEIGHTS, description="the YOLO tile finder")
+    set_finder_weights: Path | None = Field(
+        SET_FINDER_WEIGHTS, description="the finder for photos of a whole set laid out (many tiles); empty: none")
     classifier_weights: Path = Field(CLASSIFIER_WEIGHTS, description="the tile classifier")
     reader_weights: Annotated[list[Path], NoDecode] = Field(
         default_factory=lambda: list(READER_WEIGHTS),
@@ -45,6 +47,11 @@ class Settings(BaseSettings):
     workers: int = Field(1, ge=1, description="worker processes for `mjscore serve` (documented; see docs/api.md)")
     log_level: str = Field("INFO", description="level of the service's own log lines")
     access_log: bool = Field(True, description="one JSON log line per request on stderr")
+
+    @field_validator("set_finder_weights", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("cors_origins", "reader_weights", mode="before")
     @classmethod

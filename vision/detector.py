@@ -3,10 +3,11 @@ network, each trained on one family of tiles) read again, turned upright, the ti
 mark reader reads the index numeral a set may print on them, and the tiles of the photo that look alike agree on
 their names (``vision/agreement.py``).
 
-All five networks run in ONNX Runtime (the finder by ``vision/finder.py``). Weights are passed in explicitly
-(``models/tile_finder.onnx``, ``models/tile_classifier.onnx``, ``models/character_reader.onnx``,
-``models/flower_reader.onnx`` and ``models/mark_reader.onnx`` are the shipped ones, see ``models/README.md``); nothing
-is downloaded.
+All six networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
+looked at by a second finder, trained on such photos too). Weights are passed in explicitly
+(``models/tile_finder.onnx``, ``models/set_finder.onnx``, ``models/tile_classifier.onnx``,
+``models/character_reader.onnx``, ``models/flower_reader.onnx`` and ``models/mark_reader.onnx`` are the shipped ones,
+see ``models/README.md``); nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from vision.image import ImageInput, load_image
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
+# the finder fine-tuned on tile sets laid out in grids of touching tiles too (``datasets/synth.py --sets``): it boxes
+# every tile of such a photo where the hand finder boxes some in pairs or not at all, but it reads hands a little
+# worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
+SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader last: it weighs the names the others left
@@ -60,6 +65,11 @@ class DetectorConfig:
     # a plain canvas (0: not; ``find``): a close-up, a tile filling the photo, is bigger than any tile the finder
     # learnt (held-out real photos as they are, named right: not 0.009; 4 / 5 / 6 times 0.698 / 0.915 / 0.910)
     zoom_out: float = 5.0
+    # a photo in which the finder's two looks find this many tiles or more (more than a hand, its flowers and a few
+    # loose tiles: a synthetic hand photo shows at most 31, and the looks found at most 30 on 260 of them) is a set
+    # laid out, and the set finder looks at it again (0: never). On the first look alone the hand finder found 12 to
+    # 25 of the 144 tiles of some held-out sets
+    set_tiles: int = 32
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     # the most tiles a look keeps (ultralytics' default): a whole set laid out is 144 tiles (at 120 the surest 120
     # were kept and the rest of the set's photo lost)
@@ -104,9 +114,11 @@ class TileDetector:
     """Find and name every tile of a photo: ``TileDetector(finder, classifier).detect(photo)``."""
 
     def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
-                 config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS) -> None:
-        """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone)."""
-        for p in (finder, classifier, *readers):
+                 config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
+                 set_finder: Path | None = SET_FINDER_WEIGHTS) -> None:
+        """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
+        ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone)."""
+        for p in (finder, classifier, *readers, *([set_finder] if set_finder else [])):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
@@ -117,6 +129,7 @@ class TileDetector:
         opts.intra_op_num_threads = 2
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._finder = Finder(_session(finder, opts), finder)
+        self._set_finder = Finder(_session(set_finder, opts), set_finder) if set_finder else None
         self._classifier = _session(classifier, opts)
         if [o.name for o in self._classifier.get_outputs()] != ["tile", "up", "look"]:
             msg = (f"{classifier} is no tile classifier of this version: its outputs are "
@@ -134,12 +147,21 @@ class TileDetector:
         more pixels (on 100 held-out photos, hands with every tile found: 69 in one pass, 92 in two; the first finder).
         When the first finds fewer tiles than a hand has, the photo is also looked at shrunk ``zoom_out`` times (a
         close-up's tiles are bigger than any the finder learnt, and it boxes their parts), and those boxes are taken
-        when they are the bigger and the surer.
+        when they are the bigger and the surer. When the two looks find ``set_tiles`` or more, the photo is a set
+        laid out, and the set finder looks at it again, twice, and its boxes are taken.
         """
         c = self.config
-        boxes, conf = self._predict(rgb, c.imgsz)
+        boxes, conf = self._looks(rgb, self._finder)
+        if self._set_finder is not None and c.set_tiles and len(boxes) >= c.set_tiles:
+            return self._looks(rgb, self._set_finder)
+        return boxes, conf
+
+    def _looks(self, rgb: np.ndarray, finder: Finder) -> tuple[np.ndarray, np.ndarray]:
+        """``find``'s looks by ``finder``."""
+        c = self.config
+        boxes, conf = self._predict(rgb, c.imgsz, finder)
         if len(boxes) < FEW and c.zoom_out > 1:  # fewer than a hand's tiles: perhaps parts of tiles seen close
-            far, far_conf = self._zoomed_out(rgb)
+            far, far_conf = self._zoomed_out(rgb, finder)
             sure = len(far) and far_conf.max() >= FAR_SURE
             if sure and (len(boxes) == 0 or (_side(far) > BIGGER * _side(boxes) and far_conf.max() > conf.max())):
                 return far, far_conf
@@ -149,11 +171,11 @@ class TileDetector:
         pad = c.zoom_margin * _side(boxes)
         x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
         x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
-        boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz)
+        boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
         return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
 
-    def _zoomed_out(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The finder's boxes on ``rgb`` shrunk ``zoom_out`` times into the middle of a canvas of felt green (unlike
+    def _zoomed_out(self, rgb: np.ndarray, finder: Finder) -> tuple[np.ndarray, np.ndarray]:
+        """``finder``'s boxes on ``rgb`` shrunk ``zoom_out`` times into the middle of a canvas of felt green (unlike
         any tile's face), mapped back to ``rgb`` and cut to it."""
         import cv2
 
@@ -165,13 +187,13 @@ class TileDetector:
         canvas[:] = FELT
         top, left = (canvas.shape[0] - small.shape[0]) // 2, (canvas.shape[1] - small.shape[1]) // 2
         canvas[top:top + small.shape[0], left:left + small.shape[1]] = small
-        boxes, conf = self._predict(canvas, c.imgsz)
+        boxes, conf = self._predict(canvas, c.imgsz, finder)
         boxes = (boxes - [left, top, left, top]) * ([w / small.shape[1], h / small.shape[0]] * 2)
         return np.clip(boxes, 0, [w, h, w, h]), conf
 
-    def _predict(self, rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
+    def _predict(self, rgb: np.ndarray, imgsz: int, finder: Finder) -> tuple[np.ndarray, np.ndarray]:
         c = self.config
-        return self._finder.boxes(rgb, imgsz, c.conf, c.iou, c.max_det)
+        return finder.boxes(rgb, imgsz, c.conf, c.iou, c.max_det)
 
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -133,6 +134,11 @@ def test_settings_come_from_mj_variables(monkeypatch):
     for value, names in (("/m/f.onnx", ["f.onnx"]), ("/m/f.onnx, /m/c.onnx", ["f.onnx", "c.onnx"]), ("", [])):
         monkeypatch.setenv("MJ_READER_WEIGHTS", value)
         assert [p.name for p in Settings().reader_weights] == names
+    # the set finder: shipped, another, or none (the tile finder looks at every photo)
+    assert Settings().set_finder_weights.name == "set_finder.onnx"
+    for value, want in (("/m/s.onnx", Path("/m/s.onnx")), ("", None), (" ", None)):
+        monkeypatch.setenv("MJ_SET_FINDER_WEIGHTS", value)
+        assert Settings().set_finder_weights == want
 
 
 def test_settings_defaults(monkeypatch):

@@ -123,6 +123,31 @@ def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
+def test_a_set_laid_out_is_looked_at_by_the_set_finder(art_dir: Path) -> None:
+    import synth
+
+    from vision.detector import DetectorConfig, TileDetector
+
+    styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
+    jpg, _lines, layout = synth.make_scene(synth.SceneSpec(1, 5, "test", 2.0, 2.0, sets=1.0), styles)
+    truth = [tuple(t["box"]) for t in layout["tiles"] if t["visible"] >= 0.6]
+    assert len(truth) >= 40  # more than any hand shows
+
+    def found(det: TileDetector) -> int:
+        boxes = [d.box for d in det.detect(jpg)]
+        return sum(max(_iou(b, t) for b in boxes) >= 0.5 for t in truth)
+
+    det = TileDetector(readers=())
+    routed = found(det)
+    hand_finder_alone = found(TileDetector(readers=(), set_finder=None))
+    assert routed >= 0.8 * len(truth) and routed > 2 * hand_finder_alone, (routed, hand_finder_alone)
+    never = TileDetector(readers=(), config=DetectorConfig(set_tiles=0))
+    assert found(never) == hand_finder_alone
+    with pytest.raises(ModelNotFoundError, match="none.onnx"):
+        TileDetector(set_finder=art_dir / "none.onnx")
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art_dir: Path) -> None:
     import synth
     from ultralytics import YOLO
@@ -136,7 +161,7 @@ def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art
     jpg = synth.make_scene(synth.SceneSpec(0, 7, "test", 3.0, 3.0), styles)[0]
     rgb, _ = load_image(jpg, det.config.work_side)
     for imgsz in (416, 512):  # the letterbox, the network and the suppression: ultralytics' boxes, best first
-        boxes, conf = det._predict(rgb, imgsz)
+        boxes, conf = det._predict(rgb, imgsz, det._finder)
         r = torch_finder.predict(np.ascontiguousarray(rgb[..., ::-1]), conf=det.config.conf, iou=det.config.iou,
                                  imgsz=imgsz, agnostic_nms=True, verbose=False, max_det=det.config.max_det,
                                  device="cpu")[0]
@@ -150,9 +175,10 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
 
     det = object.__new__(TileDetector)  # no weights: the finder's two passes with a stand-in network
     det.config = DetectorConfig(imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0)
+    det._finder, det._set_finder = None, None
     seen: list[tuple[tuple[int, ...], int]] = []
 
-    def predict(rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
         seen.append((rgb.shape[:2], imgsz))
         if imgsz == 416:  # the first look: three tiles 20 px wide at x 100..160, y 200..230
             return np.array([[100.0, 200, 120, 230], [120, 200, 140, 230], [140, 200, 160, 230]]), np.ones(3) * 0.9
@@ -174,12 +200,13 @@ def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
 
     det = object.__new__(TileDetector)  # no weights: a stand-in network
     det.config = DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=4.0)
+    det._finder, det._set_finder = None, None
     photo = np.full((400, 300, 3), 255, np.uint8)  # a close-up: one white face fills the photo
     first: list[tuple[np.ndarray, np.ndarray]] = []
     canvases: list[np.ndarray] = []
     far_conf = [0.8]
 
-    def predict(rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray]:
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
         if rgb.shape[:2] == photo.shape[:2]:
             return first[0]
         canvases.append(rgb)  # the photo shrunk 4 times, 104 x 78 px, in the middle of 416 x 312 px of felt
