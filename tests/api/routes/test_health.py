@@ -33,8 +33,8 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
     built = []
 
     def factory(detector):
-        def make(finder, classifier, config=None, readers=()):
-            built.append((finder, classifier, *readers))
+        def make(finder, classifier, config=None, readers=(), set_finder=None):
+            built.append((finder, classifier, *readers, set_finder))
             return detector
         return make
 
@@ -42,7 +42,8 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
         monkeypatch.setattr(vd, "TileDetector", factory(detector))
         app = create_app(Settings(load_model=True, finder_weights=tmp_path / "f.pt",
                                   classifier_weights=tmp_path / "c.onnx",
-                                  reader_weights=f"{tmp_path / 'r.onnx'},{tmp_path / 'm.onnx'}"))
+                                  reader_weights=f"{tmp_path / 'r.onnx'},{tmp_path / 'm.onnx'}",
+                                  set_finder_weights=tmp_path / "s.onnx"))
         with TestClient(app) as c:
             assert c.get("/readyz").status_code == ready
             for _ in range(3):
@@ -50,7 +51,8 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
             if ready == 503:  # a detector that fails its warm-up is not used: photos get 503, not 500
                 r = c.post("/v1/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
                 assert r.status_code == 503 and "warm-up" in r.json()["error"]["message"]
-        assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx", tmp_path / "r.onnx", tmp_path / "m.onnx")
+        assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx", tmp_path / "r.onnx", tmp_path / "m.onnx",
+                             tmp_path / "s.onnx")
     assert len(built) == 2
     assert detector.__class__ is BrokenDetector
 
