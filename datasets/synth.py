@@ -455,6 +455,7 @@ def layout_set(rng: np.random.Generator, style: Style) -> list[Placed]:
                              0, False, is_red, False, back_rgb))
     return placed
 
+
 def _plain_back(rgb: tuple[int, int, int]) -> np.ndarray:
     img = np.empty((200, 150, 3), np.uint8)
     img[:] = rgb
@@ -663,9 +664,11 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
     style = styles[int(rng.integers(len(styles)))]
     # drawn apart, so that the hands of a dataset without sets are what they were
     a_set = spec.sets > 0 and np.random.default_rng([spec.seed, spec.index, 17]).random() < spec.sets
-    placed = layout_set(rng, style) if a_set else None
-    groups, hand = ([Group("set", [p.label for p in placed])], None) if placed else random_hand(rng, style.has_flowers,
-                                                                                                 spec.flowers)
+    if a_set:
+        placed = layout_set(rng, style)
+        groups, hand = [Group("set", [p.label for p in placed])], None
+    else:
+        placed, (groups, hand) = None, random_hand(rng, style.has_flowers, spec.flowers)
     mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
     aspect = float(rng.choice([4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0], p=[0.35, 0.35, 0.1, 0.1, 0.1]))
     w = int(math.sqrt(mp * aspect))
