@@ -499,8 +499,7 @@ python datasets/synth.py --out $D/sets1 --train 1000 --val 100 --seed 101 --min-
     --sets 1 --styles $S
 python models/train.py finetune --data $D/hands13 --real-data $D/flat_real3 $D/closeup_real2 $D/hands_real2 \\
     $D/sets1 --epochs 2 --name finder_ft5 --init models/tile_finder.pt
-cp models/tile_finder.pt models/tile_finder.onnx /tmp/ && python models/train.py export --name finder_ft5 \\
-    && mv models/tile_finder.onnx models/set_finder.onnx && cp /tmp/tile_finder.pt /tmp/tile_finder.onnx models/
+python models/train.py export --name finder_ft5 --set-finder   # -> models/set_finder.onnx
 python bench/eval_vision.py && python bench/eval_layout.py --detector
 python models/train.py card --finetune finder_ft2 finder_ft3 finder_ft4 --classifiers classifier_v2 classifier_v3_96 \\
     --reader-runs character_reader3 flower_reader6 mark_reader2"""

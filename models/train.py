@@ -19,6 +19,7 @@ Usage::
     python models/train.py classifier --epochs 8
     python models/train.py finetune --name finder_ft2 --real-data DIR ...  # the finder, on more data
     python models/train.py export --name finder_ft2 && python models/train.py card --finetune finder_ft2
+    python models/train.py export --name finder_ft5 --set-finder     # a run as the set finder -> models/set_finder.onnx
     python models/train.py ship --classifier-run classifier_v2       # a classifier run, exported as int8 -> models/
     python models/train.py reader --family character --data D --also D2 ... --init .../classifier_v3_96/last.pt
     python models/train.py ship-reader --reader-run character_reader    # the reader, exported as int8 -> models/
@@ -100,16 +101,21 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
     return best if best.exists() else last
 
 
-def export_finder(weights: Path) -> Path:
+def export_finder(weights: Path, set_finder: bool = False) -> Path:
     """A finder run's weights shipped: ``models/tile_finder.pt`` (the PyTorch weights without the optimizer, to train
-    on from) and ``models/tile_finder.onnx``, its ONNX export, which detection runs (``vision/finder.py``)."""
+    on from) and ``models/tile_finder.onnx``, its ONNX export, which detection runs (``vision/finder.py``); with
+    ``set_finder``, its ONNX export only, as ``models/set_finder.onnx`` (the finder for photos of sets laid out)."""
     from ultralytics import YOLO
     from ultralytics.utils.torch_utils import strip_optimizer
 
-    dest = MODELS / "tile_finder.pt"
     tmp = weights.parent / "ship.pt"
     shutil.copy(weights, tmp)
     strip_optimizer(str(tmp))  # the model and its metadata only
+    if set_finder:
+        onnx = Path(YOLO(str(tmp), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17,
+                                                          imgsz=416))
+        return Path(shutil.move(onnx, MODELS / "set_finder.onnx"))
+    dest = MODELS / "tile_finder.pt"
     shutil.copy(tmp, dest)
     onnx = YOLO(str(dest), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17, imgsz=416)
     return Path(onnx)
@@ -122,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-data", type=Path, nargs="+", default=[Path("/work/cache/datasets/hands_real")],
                     help="finetune: the datasets added to --data")
     ap.add_argument("--name", default="finder_ft", help="finetune, export: the fine-tuning run's name under --runs")
+    ap.add_argument("--set-finder", action="store_true",
+                    help="export: ship the run as the set finder (models/set_finder.onnx), not as the tile finder")
     ap.add_argument("--finetune", nargs="*", default=[],
                     help="card: the fine-tuning runs shipped on top of the base run, in the order they ran")
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
@@ -214,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"finder fine-tuned: {best} (export with care: compare bench figures first)")
     if args.stage == "export":
         best = args.runs / args.name / "weights" / "best.pt"
-        print(f"finder: {export_finder(best)}")
+        print(f"finder: {export_finder(best, args.set_finder)}")
     if args.stage in ("card", "all"):
         from card import write_card
 
