@@ -3,16 +3,21 @@
 ``python models/train.py card [--runs DIR] [--finetune NAME ...]``: the finder's base run (``runs/finder``), the
 fine-tuning runs shipped on top of it (``runs/NAME``, in order), the classifier run (``runs/classifier``), the
 datasets they read (each run's own record) and ``bench/eval_vision.py``'s output. Nothing here is typed in by
-hand but the reproduce commands, the targets and the notes (measurements made beside the runs, dated).
+hand but the reproduce commands, the targets and the notes (measurements made beside the runs, dated). A shipped
+run's records are also kept in the repository (``models/runs``, ``keep_records``), and read from there when its run
+folder is gone (a new machine's cache is empty).
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import shutil
 from pathlib import Path
 
 BENCH = Path("/work/cache/bench/eval_vision.json")
+RECORDS = Path(__file__).resolve().parent / "runs"  # shipped runs' records, as their run folders held them
+RECORD_FILES = ("summary.json", "results.csv", "args.yaml")  # what the card reads of a run
 HELD_OUT = ("kd_traditional",)
 FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scale", "degrees", "fliplr",
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
@@ -505,9 +510,27 @@ python models/train.py card --finetune finder_ft2 finder_ft3 finder_ft4 --classi
     --reader-runs character_reader3 flower_reader6 mark_reader2"""
 
 
+def keep_records(runs: Path, name: str, records: Path = RECORDS) -> list[Path]:
+    """Copy what the card reads of run ``name`` (its ``RECORD_FILES`` and a fine-tune's data list ``NAME.yaml``) from
+    ``runs`` to ``records``, to be committed with the weights it shipped; returns the files copied."""
+    files = [runs / name / f for f in RECORD_FILES] + [runs / f"{name}.yaml"]
+    kept = []
+    for f in (f for f in files if f.exists()):
+        dest = records / f.relative_to(runs)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        kept.append(Path(shutil.copy(f, dest)))
+    return kept
+
+
+def _record(runs: Path, relative: str) -> Path:
+    """A run's record: in ``runs`` while the run is there, else as kept in the repository (``keep_records``)."""
+    path = runs / relative
+    return path if path.exists() else RECORDS / relative
+
+
 def _summary(runs: Path, name: str) -> dict | None:
     """What a classifier or reader run recorded (``train_classifier``, ``train_reader``), or None if it left none."""
-    path = runs / name / "summary.json"
+    path = _record(runs, f"{name}/summary.json")
     return json.loads(path.read_text()) if path.exists() else None
 
 
@@ -546,7 +569,7 @@ def _val(row: dict[str, str]) -> str:
 
 def _finder(runs: Path, finetune: list[str]) -> list[str]:
     lines = ["## Finder (ultralytics, CPU, from scratch: no pretrained weights)"]
-    base, args = _rows(runs / "finder" / "results.csv"), _args(runs / "finder" / "args.yaml")
+    base, args = _rows(_record(runs, "finder/results.csv")), _args(_record(runs, "finder/args.yaml"))
     if not base:
         return [*lines, "- no finder run recorded"]
     lines += [
@@ -555,9 +578,9 @@ def _finder(runs: Path, finetune: list[str]) -> list[str]:
         f"- last epoch val (synthetic, one class): {_val(base[-1])}",
     ]
     for k, name in enumerate(finetune):
-        ft, fargs = _rows(runs / name / "results.csv"), _args(runs / name / "args.yaml")
+        ft, fargs = _rows(_record(runs, f"{name}/results.csv")), _args(_record(runs, f"{name}/args.yaml"))
         if ft:
-            sets = json.dumps(_train_sets(runs / f"{name}.yaml"))
+            sets = json.dumps(_train_sets(_record(runs, f"{name}.yaml")))
             start = Path(fargs.get("model", "?")).parts[-3:-2] or ("?",)
             shipped = ", shipped" if k == len(finetune) - 1 else ""
             lines += [

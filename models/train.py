@@ -47,6 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "datasets"))
 
+from card import keep_records  # noqa: E402
+
 from vision.crops import CROP  # noqa: E402
 
 MODELS = ROOT / "models"
@@ -197,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
 
         name = f"{json.loads(summary.read_text()).get('family', 'flower')}_reader.onnx"
         print(f"reader shipped: {ship_run(summary.parent, MODELS / name, args.calibration)}")
+        keep_records(args.runs, reader_run)
     if args.stage == "requantize":
         if args.calibration is None:
             ap.error("requantize: --calibration DATASET is needed (a dataset of the training styles)")
@@ -213,9 +216,11 @@ def main(argv: list[str] | None = None) -> int:
         if not summary.exists():
             ap.error(f"ship: {summary} not found (the run has not finished)")
         print(f"classifier shipped: {ship_run(summary.parent, MODELS / 'tile_classifier.onnx', args.calibration)}")
+        keep_records(args.runs, args.classifier_run)
     if args.stage in ("finder", "all"):
         best = train_finder(args.data, args.runs, args.epochs or 12, args.imgsz, args.batch, args.hours)
         print(f"finder: {export_finder(best)}")
+        keep_records(args.runs, "finder")
     if args.stage == "finetune":
         best = finetune_finder(args.data, args.real_data, args.runs, args.imgsz, args.batch, args.hours,
                                args.epochs or 2, args.name, args.init)
@@ -223,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "export":
         best = args.runs / args.name / "weights" / "best.pt"
         print(f"finder: {export_finder(best, args.set_finder)}")
+        keep_records(args.runs, args.name)
     if args.stage in ("card", "all"):
         from card import write_card
 

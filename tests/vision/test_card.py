@@ -39,3 +39,21 @@ def test_a_reader_run_with_hard_others_says_whose_they_were(tmp_path: Path) -> N
     hard, plain = ("\n".join(card._readers(tmp_path, [name])) for name in ("flower_reader6", "flower_reader1"))
     assert "1.2 times as many other tiles, 50% of them those `flower_reader3` took most for flowers, the real" in hard
     assert "took most" not in plain
+
+
+def test_a_shipped_run_s_records_are_read_where_they_were_kept(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    runs, kept = tmp_path / "runs", tmp_path / "kept"
+    val = {"family": 70, "named_right": 0.9, "others": 80, "others_called_in": 1, "up_right": 0.97}
+    _run(runs, "flower_reader6", val, family="flower")
+    (runs / "finder_ft9").mkdir()
+    (runs / "finder_ft9" / "results.csv").write_text("epoch,time\n1,60\n")
+    (runs / "finder_ft9.yaml").write_text("train:\n  - /d/sets1/images/train\nval:\n  - /d/sets1/images/val\n")
+    (runs / "finder_ft9" / "weights.pt").write_text("not a record")
+    copied = card.keep_records(runs, "flower_reader6", kept) + card.keep_records(runs, "finder_ft9", kept)
+    assert sorted(str(p.relative_to(kept)) for p in copied) == [
+        "finder_ft9.yaml", "finder_ft9/results.csv", "flower_reader6/summary.json"]
+    monkeypatch.setattr(card, "RECORDS", kept)
+    gone = tmp_path / "fresh_cache"  # a new machine: the runs folder is empty
+    assert "flowers named right 0.9000 of 70" in "\n".join(card._readers(gone, ["flower_reader6"]))
+    assert card._train_sets(card._record(gone, "finder_ft9.yaml")) == ["/d/sets1/images/train"]
+    assert card._summary(gone, "flower_reader9") is None
