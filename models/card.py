@@ -507,7 +507,7 @@ python models/train.py finetune --data $D/hands13 --real-data $D/flat_real3 $D/c
 python models/train.py export --name finder_ft5 --set-finder   # -> models/set_finder.onnx
 python bench/eval_vision.py && python bench/eval_layout.py --detector
 python models/train.py card --finetune finder_ft2 finder_ft3 finder_ft4 --classifiers classifier_v2 classifier_v3_96 \\
-    --reader-runs character_reader3 flower_reader6 mark_reader2"""
+    --reader-runs character_reader3 flower_reader6 mark_reader2 --set-finder-run finder_ft5"""
 
 
 def keep_records(runs: Path, name: str, records: Path = RECORDS) -> list[Path]:
@@ -567,32 +567,43 @@ def _val(row: dict[str, str]) -> str:
             f"mAP50 {float(row['metrics/mAP50(B)']):.3f}, mAP50-95 {float(row['metrics/mAP50-95(B)']):.3f}")
 
 
-def _finder(runs: Path, finetune: list[str]) -> list[str]:
+def _finder(runs: Path, finetune: list[str], set_finder: str | None = None) -> list[str]:
+    """The finder's base run and the fine-tunes shipped on top of it, in order; ``set_finder``: the fine-tune shipped
+    as the set finder (``models/set_finder.onnx``)."""
     lines = ["## Finder (ultralytics, CPU, from scratch: no pretrained weights)"]
     base, args = _rows(_record(runs, "finder/results.csv")), _args(_record(runs, "finder/args.yaml"))
-    if not base:
-        return [*lines, "- no finder run recorded"]
-    lines += [
-        f"- base run: `{args.get('data', '?')}`; " + ", ".join(f"{k}={args[k]}" for k in FINDER_KEYS if k in args),
-        f"- epochs run: {len(base)}; training time {float(base[-1]['time']) / 3600:.2f} h (2 shared CPU cores)",
-        f"- last epoch val (synthetic, one class): {_val(base[-1])}",
-    ]
+    if base:
+        lines += [
+            f"- base run: `{args.get('data', '?')}`; " + ", ".join(f"{k}={args[k]}" for k in FINDER_KEYS if k in args),
+            f"- epochs run: {len(base)}; training time {float(base[-1]['time']) / 3600:.2f} h (2 shared CPU cores)",
+            f"- last epoch val (synthetic, one class): {_val(base[-1])}",
+        ]
+    else:
+        lines.append("- no base finder run recorded")
     for k, name in enumerate(finetune):
-        ft, fargs = _rows(_record(runs, f"{name}/results.csv")), _args(_record(runs, f"{name}/args.yaml"))
-        if ft:
-            sets = json.dumps(_train_sets(_record(runs, f"{name}.yaml")))
-            start = Path(fargs.get("model", "?")).parts[-3:-2] or ("?",)
-            shipped = ", shipped" if k == len(finetune) - 1 else ""
-            lines += [
-                f"- then fine-tuned (`{name}`{shipped}, from `{start[0]}`): {len(ft)} epochs, "
-                f"{float(ft[-1]['time']) / 60:.0f} min, "
-                + ", ".join(f"{k}={fargs[k]}" for k in FINDER_KEYS if k in fargs) + f"; data {sets}",
-                f"- `{name}`, last epoch val (the same sets' val parts, one class): {_val(ft[-1])}",
-            ]
+        lines += _finetune(runs, name, "then fine-tuned", ", shipped" if k == len(finetune) - 1 else "")
+    if set_finder:
+        lines += _finetune(runs, set_finder, "the set finder", ", shipped as `set_finder.onnx`")
     lines.append("- detection looks twice: the whole photo at 416 px, then the region holding the tiles at 512 px "
                  "(`DetectorConfig.zoom_imgsz`); it runs the ONNX export (`models/train.py export`) in ONNX Runtime, "
-                 "letterboxed and suppressed as ultralytics does (`vision/finder.py`)")
+                 "letterboxed and suppressed as ultralytics does (`vision/finder.py`); a photo in which it finds 32 "
+                 "tiles or more is looked at again by the set finder (`DetectorConfig.set_tiles`)")
     return lines
+
+
+def _finetune(runs: Path, name: str, what: str, shipped: str) -> list[str]:
+    """A finder fine-tune's settings, data and last val, from its records (none: nothing)."""
+    ft, fargs = _rows(_record(runs, f"{name}/results.csv")), _args(_record(runs, f"{name}/args.yaml"))
+    if not ft:
+        return []
+    sets = json.dumps(_train_sets(_record(runs, f"{name}.yaml")))
+    model = Path(fargs.get("model", "?"))  # a run's weights/best.pt (or last.pt), or a shipped file
+    start = model.parts[-3] if len(model.parts) >= 3 and model.parts[-2] == "weights" else str(model)
+    return [
+        f"- {what} (`{name}`{shipped}, from `{start}`): {len(ft)} epochs, {float(ft[-1]['time']) / 60:.0f} min, "
+        + ", ".join(f"{k}={fargs[k]}" for k in FINDER_KEYS if k in fargs) + f"; data {sets}",
+        f"- `{name}`, last epoch val (the same sets' val parts, one class): {_val(ft[-1])}",
+    ]
 
 
 def _train_sets(yaml: Path) -> list[str]:
@@ -755,7 +766,7 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path = BENCH,
-               readers: list[str] | tuple[str, ...] = ()) -> Path:
+               readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None) -> Path:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)
     crop = ((_summary(runs, classifiers[-1]) if classifiers else None) or {}).get("crop", 64)
@@ -801,7 +812,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         " `real_holdout` in `datasets/synth.py`) are never trained on; the rest train the classifier and, as faces"
         " of drawn tiles (`--art camerash:`) and laid flat (`--art flat:`), the finder's fine-tuning.",
         "",
-        *_finder(runs, finetune),
+        *_finder(runs, finetune, set_finder),
         "",
         *_classifier(runs, classifiers),
         "",

@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="export: ship the run as the set finder (models/set_finder.onnx), not as the tile finder")
     ap.add_argument("--finetune", nargs="*", default=[],
                     help="card: the fine-tuning runs shipped on top of the base run, in the order they ran")
+    ap.add_argument("--set-finder-run", help="card: the fine-tuning run shipped as the set finder")
     ap.add_argument("--data", type=Path, default=Path("/work/cache/datasets/hands"))
     ap.add_argument("--also", type=Path, nargs="*", default=[],
                     help="classifier: more synthetic datasets read beside --data")
@@ -232,7 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage in ("card", "all"):
         from card import write_card
 
-        print(f"card: {write_card(MODELS, args.runs, args.finetune, args.classifiers, readers=args.reader_runs)}")
+        card = write_card(MODELS, args.runs, args.finetune, args.classifiers, readers=args.reader_runs,
+                          set_finder=args.set_finder_run)
+        print(f"card: {card}")
     return 0
 
 

@@ -46,14 +46,21 @@ def test_a_shipped_run_s_records_are_read_where_they_were_kept(tmp_path: Path, m
     val = {"family": 70, "named_right": 0.9, "others": 80, "others_called_in": 1, "up_right": 0.97}
     _run(runs, "flower_reader6", val, family="flower")
     (runs / "finder_ft9").mkdir()
-    (runs / "finder_ft9" / "results.csv").write_text("epoch,time\n1,60\n")
+    (runs / "finder_ft9" / "results.csv").write_text(
+        "epoch,time,metrics/precision(B),metrics/recall(B),metrics/mAP50(B),metrics/mAP50-95(B)\n1,600,0.9,0.8,0.85,0.5\n")
+    (runs / "finder_ft9" / "args.yaml").write_text("model: models/tile_finder.pt\nlr0: 0.0004\n")
     (runs / "finder_ft9.yaml").write_text("train:\n  - /d/sets1/images/train\nval:\n  - /d/sets1/images/val\n")
     (runs / "finder_ft9" / "weights.pt").write_text("not a record")
     copied = card.keep_records(runs, "flower_reader6", kept) + card.keep_records(runs, "finder_ft9", kept)
     assert sorted(str(p.relative_to(kept)) for p in copied) == [
-        "finder_ft9.yaml", "finder_ft9/results.csv", "flower_reader6/summary.json"]
+        "finder_ft9.yaml", "finder_ft9/args.yaml", "finder_ft9/results.csv", "flower_reader6/summary.json"]
     monkeypatch.setattr(card, "RECORDS", kept)
     gone = tmp_path / "fresh_cache"  # a new machine: the runs folder is empty
     assert "flowers named right 0.9000 of 70" in "\n".join(card._readers(gone, ["flower_reader6"]))
     assert card._train_sets(card._record(gone, "finder_ft9.yaml")) == ["/d/sets1/images/train"]
     assert card._summary(gone, "flower_reader9") is None
+    finder = "\n".join(card._finder(gone, [], "finder_ft9"))
+    assert "- no base finder run recorded" in finder
+    assert ("- the set finder (`finder_ft9`, shipped as `set_finder.onnx`, from `models/tile_finder.pt`): 1 epochs, "
+            "10 min, lr0=0.0004; data [\"/d/sets1/images/train\"]") in finder
+    assert "precision 0.900, recall 0.800, mAP50 0.850, mAP50-95 0.500" in finder
