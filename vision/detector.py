@@ -45,11 +45,15 @@ MARK_NAMES = (*"123456789", "other")
 MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n[1] == "f" else -1
                     for n in NAMES[:-1]] + [-1])
 
-# a photo whose first look finds fewer than FEW tiles is looked at again shrunk into a canvas of FELT
-# (``DetectorConfig.zoom_out``), whose tiles are taken when they are more than BIGGER times those of the first look
-# and the finder is surer of them, FAR_SURE at least (the surest box shrunk: held-out real close-ups 0.65 and more;
-# 4 of 60 empty tables gave boxes, the surest 0.33, 0.53, 0.58 and 0.76)
-FEW, BIGGER, FAR_SURE, FELT = 10, 1.5, 0.6, (60, 90, 60)
+# a photo whose first look finds fewer than FEW tiles, or tiles whose median side is more than CLOSE of the photo's
+# long side (synthetic hand photos: at most 0.155; camerash's close-ups of touching tiles 0.21 to 0.36), is a
+# close-up, and is looked at again shrunk into a canvas of FELT (``DetectorConfig.zoom_out``). That look is taken
+# when the finder is surer of it, its surest box FAR_SURE at least (held-out real close-ups 0.65 and more; 4 of 60
+# empty tables gave boxes, the surest 0.33, 0.53, 0.58 and 0.76), and surer on average than of the first look. When
+# it shows several tiles, or the first look found many big ones, the set finder (which learnt tiles that touch) looks
+# at the photo shrunk CLOSE_ZOOMS times instead, and its surest look on average is taken
+FEW, CLOSE, FAR_SURE, FELT = 10, 0.2, 0.6, (60, 90, 60)
+CLOSE_ZOOMS = (2.0, 3.0, 4.0)
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
 
@@ -61,9 +65,9 @@ class DetectorConfig:
     imgsz: int = 416  # finder input size (long side), as trained
     zoom_imgsz: int = 512  # second look at the region holding the tiles, at this size (0: one pass only)
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
-    # a photo in which the first look finds fewer tiles than a hand has is looked at again shrunk this many times into
-    # a plain canvas (0: not; ``find``): a close-up, a tile filling the photo, is bigger than any tile the finder
-    # learnt (held-out real photos as they are, named right: not 0.009; 4 / 5 / 6 times 0.698 / 0.915 / 0.910)
+    # a close-up (the first look finds fewer tiles than a hand has, or big ones) is looked at again shrunk this many
+    # times into a plain canvas (0 or 1: not; ``find``): its tiles are bigger than any the finder learnt (held-out
+    # real photos of a tile filling the photo, named right: not 0.009; 4 / 5 / 6 times 0.698 / 0.915 / 0.910)
     zoom_out: float = 5.0
     # a photo in which the finder's two looks find this many tiles or more (more than a hand, its flowers and a few
     # loose tiles: a synthetic hand photo shows at most 31, and the looks found at most 30 on 260 of them) is a set
@@ -145,10 +149,10 @@ class TileDetector:
         Two passes: the whole photo at ``imgsz`` shows where the tiles lie; that region (with a margin of
         ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz``, so that small tiles in a big photo get
         more pixels (on 100 held-out photos, hands with every tile found: 69 in one pass, 92 in two; the first finder).
-        When the first finds fewer tiles than a hand has, the photo is also looked at shrunk ``zoom_out`` times (a
-        close-up's tiles are bigger than any the finder learnt, and it boxes their parts), and those boxes are taken
-        when they are the bigger and the surer. When the two looks find ``set_tiles`` or more, the photo is a set
-        laid out, and the set finder looks at it again, twice, and its boxes are taken.
+        When the first finds fewer tiles than a hand has, or big ones, the photo is a close-up and is also looked at
+        shrunk (its tiles are bigger than any the finder learnt, and it boxes their parts or two at a time), and those
+        boxes are taken when they are the surer (``_close_up``). When the two looks find ``set_tiles`` or more, the
+        photo is a set laid out, and the set finder looks at it again, twice, and its boxes are taken.
         """
         c = self.config
         boxes, conf = self._looks(rgb, self._finder)
@@ -160,30 +164,44 @@ class TileDetector:
         """``find``'s looks by ``finder``."""
         c = self.config
         boxes, conf = self._predict(rgb, c.imgsz, finder)
-        if len(boxes) < FEW and c.zoom_out > 1:  # fewer than a hand's tiles: perhaps parts of tiles seen close
-            far, far_conf = self._zoomed_out(rgb, finder)
-            sure = len(far) and far_conf.max() >= FAR_SURE
-            if sure and (len(boxes) == 0 or (_side(far) > BIGGER * _side(boxes) and far_conf.max() > conf.max())):
+        h, w = rgb.shape[:2]
+        many_big = len(boxes) >= FEW and _side(boxes) > CLOSE * max(h, w)
+        if c.zoom_out > 1 and (len(boxes) < FEW or many_big):  # a close-up: tiles bigger than any the finder learnt
+            far, far_conf = self._close_up(rgb, finder, many_big)
+            if len(far) and far_conf.max() >= FAR_SURE and (len(boxes) == 0 or far_conf.mean() > conf.mean()):
                 return far, far_conf
         if not c.zoom_imgsz or len(boxes) < 3:
             return boxes, conf
-        h, w = rgb.shape[:2]
         pad = c.zoom_margin * _side(boxes)
         x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
         x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
         boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
         return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
 
-    def _zoomed_out(self, rgb: np.ndarray, finder: Finder) -> tuple[np.ndarray, np.ndarray]:
-        """``finder``'s boxes on ``rgb`` shrunk ``zoom_out`` times into the middle of a canvas of felt green (unlike
+    def _close_up(self, rgb: np.ndarray, finder: Finder, many_big: bool) -> tuple[np.ndarray, np.ndarray]:
+        """A close-up seen from further away: ``finder``'s look at it shrunk ``zoom_out`` times; or, when that look
+        shows several tiles or the first look found ``many_big`` ones, the set finder's surest look on average shrunk
+        ``CLOSE_ZOOMS`` times (of those whose surest box is ``FAR_SURE`` at least; the first of equals). On camerash's
+        close-ups of 8, 8, 16 and 20 touching tiles (1-3 to 1-6) the finder boxed them in pairs, or some of them, at
+        every zoom; the set finder boxes each, at 3 or 4 times. A single tile stays with ``finder``: the set finder
+        boxes parts of some (held-out real close-ups named right 0.844 against 0.915)."""
+        far = self._zoomed_out(rgb, finder, self.config.zoom_out)
+        if self._set_finder is None or not (many_big or len(far[0]) >= 2):
+            return far
+        looks = [self._zoomed_out(rgb, self._set_finder, k) for k in CLOSE_ZOOMS]
+        looks = [(b, p) for b, p in looks if len(b) and p.max() >= FAR_SURE]
+        return max(looks, key=lambda look: look[1].mean()) if looks else far
+
+    def _zoomed_out(self, rgb: np.ndarray, finder: Finder, times: float) -> tuple[np.ndarray, np.ndarray]:
+        """``finder``'s boxes on ``rgb`` shrunk ``times`` times into the middle of a canvas of felt green (unlike
         any tile's face), mapped back to ``rgb`` and cut to it."""
         import cv2
 
         c = self.config
         h, w = rgb.shape[:2]
-        k = c.imgsz / (c.zoom_out * max(h, w))  # the canvas's long side is the finder's input size
+        k = c.imgsz / (times * max(h, w))  # the canvas's long side is the finder's input size
         small = cv2.resize(rgb, (max(round(w * k), 1), max(round(h * k), 1)), interpolation=cv2.INTER_AREA)
-        canvas = np.empty((round(c.zoom_out * h * k), round(c.zoom_out * w * k), 3), np.uint8)
+        canvas = np.empty((round(times * h * k), round(times * w * k), 3), np.uint8)
         canvas[:] = FELT
         top, left = (canvas.shape[0] - small.shape[0]) // 2, (canvas.shape[1] - small.shape[1]) // 2
         canvas[top:top + small.shape[0], left:left + small.shape[1]] = small

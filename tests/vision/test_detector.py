@@ -18,6 +18,7 @@ from vision.image import load_image
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SHIPPED = all((MODELS / f).exists()
               for f in ("tile_finder.onnx", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx"))
+RAW = Path(__file__).resolve().parents[3] / "shared" / "real" / "camerash" / "raw-images"
 
 
 def _jpeg(w: int, h: int, orientation: int | None = None) -> bytes:
@@ -147,6 +148,20 @@ def test_a_set_laid_out_is_looked_at_by_the_set_finder(art_dir: Path) -> None:
         TileDetector(set_finder=art_dir / "none.onnx")
 
 
+@pytest.mark.skipif(not SHIPPED or not RAW.exists(), reason="no shipped weights, or ../shared/real not beside")
+def test_a_real_close_up_of_touching_tiles_is_read_tile_by_tile() -> None:
+    from vision.detector import TileDetector
+
+    # camerash's 1-6.jpg: 16 tiles in four rows of four, touching, each a quarter of the photo wide; read by eye,
+    # row by row (some upside down). The finder alone boxed one (5f) at any zoom, or pairs of tiles
+    rows = [["6p", "2p", "2p", "4z"], ["6s", "4m", "4m", "5m"], ["3p", "2z", "3p", "5p"], ["5m", "3s", "3p", "2z"]]
+    dets = TileDetector().detect(RAW / "1-6.jpg")
+    assert len(dets) == 16
+    by_row = sorted(dets, key=lambda d: d.box[1] + d.box[3])
+    read = [[d.label for d in sorted(by_row[4 * r:4 * r + 4], key=lambda d: d.box[0])] for r in range(4)]
+    assert read == rows
+
+
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art_dir: Path) -> None:
     import synth
@@ -215,8 +230,9 @@ def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
     det._predict = predict  # type: ignore[method-assign]
     glyphs = (np.array([[50.0, 60, 150, 160], [150, 200, 250, 300]]), np.array([0.5, 0.4]))
     for found, far in ((glyphs, True), ((np.zeros((0, 4)), np.zeros(0)), True),
-                       ((glyphs[0], np.array([0.9, 0.4])), False),  # the first look surer: kept
-                       ((np.array([[0.0, 0, 300, 300], [0, 100, 300, 400]]), glyphs[1]), False)):  # not much smaller
+                       ((glyphs[0], np.array([0.9, 0.4])), True),  # its surest box surer, the far look on average
+                       ((glyphs[0], np.array([0.9, 0.75])), False),  # the first look surer on average: kept
+                       ((glyphs[0], np.array([0.8, 0.8])), False)):  # as sure: kept
         first[:] = [found]
         canvases.clear()
         boxes, conf = det.find(photo)
@@ -229,9 +245,11 @@ def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
     far_conf[:] = [0.5]  # a shrunk box the finder is unsure of is no tile (an empty table's pattern, say)
     first[:] = [(np.zeros((0, 4)), np.zeros(0))]
     assert det.find(photo)[0].tolist() == [] and len(canvases) == 2
-    first[:] = [(np.tile(glyphs[0][:1], (10, 1)), np.full(10, 0.5))]  # as many tiles as a hand: no second look
-    canvases.clear()
+    first[:] = [(np.tile([[50.0, 60, 120, 130]], (10, 1)), np.full(10, 0.5))]  # as many tiles as a hand: no second
+    canvases.clear()                                                              # look, their side 70 < 0.2 * 400
     assert len(det.find(photo)[0]) == 10 and canvases == []
+    first[:], far_conf[:] = [(np.tile(glyphs[0][:1], (10, 1)), np.full(10, 0.5))], [0.8]  # side 100: a close-up
+    assert det.find(photo)[0].tolist() == [[0.0, 0.0, 300.0, 400.0]] and len(canvases) == 1
 
 
 def test_each_crop_is_named_from_its_turns() -> None:
@@ -457,3 +475,52 @@ def test_the_network_keeps_64_pixel_features_as_they_are() -> None:
         f = net.features[:-1](x)
         assert f.shape[-2:] == (4, 4) and torch.equal(net.features(x), f)
         assert [t.shape for t in net(torch.rand(2, 3, 96, 96))] == [(2, 43), (2, 4)]
+
+
+def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> None:
+    from vision.detector import CLOSE, CLOSE_ZOOMS, FELT, DetectorConfig, TileDetector
+
+    det = object.__new__(TileDetector)  # no weights: stand-in networks
+    det.config = DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=5.0)
+    hand, sets = object(), object()
+    det._finder, det._set_finder = hand, sets
+    photo = np.zeros((800, 600, 3), np.uint8)
+    first: list[tuple[np.ndarray, np.ndarray]] = []
+    far: dict[object, list] = {}
+    seen: list[tuple[str, float]] = []
+
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        if rgb.shape[:2] == photo.shape[:2]:
+            return first[0]
+        shown = int((rgb != FELT).any(2).any(1).sum())  # the photo's rows in the canvas: 416 / times
+        times = round(416 / shown, 1)
+        name = "hand" if finder is hand else "set"
+        k = len([s for s in seen if s[0] == name])
+        seen.append((name, times))
+        boxes, conf = far[finder][k]
+        return np.asarray(boxes, np.float64).reshape(-1, 4), np.asarray(conf, np.float64)
+
+    det._predict = predict  # type: ignore[method-assign]
+    pair = [[150.0, 150, 250, 250], [170, 170, 240, 240]]  # boxes in the canvas, in its middle
+    one = [[160.0, 160, 240, 240]]
+    for found, hand_far, set_looks, want in (
+        # parts of one tile: the hand finder's single tile, the set finder not asked
+        ((np.zeros((0, 4)), np.zeros(0)), (one, [0.8]), None, "hand"),
+        # two tiles from afar: the set finder's looks, the surest on average (its second) taken
+        ((np.zeros((0, 4)), np.zeros(0)), (pair, [0.9, 0.9]),
+         [(pair, [0.7, 0.6]), (pair + one, [0.9, 0.8, 0.85]), (one, [0.5])], "set1"),
+        # many big tiles found: the set finder even though the hand finder sees one from afar
+        ((np.tile([[0.0, 0, 200, 250]], (10, 1)), np.full(10, 0.4)), (one, [0.9]),
+         [(pair, [0.75, 0.75]), (pair, [0.5, 1.0]), (one, [0.55])], "set0"),  # as sure on average: the first
+        # no set look sure of a box: the hand finder's
+        ((np.zeros((0, 4)), np.zeros(0)), (pair, [0.9, 0.7]), [(pair, [0.5, 0.5])] * 3, "hand"),
+    ):
+        first[:] = [found]
+        seen.clear()
+        far.clear()
+        far[hand], far[sets] = [hand_far], set_looks or []
+        boxes, conf = det.find(photo)
+        assert seen == [("hand", 5.0)] + ([("set", k) for k in CLOSE_ZOOMS] if set_looks else [])
+        want_conf = hand_far[1] if want == "hand" else set_looks[int(want[-1])][1]
+        assert conf.tolist() == want_conf
+    assert 250 > CLOSE * 800  # the ten tiles found first are big: a side more than CLOSE of the photo's long side
