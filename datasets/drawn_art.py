@@ -13,15 +13,11 @@ indexed, and every suit tile's numeral, dots or sticks another number than its i
 With ``--borrow FACES`` it draws captioned styles whose flowers show pictures cut from the fetched sets' flowers,
 any picture on any flower, so that a reader learns that the caption names a captioned flower, and not a
 picture it has seen on another set's flower; with ``--birds`` as well, most styles' one of bamboo shows the bird (or
-stick) cut from a fetched set's one of bamboo: a picture without a caption is no flower. With ``--frames`` the white
-dragon is any patterned frame (a line, two, a ladder, a chain of links or of bars; squares of another ink at its
-corners and the middles of its sides; the whole face or inset), thrown apart from the rest of the style, so that a
-classifier learns that an empty frame of any pattern is the white dragon (the held-out style's ladder of black with
-red squares was read 8s).
+stick) cut from a fetched set's one of bamboo: a picture without a caption is no flower.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
 ``dx_NN/<label>.png``, ``bp_NN/<label>.png``. Usage: ``python datasets/drawn_art.py [--cache /work/cache/art]
-[--styles 24] [--seed 0] [--decoys | --borrow /work/cache/art/faces [--birds]] [--frames]``.
+[--styles 24] [--seed 0] [--decoys | --borrow /work/cache/art/faces [--birds]]``.
 """
 
 from __future__ import annotations
@@ -291,8 +287,8 @@ class Look:
     sticks: dict               # n -> (rows, layout) where the style draws n sticks its own way
     one_sou: int               # 0 bird, 1 glyph, 2 big stick
     one_glyph: str
-    white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame,
-    white_ink: tuple           # ... 5 ladder, 6 links (both with ``--frames`` only)
+    white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame
+    white_ink: tuple
     flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only, 3 picture and caption, 4 caption
     flower_inks: tuple
     pictures: tuple            # flower 3: each flower's picture (PICTURES kind, count, shape), whatever its name
@@ -301,10 +297,6 @@ class Look:
     caption: tuple             # the flowers' English words (one of each of CAPTIONS), used by flower 3 and 4
     borrowed: tuple = ()       # flower 3: per flower, a picture cut from a fetched set's tile (RGBA) or None (its own)
     bird: object = None        # the one of bamboo: a picture cut from a fetched set's 1s (RGBA), or None (its own)
-    white_inset: float = 1.0   # the white dragon's frame's share of the face's body (``--frames``)
-    white_width: float = 0.035  # its line's width, a share of the face's width
-    white_accent: tuple | None = None  # the ink of squares at its corners (and the middle of its sides), or none
-    white_mids: bool = False   # ... squares in the middle of its sides too
 
 
 def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
@@ -573,21 +565,18 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
 
 
 def _white(d: ImageDraw.ImageDraw, look: Look, body: tuple) -> None:
+    x0, y0, x1, y1 = body
+    ink, lw = look.white_ink, max(3, round(W * 0.035))
     if look.white == 0:
         return
-    cx, cy = (body[0] + body[2]) / 2, (body[1] + body[3]) / 2
-    hw, hh = (body[2] - body[0]) / 2 * look.white_inset, (body[3] - body[1]) / 2 * look.white_inset
-    x0, y0, x1, y1 = cx - hw, cy - hh, cx + hw, cy + hh
-    ink, lw = look.white_ink, max(3, round(W * look.white_width))
-    if look.white in (1, 2, 3, 5):
-        d.rectangle((x0, y0, x1, y1), outline=ink, width=lw)
-    if look.white in (2, 5):
-        g = W * (0.07 if look.white == 2 else 0.09)
+    d.rectangle((x0, y0, x1, y1), outline=ink, width=lw)
+    if look.white == 2:
+        g = W * 0.07
         d.rectangle((x0 + g, y0 + g, x1 - g, y1 - g), outline=ink, width=max(2, lw // 2))
-    if look.white == 3:
+    elif look.white == 3:
         c = W * 0.12
-        for px, py in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
-            d.rectangle((px - c / 2, py - c / 2, px + c / 2, py + c / 2), fill=ink)
+        for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            d.rectangle((cx - c / 2, cy - c / 2, cx + c / 2, cy + c / 2), fill=ink)
     elif look.white == 4:
         g = W * 0.06
         step = (y1 - y0 - 2 * g) / 10
@@ -598,34 +587,6 @@ def _white(d: ImageDraw.ImageDraw, look: Look, body: tuple) -> None:
         for k in range(7):
             for y in (y0 + g, y1 - g):
                 d.rectangle((x0 + g + k * step, y - step * 0.3, x0 + g + (k + 0.7) * step, y + step * 0.3), fill=ink)
-    elif look.white == 5:  # a ladder: two lines joined by rungs
-        g, rung = W * 0.09, max(2, lw // 2)
-        for k in range(1, 10):
-            y = y0 + (y1 - y0) * k / 10
-            for xa in (x0, x1 - g):
-                d.line((xa, y, xa + g, y), fill=ink, width=rung)
-        for k in range(1, 7):
-            x = x0 + (x1 - x0) * k / 7
-            for ya in (y0, y1 - g):
-                d.line((x, ya, x, ya + g), fill=ink, width=rung)
-    elif look.white == 6:  # links of a chain round the frame, across and along it by turns
-        r = W * 0.045
-        for n, (ax, ay, bx, by) in ((8, (x0, y0, x1, y0)), (8, (x0, y1, x1, y1)), (11, (x0, y0, x0, y1)),
-                                     (11, (x1, y0, x1, y1))):
-            for k in range(n + 1):
-                px, py = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
-                along = (k % 2 == 0) == (ay == by)
-                rx, ry = (r * 1.5, r) if along else (r, r * 1.5)
-                d.ellipse((px - rx, py - ry, px + rx, py + ry), outline=ink, width=max(2, lw // 2))
-    if look.white_accent is not None:
-        c = W * 0.07
-        spots = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
-        if look.white_mids:
-            spots += [(cx, y0), (cx, y1), (x0, cy), (x1, cy)]
-        g = W * 0.045 if look.white in (2, 5) else 0.0  # in the frame's band
-        for px, py in spots:
-            px, py = px + (g if px < cx else -g if px > cx else 0), py + (g if py < cy else -g if py > cy else 0)
-            d.rectangle((px - c / 2, py - c / 2, px + c / 2, py + c / 2), fill=look.white_accent)
 
 
 # ------------------------------------------------------------------------------- Unicode mahjong glyphs ----
@@ -699,10 +660,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--any-latin", action="store_true",
                     help="index numerals and captions in any font that draws them (Noto's, the CJK fonts' own, "
                          "DejaVu's), not DejaVu's four alone")
-    ap.add_argument("--frames", action="store_true",
-                    help="white dragons as any patterned frame, by a throw of their own: a line, two lines, a ladder, "
-                         "a chain of links or of bars, squares at its corners; the whole face or inset (without it "
-                         "the styles draw as before)")
     ap.add_argument("--birds", action="store_true",
                     help="with --borrow: three styles in four show on their 1s the picture of a fetched set's 1s (not "
                          "the held-out style's), drawn by a throw of their own (--borrow alone draws as before)")
@@ -726,7 +683,6 @@ def main(argv: list[str] | None = None) -> int:
     faces = args.cache / "faces"
     rng = np.random.default_rng(args.seed)
     bird_rng = np.random.default_rng([args.seed, 1])
-    frame_rng = np.random.default_rng([args.seed, 2])
     for k in range(args.styles):
         look = make_look(rng, fonts, latin)
         if args.decoys:
@@ -736,12 +692,6 @@ def main(argv: list[str] | None = None) -> int:
                 _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
         if birds and bird_rng.random() < 0.75:
             look = replace(look, bird=_pick(bird_rng, birds))
-        if args.frames:
-            look = replace(look, white=int(frame_rng.integers(1, 7)), white_ink=_pick(frame_rng, BLUE + BLACK + RED),
-                           white_inset=float(frame_rng.uniform(0.55, 1.0)) if frame_rng.random() < 0.6 else 1.0,
-                           white_width=float(frame_rng.uniform(0.02, 0.05)),
-                           white_accent=_pick(frame_rng, RED + BLUE + BLACK) if frame_rng.random() < 0.5 else None,
-                           white_mids=bool(frame_rng.random() < 0.5))
         prefix = DECOY_PREFIX[:-1] if args.decoys else "bp" if pictures else "dr"
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)

@@ -256,29 +256,3 @@ def test_a_style_records_the_index_marks_it_draws() -> None:
     face, bare = (np.asarray(drawn_art.draw_face(_look(index=i, frame=None), "1z")) for i in ("tr", None))
     changed = np.argwhere(np.abs(face.astype(int) - bare).sum(2) > 60)
     assert len(changed) and changed[:, 0].max() < 0.3 * face.shape[0] and changed[:, 1].min() > 0.6 * face.shape[1]
-
-
-def test_a_white_dragon_is_an_empty_frame_of_any_pattern() -> None:
-    def ink(**changes: object) -> np.ndarray:
-        look = _look(white_ink=(30, 60, 160), frame=None, face=(250, 250, 245), **changes)
-        return np.abs(np.asarray(drawn_art.draw_face(look, "5z")).astype(int) - np.array(look.face)).sum(2) > 120
-
-    h, w = 200, 150
-    drawn = set()
-    for white in range(1, 7):
-        spans = []
-        for inset in (1.0, 0.6):
-            frame = ink(white=white, white_inset=inset)
-            assert frame.sum() > 200 and not frame[80:120, 60:90].any(), (white, inset)  # its middle is empty
-            xs = np.nonzero(frame.any(0))[0]
-            spans.append(xs.max() - xs.min())
-            drawn.add(frame.tobytes())
-        assert abs(spans[1] / spans[0] - 0.6) < 0.1, (white, spans)  # inset: the frame shrunk about its middle
-    assert len(drawn) == 12  # six patterns, each at two sizes
-    look = _look(white=5, white_ink=(30, 60, 160), frame=None, face=(250, 250, 245), white_accent=(200, 30, 30),
-                 white_mids=True)
-    img = np.asarray(drawn_art.draw_face(look, "5z")).astype(int)
-    ys, xs = np.nonzero((img[..., 0] > 150) & (img[..., 1] < 90))
-    # red squares at the corners and the middles of the sides: in each third of the face but its middle
-    thirds = {(int(3 * y / h), int(3 * x / w)) for y, x in zip(ys, xs, strict=True)}
-    assert thirds == {(a, b) for a in range(3) for b in range(3)} - {(1, 1)}
