@@ -524,3 +524,37 @@ def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> No
         want_conf = hand_far[1] if want == "hand" else set_looks[int(want[-1])][1]
         assert conf.tolist() == want_conf
     assert 250 > CLOSE * 800  # the ten tiles found first are big: a side more than CLOSE of the photo's long side
+
+
+def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
+    from vision.detector import SET_PROBE, SET_UNSURE, DetectorConfig, TileDetector
+
+    det = object.__new__(TileDetector)  # no weights: stand-in networks
+    det.config = DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32)
+    hand, sets = object(), object()
+    det._finder, det._set_finder = hand, sets
+    photo = np.zeros((1200, 1600, 3), np.uint8)
+    asked: list[tuple[str, int]] = []
+    found: dict[object, int] = {}
+    sure: dict[object, float] = {}
+
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        asked.append(("hand" if finder is hand else "set", imgsz))
+        n = found[finder]  # a row of small tiles, 20 px apart
+        boxes = np.array([[100.0 + 20 * k, 500, 118 + 20 * k, 524] for k in range(n)])
+        return boxes, np.full(n, sure[finder])
+
+    det._predict = predict  # type: ignore[method-assign]
+    for n_hand, p_hand, n_set, want in ((28, SET_UNSURE - 0.1, 140, "set"),  # a set of small tiles: the set finder's
+                                        (28, SET_UNSURE - 0.1, 25, "hand"),  # a hand, unsure: the set finder asked
+                                        (28, SET_UNSURE + 0.1, 140, "hand"),  # a hand, sure: not asked
+                                        (SET_PROBE - 1, 0.3, 140, "hand")):  # too few tiles to be asked
+        found.update({hand: n_hand, sets: n_set})
+        sure.update({hand: p_hand, sets: 0.8})
+        asked.clear()
+        boxes, _ = det.find(photo)
+        assert len(boxes) == (n_set if want == "set" else n_hand)
+        probed = n_hand >= SET_PROBE and p_hand < SET_UNSURE
+        # the set finder's first look is taken once: its second look is the zoomed one
+        assert asked == [("hand", 416), ("hand", 512)] + ([("set", 416)] if probed else []) + (
+            [("set", 512)] if want == "set" else [])
