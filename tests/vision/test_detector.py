@@ -477,13 +477,21 @@ def test_the_network_keeps_64_pixel_features_as_they_are() -> None:
         assert [t.shape for t in net(torch.rand(2, 3, 96, 96))] == [(2, 43), (2, 4)]
 
 
-def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> None:
-    from vision.detector import CLOSE, CLOSE_ZOOMS, FELT, DetectorConfig, TileDetector
+def _two_finders(config: object) -> tuple[object, object, object]:
+    """A detector without weights whose finders are stand-ins (its ``_predict`` is replaced by the test): the
+    detector, its tile finder and its set finder."""
+    from vision.detector import TileDetector
 
-    det = object.__new__(TileDetector)  # no weights: stand-in networks
-    det.config = DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=5.0)
-    hand, sets = object(), object()
-    det._finder, det._set_finder = hand, sets
+    det = object.__new__(TileDetector)
+    det.config = config
+    det._finder, det._set_finder = object(), object()
+    return det, det._finder, det._set_finder
+
+
+def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> None:
+    from vision.detector import CLOSE, CLOSE_ZOOMS, FELT, DetectorConfig
+
+    det, hand, sets = _two_finders(DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=5.0))
     photo = np.zeros((800, 600, 3), np.uint8)
     first: list[tuple[np.ndarray, np.ndarray]] = []
     far: dict[object, list] = {}
@@ -527,12 +535,9 @@ def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> No
 
 
 def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
-    from vision.detector import SET_PROBE, SET_UNSURE, DetectorConfig, TileDetector
+    from vision.detector import SET_PROBE, SET_UNSURE, DetectorConfig
 
-    det = object.__new__(TileDetector)  # no weights: stand-in networks
-    det.config = DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32)
-    hand, sets = object(), object()
-    det._finder, det._set_finder = hand, sets
+    det, hand, sets = _two_finders(DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32))
     photo = np.zeros((1200, 1600, 3), np.uint8)
     asked: list[tuple[str, int]] = []
     found: dict[object, int] = {}
