@@ -44,7 +44,10 @@ NOTES = """\
   mistakes against the twin's 29, the six white dragons still 8s, training styles 2 -> 4, real photos 0.962 (as
   before). Averaging the twelfth session's `classifier_v4_96` with the shipped classifier: 27 against 26. The set
   finder also shrunk 1.5, 2 and 3 times on the sets it takes, its surest look taken: held-out sets unchanged, 1-1
-  better (33 against 31 names of its 36 tiles), 6-2's four white dragons read 8s (right before).
+  better (33 against 31 names of its 36 tiles), 6-2's four white dragons read 8s (right before). Telling per photo
+  whether its set's flowers print numerals (the mark reader on the photo's sure flowers) to keep a 1s that shows "1"
+  from reading 5f: 26 -> 26, training styles 2 -> 4 (the held-out style's captioned flowers and its 1s are all
+  unsure flowers, 0.56 to 0.68, so no photo has a sure flower to tell by).
 - 2026-11-23 (twelfth session): photos of tile sets laid out. camerash's real photos are mostly whole sets in grids of
   touching tiles (10 of its 25), and the tile finder boxed some of their tiles in pairs or across two and missed many
   (10.jpg 112 boxes for 144 tiles, many across two), and a look kept at most 120 boxes (`max_det`, now 300: a set is
