@@ -220,12 +220,6 @@ def random_hand(rng: np.random.Generator, with_flowers: bool,
     return groups, notation(groups)
 
 
-def four_backed(groups: list[Group]) -> bool:
-    """Whether a hand holds a concealed kong laid with its four tiles face down: a run of touching backs, which the
-    finder boxes worse than faces (it tells no seam between like backs)."""
-    return any(g.kind == "concealed_kong" and all(g.backs) for g in groups)
-
-
 def notation(groups: list[Group]) -> str:
     def show(g: Group) -> list[str]:
         return [("0" + t[1]) if r else t for t, r in zip(g.tiles, g.red, strict=True)]
@@ -662,7 +656,6 @@ class SceneSpec:
     max_mp: float
     flowers: tuple[float, int] = FLOWERS
     sets: float = 0.0  # the share of scenes that are a tile set laid out in a grid (``layout_set``), not a hand
-    kongs: float = 0.0  # the share of hands that hold a concealed kong of four backs (``four_backed``)
 
 
 def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], dict]:
@@ -676,10 +669,6 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
         groups, hand = [Group("set", [p.label for p in placed])], None
     else:
         placed, (groups, hand) = None, random_hand(rng, style.has_flowers, spec.flowers)
-        # drawn apart too; such a hand is drawn again until it holds one (about one hand in ten does)
-        if spec.kongs > 0 and np.random.default_rng([spec.seed, spec.index, 19]).random() < spec.kongs:
-            while not four_backed(groups):
-                groups, hand = random_hand(rng, style.has_flowers, spec.flowers)
     mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
     aspect = float(rng.choice([4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0], p=[0.35, 0.35, 0.1, 0.1, 0.1]))
     w = int(math.sqrt(mp * aspect))
@@ -887,17 +876,16 @@ def _styles_cached(art: str, include: tuple, exclude: tuple) -> list[Style]:
 def generate(out: Path, counts: dict[str, int], seed: int, art: Path = DEFAULT_ART,
              include: list[str] | None = None, exclude: list[str] | None = None, min_mp: float = 3.0,
              max_mp: float = 12.0, workers: int = 1, progress: bool = True,
-             flowers: tuple[float, int] = FLOWERS, sets: float = 0.0, kongs: float = 0.0) -> Path:
+             flowers: tuple[float, int] = FLOWERS, sets: float = 0.0) -> Path:
     """Write the dataset and its data.yaml; returns the yaml path. Image indices run on across splits.
-    ``flowers``: as ``random_hand``'s; ``sets``: the share of scenes that are tile sets laid out (``layout_set``);
-    ``kongs``: the share of hands that hold a concealed kong of four backs."""
+    ``flowers``: as ``random_hand``'s; ``sets``: the share of scenes that are tile sets laid out (``layout_set``)."""
     specs = []
     idx = 0
     for split, n in counts.items():
         for d in ("images", "labels", "layout"):
             (out / d / split).mkdir(parents=True, exist_ok=True)
         for _ in range(n):
-            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp, flowers, sets, kongs))
+            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp, flowers, sets))
             idx += 1
     jobs = [(s, str(art), include, exclude, str(out)) for s in specs]
     t0 = time.time()
@@ -944,20 +932,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", type=float, default=0.0,
                     help="the share of scenes that are a tile set (whole, one family or a part) laid out in a grid of "
                          "touching tiles, as sets are photographed, instead of a hand (default 0)")
-    ap.add_argument("--kongs", type=float, default=0.0,
-                    help="the share of hands that hold a concealed kong of four backs (default 0: as random hands "
-                         "do, about one in ten)")
     args = ap.parse_args(argv)
-    for name in ("sets", "kongs"):
-        if not 0 <= getattr(args, name) <= 1:
-            ap.error(f"--{name}: a share, 0 to 1, got {getattr(args, name):g}")
+    if not 0 <= args.sets <= 1:
+        ap.error(f"--sets: a share, 0 to 1, got {args.sets:g}")
     share, most = args.flowers[0], int(args.flowers[1])
     if not (0 <= share <= 1 and most == args.flowers[1] and 1 <= most <= len(FLOWER_LABELS)):
         ap.error(f"--flowers: SHARE must be 0 to 1 and MOST a whole number 1 to {len(FLOWER_LABELS)}, "
                  f"got {args.flowers[0]:g} {args.flowers[1]:g}")
     counts = {k: v for k, v in (("train", args.train), ("val", args.val)) if v > 0}
     yaml = generate(args.out, counts, args.seed, args.art, args.styles, args.exclude or None, args.min_mp,
-                    args.max_mp, args.workers, flowers=(share, most), sets=args.sets, kongs=args.kongs)
+                    args.max_mp, args.workers, flowers=(share, most), sets=args.sets)
     print(f"wrote {yaml}")
     return 0
 
