@@ -47,7 +47,12 @@ NOTES = """\
   better (33 against 31 names of its 36 tiles), 6-2's four white dragons read 8s (right before). Telling per photo
   whether its set's flowers print numerals (the mark reader on the photo's sure flowers) to keep a 1s that shows "1"
   from reading 5f: 26 -> 26, training styles 2 -> 4 (the held-out style's captioned flowers and its 1s are all
-  unsure flowers, 0.56 to 0.68, so no photo has a sure flower to tell by).
+  unsure flowers, 0.56 to 0.68, so no photo has a sure flower to tell by). The finder on more concealed kongs of four
+  backs (runs of like backs, whose seams it misses: 43 of 798 backs on `layout_eval` unfound, faces 48 of 8181):
+  `finder_ft7`, from the shipped finder, 2 epochs (25 min) on 1000 hands each holding one (`synth.py --kongs 1`,
+  commit 7e2ce8c, reverted) with `hands13` and the real-photo scenes: backs found 755 -> 778, faces 8133 -> 8123,
+  whole hands 390 -> 391 exact (every tile right 404 -> 406), but held-out hands 0.970 -> 0.967 (mAP50 0.941 ->
+  0.930), real photos in a scene 0.962 -> 0.953, close-ups 0.925 -> 0.934.
 - 2026-11-23 (twelfth session): photos of tile sets laid out. camerash's real photos are mostly whole sets in grids of
   touching tiles (10 of its 25), and the tile finder boxed some of their tiles in pairs or across two and missed many
   (10.jpg 112 boxes for 144 tiles, many across two), and a look kept at most 120 boxes (`max_det`, now 300: a set is
