@@ -54,6 +54,11 @@ MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n
 # at the photo shrunk CLOSE_ZOOMS times instead, and its surest look on average is taken
 FEW, CLOSE, FAR_SURE, FELT = 10, 0.2, 0.6, (60, 90, 60)
 CLOSE_ZOOMS = (2.0, 3.0, 4.0)
+# those rules were measured on the finder's look at ``imgsz``: a first look at ``first_imgsz`` that finds fewer than
+# FEW tiles or tiles with a median side above this share of the long side is taken again at ``imgsz`` (at 512 the
+# largest of 360 synthetic hand photos, held-out and training styles, is 0.153; camerash's 1-5.jpg, 20 touching
+# tiles, 0.186, a close-up at 416 only: 0.215)
+CLOSE_HINT = 0.15
 # a photo whose looks find SET_PROBE tiles or more, but fewer than ``DetectorConfig.set_tiles``, and of which the
 # finder is unsure (its mean confidence below SET_UNSURE) may be a set of small touching tiles that the finder boxes
 # poorly: the set finder looks once, and when it finds ``set_tiles`` or more the photo is a set (camerash's 3.png, a
@@ -68,8 +73,15 @@ RANKED_MIN = 0.01  # ... down to this probability
 class DetectorConfig:
     conf: float = 0.3  # finder confidence threshold
     iou: float = 0.5  # NMS IoU (class-agnostic)
-    imgsz: int = 416  # finder input size (long side), as trained
+    imgsz: int = 416  # finder input size (long side), as trained: the set finder's first look, close-ups' far looks
+    # the hand finder's first look at the whole photo, at this size (held-out hands read right 0.970 at 416, when the
+    # region look followed every time, 0.973 at 512, the region looked at again only when it gains ``zoom_gain``)
+    first_imgsz: int = 512
     zoom_imgsz: int = 512  # second look at the region holding the tiles, at this size (0: one pass only)
+    # ... taken only when its tiles get this many times the pixels they had in the first look: a hand that fills the
+    # photo is seen as well by one look at 512 (on the held-out hands 1.1 / 1.2 / 1.3 read alike: 0.974 / 0.973 /
+    # 0.974, looking again at 27 / 23 / 22 of 60; the set finder's first look, at 416, gains 1.23 at least)
+    zoom_gain: float = 1.2
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     # a close-up (the first look finds fewer tiles than a hand has, or big ones) is looked at again shrunk this many
     # times into a plain canvas (0 or 1: not; ``find``): its tiles are bigger than any the finder learnt (held-out
@@ -152,9 +164,10 @@ class TileDetector:
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
 
-        Two passes: the whole photo at ``imgsz`` shows where the tiles lie; that region (with a margin of
-        ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz``, so that small tiles in a big photo get
-        more pixels (on 100 held-out photos, hands with every tile found: 69 in one pass, 92 in two; the first finder).
+        Two passes: the whole photo at ``first_imgsz`` (the set finder: ``imgsz``) shows where the tiles lie; that
+        region (with a margin of ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz`` when its tiles gain
+        ``zoom_gain`` so, so that small tiles in a big photo get more pixels (on 100 held-out photos, hands with every
+        tile found: 69 in one pass, 92 in two; the first finder).
         When the first finds fewer tiles than a hand has, or big ones, the photo is a close-up and is also looked at
         shrunk (its tiles are bigger than any the finder learnt, and it boxes their parts or two at a time), and those
         boxes are taken when they are the surer (``_close_up``). When the two looks find ``set_tiles`` or more (or
@@ -162,22 +175,27 @@ class TileDetector:
         the set finder looks at it again, twice, and its boxes are taken.
         """
         c = self.config
-        boxes, conf = self._looks(rgb, self._finder)
+        h, w = rgb.shape[:2]
+        size = min(c.first_imgsz, max(c.imgsz, h, w))  # a small photo enlarged shows nothing more
+        first = self._predict(rgb, size, self._finder)
+        if size != c.imgsz and (len(first[0]) < FEW or _side(first[0]) > CLOSE_HINT * max(h, w)):
+            size, first = c.imgsz, None  # perhaps a close-up: seen as the close-up rules were measured
+        boxes, conf = self._looks(rgb, self._finder, size, first)
         if self._set_finder is None or not c.set_tiles:
             return boxes, conf
         if len(boxes) >= c.set_tiles:
-            return self._looks(rgb, self._set_finder)
+            return self._looks(rgb, self._set_finder, c.imgsz)
         if len(boxes) >= SET_PROBE and conf.mean() < SET_UNSURE:  # perhaps small touching tiles, boxed poorly
             first = self._predict(rgb, c.imgsz, self._set_finder)
             if len(first[0]) >= c.set_tiles:
-                return self._looks(rgb, self._set_finder, first)
+                return self._looks(rgb, self._set_finder, c.imgsz, first)
         return boxes, conf
 
-    def _looks(self, rgb: np.ndarray, finder: Finder,
+    def _looks(self, rgb: np.ndarray, finder: Finder, size: int,
                first: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``find``'s looks by ``finder`` (``first``: its first look, when taken already)."""
+        """``find``'s looks by ``finder``, the first at ``size`` (``first``: that look, when taken already)."""
         c = self.config
-        boxes, conf = first if first is not None else self._predict(rgb, c.imgsz, finder)
+        boxes, conf = first if first is not None else self._predict(rgb, size, finder)
         h, w = rgb.shape[:2]
         many_big = len(boxes) >= FEW and _side(boxes) > CLOSE * max(h, w)
         if c.zoom_out > 1 and (len(boxes) < FEW or many_big):  # a close-up: tiles bigger than any the finder learnt
@@ -189,6 +207,8 @@ class TileDetector:
         pad = c.zoom_margin * _side(boxes)
         x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
         x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
+        if c.zoom_imgsz * max(h, w) < c.zoom_gain * size * max(x1 - x0, y1 - y0):  # the region fills the photo
+            return boxes, conf
         boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
         return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
 

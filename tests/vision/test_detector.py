@@ -189,7 +189,7 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
     from vision.detector import DetectorConfig, TileDetector
 
     det = object.__new__(TileDetector)  # no weights: the finder's two passes with a stand-in network
-    det.config = DetectorConfig(imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0)
+    det.config = DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0)
     det._finder, det._set_finder = None, None
     seen: list[tuple[tuple[int, ...], int]] = []
 
@@ -205,9 +205,51 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
     assert seen == [((1000, 800), 416), ((90, 120), 512)]
     assert boxes.tolist() == [[100.0, 200.0, 120.0, 230.0]]  # (30, 30) in the crop, whose corner is (70, 170)
     assert conf.tolist() == [0.8]
-    det.config = DetectorConfig(zoom_imgsz=0, zoom_out=0)
+    det.config = DetectorConfig(first_imgsz=416, zoom_imgsz=0, zoom_out=0)
     seen.clear()
     assert len(det.find(np.zeros((1000, 800, 3), np.uint8))[0]) == 3 and len(seen) == 1
+
+
+def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
+    from vision.detector import CLOSE_HINT, FEW, DetectorConfig
+
+    det, hand, _sets = _two_finders(DetectorConfig(imgsz=416, first_imgsz=512, zoom_imgsz=512, zoom_gain=1.2,
+                                                   zoom_margin=1.0, zoom_out=0))
+    seen: list[tuple[tuple[int, ...], int]] = []
+    row: list[np.ndarray] = []
+
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        assert finder is hand
+        seen.append((rgb.shape[:2], imgsz))
+        return row[0], np.full(len(row[0]), 0.9)
+
+    det._predict = predict  # type: ignore[method-assign]
+    photo = np.zeros((800, 1000, 3), np.uint8)
+
+    def tiles(n: int, x0: float, side: float) -> np.ndarray:  # a row of n tiles side px wide and high, at y 300
+        return np.array([[x0 + side * k, 300, x0 + side * (k + 1), 300 + side] for k in range(n)])
+
+    for found, looks in (
+        # a hand across the photo: its region (the whole width with the margins) gains nothing
+        (tiles(12, 50, 75), [((800, 1000), 512)]),
+        # a hand in a third of the photo: its region (280 px) looked at again, 3.6 times the pixels
+        (tiles(12, 360, 20), [((800, 1000), 512), ((60, 280), 512)]),
+        # too few tiles, or big ones: perhaps a close-up, looked at again at 416, then its region at 512 (even the
+        # whole photo's: 1.23 times the pixels of a look at 416)
+        (tiles(FEW - 1, 100, 40), [((800, 1000), 512), ((800, 1000), 416), ((120, 440), 512)]),
+        (tiles(FEW, 0, 1000 * CLOSE_HINT + 1), [((800, 1000), 512), ((800, 1000), 416), ((453, 1000), 512)]),
+    ):
+        row[:] = [found]
+        seen.clear()
+        det.find(photo)
+        assert seen == looks
+    seen.clear()
+    row[:] = [tiles(12, 10, 20)]
+    det.find(np.zeros((300, 450, 3), np.uint8))  # a small photo is not enlarged for its first look
+    assert seen[0] == ((300, 450), 450)
+    seen.clear()
+    det.find(np.zeros((300, 400, 3), np.uint8))  # ... nor looked at smaller than the finder learnt
+    assert seen[0] == ((300, 400), 416)
 
 
 def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
@@ -561,5 +603,5 @@ def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
         assert len(boxes) == (n_set if want == "set" else n_hand)
         probed = n_hand >= SET_PROBE and p_hand < SET_UNSURE
         # the set finder's first look is taken once: its second look is the zoomed one
-        assert asked == [("hand", 416), ("hand", 512)] + ([("set", 416)] if probed else []) + (
+        assert asked == [("hand", 512), ("hand", 512)] + ([("set", 416)] if probed else []) + (
             [("set", 512)] if want == "set" else [])
