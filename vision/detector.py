@@ -235,7 +235,8 @@ class TileDetector:
         h, w = rgb.shape[:2]
         k = c.imgsz / (times * max(h, w))  # the canvas's long side is the finder's input size
         small = cv2.resize(rgb, (max(round(w * k), 1), max(round(h * k), 1)), interpolation=cv2.INTER_AREA)
-        canvas = np.empty((round(times * h * k), round(times * w * k), 3), np.uint8)
+        canvas = np.empty((max(round(times * h * k), small.shape[0]), max(round(times * w * k), small.shape[1]), 3),
+                          np.uint8)  # (a photo a pixel wide stays a pixel wide)
         canvas[:] = FELT
         top, left = (canvas.shape[0] - small.shape[0]) // 2, (canvas.shape[1] - small.shape[1]) // 2
         canvas[top:top + small.shape[0], left:left + small.shape[1]] = small

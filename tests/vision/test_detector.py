@@ -96,6 +96,14 @@ def test_detection_is_frozen() -> None:
         d.label = "6m"  # type: ignore[misc]
 
 
+@pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
+@pytest.mark.parametrize("size", [(1, 1), (1, 5000), (5000, 1), (3, 600), (470, 480), (600, 800)])
+def test_a_photo_of_any_shape_is_read(size: tuple[int, int]) -> None:
+    buf = io.BytesIO()  # blank: no tile (a photo a pixel wide was shrunk, for a close-up's far look, to 0 px wide)
+    Image.new("RGB", size, (90, 120, 90)).save(buf, "PNG")
+    assert vision.detect(buf.getvalue()) == []
+
+
 def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
