@@ -45,7 +45,13 @@ NOTES = """\
   (about 12 ms), but held-out true boxes 26 -> 27 mistakes and `layout_eval`'s 119 -> 121. The photo decoded to a
   long side of 1000 or 1200 instead of 1600: held-out 0.962 / 0.966. Weighing the mark reader's "no numeral" by
   the share of the photo's sure suit tiles that show none (a set that prints indices then doubts a numeral-less
-  8s): held-out true boxes 26 -> 25, white dragons read 8s 6 -> 4, but true 8s read 5f 0 -> 3.
+  8s): held-out true boxes 26 -> 25, white dragons read 8s 6 -> 4, but true 8s read 5f 0 -> 3. A fourth reader,
+  for the honours (1z-7z and other, `reader_train` with a family `honour`, 1500 batches, 24 min, from the
+  classifier's float twin, on `drawn13`'s 42 styles of framed white dragons, `hands13`, `sets1` and `marks2`, half
+  its other tiles the ones the twin takes most for honours; `honour_reader1`), read before the mark reader: the
+  training styles' `layout_eval` true boxes 119 -> 114 mistakes, but held-out true boxes 26 -> 32 (white dragons
+  read 8s 6 -> 12: it calls the held-out ladder frame, a thick band, other; the drawn frames are thin lines) and
+  held-out real photos 0.967 -> 0.958. The family option is not kept.
 - 2026-11-23 (thirteenth session): the same weights; close-ups of touching tiles and sets of small tiles go to the
   set finder. A close-up is now also a photo whose first look finds tiles more than a fifth of its long side (the
   synthetic hand photos' are at most 0.155 of it; camerash's close-ups 0.21 to 0.36); when the tile finder's look at
