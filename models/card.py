@@ -51,7 +51,11 @@ NOTES = """\
   its other tiles the ones the twin takes most for honours; `honour_reader1`), read before the mark reader: the
   training styles' `layout_eval` true boxes 119 -> 114 mistakes, but held-out true boxes 26 -> 32 (white dragons
   read 8s 6 -> 12: it calls the held-out ladder frame, a thick band, other; the drawn frames are thin lines) and
-  held-out real photos 0.967 -> 0.958. The family option is not kept.
+  held-out real photos 0.967 -> 0.958. Then 500 batches more (8 min, lr 5e-4, `honour_reader2`) with 860 photos
+  (half of them sets) of 42 new drawn styles whose white dragons may also be a thick band of ink crossed by rungs,
+  an outline inside, squares at its corners (`drawn_art.py --frames` with that band, commit 699d646 re-applied):
+  held-out 29 mistakes (white dragons read 8s 9), `layout_eval` 110, real photos 0.958. Still worse on the held-out
+  style than no honour reader (26); neither the family option nor the band is kept.
 - 2026-11-23 (thirteenth session): the same weights; close-ups of touching tiles and sets of small tiles go to the
   set finder. A close-up is now also a photo whose first look finds tiles more than a fifth of its long side (the
   synthetic hand photos' are at most 0.155 of it; camerash's close-ups 0.21 to 0.36); when the tile finder's look at
