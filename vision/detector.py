@@ -165,9 +165,9 @@ class TileDetector:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
 
         Two passes: the whole photo at ``first_imgsz`` (the set finder: ``imgsz``) shows where the tiles lie; that
-        region (with a margin of ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz`` when its tiles gain
-        ``zoom_gain`` so, so that small tiles in a big photo get more pixels (on 100 held-out photos, hands with every
-        tile found: 69 in one pass, 92 in two; the first finder).
+        region (with a margin of ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz`` when that gives its
+        tiles ``zoom_gain`` times the pixels, so that small tiles in a big photo get more pixels (on 100 held-out
+        photos, hands with every tile found: 69 in one pass, 92 in two; the first finder).
         When the first finds fewer tiles than a hand has, or big ones, the photo is a close-up and is also looked at
         shrunk (its tiles are bigger than any the finder learnt, and it boxes their parts or two at a time), and those
         boxes are taken when they are the surer (``_close_up``). When the two looks find ``set_tiles`` or more (or
