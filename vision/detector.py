@@ -178,7 +178,7 @@ class TileDetector:
         h, w = rgb.shape[:2]
         size = min(c.first_imgsz, max(c.imgsz, h, w))  # a small photo enlarged shows nothing more
         first = self._predict(rgb, size, self._finder)
-        if size != c.imgsz and (len(first[0]) < FEW or _side(first[0]) > CLOSE_HINT * max(h, w)):
+        if size != c.imgsz and _close(first[0], CLOSE_HINT * max(h, w)):
             size, first = c.imgsz, None  # perhaps a close-up: seen as the close-up rules were measured
         boxes, conf = self._looks(rgb, self._finder, size, first)
         if self._set_finder is None or not c.set_tiles:
@@ -197,9 +197,8 @@ class TileDetector:
         c = self.config
         boxes, conf = first if first is not None else self._predict(rgb, size, finder)
         h, w = rgb.shape[:2]
-        many_big = len(boxes) >= FEW and _side(boxes) > CLOSE * max(h, w)
-        if c.zoom_out > 1 and (len(boxes) < FEW or many_big):  # a close-up: tiles bigger than any the finder learnt
-            far, far_conf = self._close_up(rgb, finder, many_big)
+        if c.zoom_out > 1 and _close(boxes, CLOSE * max(h, w)):  # a close-up: tiles bigger than any the finder learnt
+            far, far_conf = self._close_up(rgb, finder, many_big=len(boxes) >= FEW)
             if len(far) and far_conf.max() >= FAR_SURE and (len(boxes) == 0 or far_conf.mean() > conf.mean()):
                 return far, far_conf
         if not c.zoom_imgsz or len(boxes) < 3:
@@ -394,6 +393,12 @@ def _session(path: Path, options: object) -> object:
     except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail ...) derive from Exception only
         msg = f"{path} is no ONNX model ONNX Runtime can load: {exc}"
         raise ModelNotFoundError(msg) from exc
+
+
+def _close(boxes: np.ndarray, big: float) -> bool:
+    """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
+    pixels."""
+    return len(boxes) < FEW or _side(boxes) > big
 
 
 def _side(boxes: np.ndarray) -> float:
