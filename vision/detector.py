@@ -103,6 +103,12 @@ class DetectorConfig:
     # true boxes of the held-out style and of the training styles 0.9 named them as all turns did, turning a fifth
     # of the training styles' crops again and seven tenths of the held-out style's
     turn_sure: float = 0.9
+    # ... the first of them its upright view when the up head names that direction with at least this probability
+    # (above 1: a quarter turn always), which is then also its look: a view saved (on the evaluation's 12 MP photo 50
+    # -> 45 crops). Held-out true boxes 26 -> 25 / 26 / 27 mistakes at 0.8 / 0.9 / 0.5, the training styles' 119 ->
+    # 119 / 118 / 120, held-out real photos alike (a second view always upright, ninth session: real photos in a
+    # scene 0.420 -> 0.406, the up head trusted where it was unsure)
+    upright_sure: float = 0.8
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
     # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to
     # 0.9853), 0.2 reads the fewest
@@ -149,7 +155,11 @@ class TileDetector:
         self.config = config or DetectorConfig()
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 2
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # each network's threads spin between its layers and stop when its run ends: not spinning, they slept and
+        # woke at every layer (the finder's look 33 -> 25 ms, two threads no faster than one); left spinning after a
+        # run, they held both cores while the next network ran
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "1")
+        opts.add_session_config_entry("session.force_spinning_stop", "1")
         self._finder = Finder(_session(finder, opts), finder)
         self._set_finder = Finder(_session(set_finder, opts), set_finder) if set_finder else None
         self._classifier = _session(classifier, opts)
@@ -258,20 +268,20 @@ class TileDetector:
         p, up = _softmax(logits), _softmax(up)
         upright = up.argmax(1)  # quarter turns that make each crop upright
         again = np.flatnonzero(p.max(1) < c.turn_sure) if c.turns > 1 else np.zeros(0, int)
-        # one more batch: the crops named unsurely turned by 90 (180, 270) degrees, their names' probabilities then
-        # averaged; and the crops not yet seen upright, turned upright for their look only (a second view turned
-        # upright instead of a quarter would save the look's view, but it trusts the up head: real photos pasted in
-        # a scene 0.406 against 0.420 read right)
-        views = [(int(i), k) for k in range(1, c.turns) for i in again]
+        # one more batch: the crops named unsurely seen turned (``_more_turns``), their names' probabilities then
+        # averaged; and the crops not yet seen upright, turned upright for their look only
+        sure_up = up.max(1) >= c.upright_sure
+        views = [(int(i), k) for i in again for k in _more_turns(c.turns, int(upright[i]) if sure_up[i] else 0)]
+        named = len(views)
         if c.alike < 1.0:  # looks are compared (``vision/agreement.py``)
             seen = set(views)
             views += [(int(i), int(k)) for i, k in enumerate(upright) if k and (i, int(k)) not in seen]
         if views:
             crops, turns = zip(*views, strict=True)
             logits2, _, look2 = self._classifier.run(None, {"crops": _turned(x[list(crops)], turns)})
-            if len(again):
-                turned = _softmax(logits2[: len(again) * (c.turns - 1)])
-                p[again] = (p[again] + turned.reshape(c.turns - 1, len(again), -1).sum(0)) / c.turns
+            if named:
+                np.add.at(p, list(crops[:named]), _softmax(logits2[:named]))
+                p[again] /= c.turns
             for (i, k), v in zip(views, look2, strict=True):
                 if k == upright[i]:
                     look[i] = v
@@ -371,6 +381,16 @@ def mix_marks(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
     seen = np.where(MARK_OF >= 0, q[:, MARK_OF.clip(0)] + q[:, -1:], q[:, -1:])
     m = p * seen ** weight
     return m / np.maximum(m.sum(1, keepdims=True), 1e-12)
+
+
+def _more_turns(turns: int, upright: int) -> list[int]:
+    """The quarter turns (1 to 3) of an unsurely named crop seen again, ``turns`` - 1 of them: its ``upright`` turn
+    first (0: none known), then 1, 2, 3.
+
+    >>> _more_turns(2, 0), _more_turns(2, 3), _more_turns(3, 1), _more_turns(4, 2)
+    ([1], [3], [1, 2], [2, 1, 3])
+    """
+    return list(dict.fromkeys([k for k in (upright, 1, 2, 3) if k]))[: turns - 1]
 
 
 def _network_input(crops: np.ndarray) -> np.ndarray:

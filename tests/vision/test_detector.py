@@ -320,13 +320,18 @@ def test_each_crop_is_named_from_its_turns() -> None:
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
     box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
-    # the second batch: its turns by 90 (180, 270) degrees, and its upright view (a half turn: bin 2) if not among them
-    for turns, want, second in ((4, [0.25, 0.75], 3), (2, [0.5, 0.5], 2), (1, [1.0, 0.0], 1)):
-        det.config, det._classifier.batches, det._classifier.crops = DetectorConfig(turns=turns, turn_sure=1.01), [], []
+    # the second batch: its turns by 90 (180, 270) degrees, and its upright view (a half turn: bin 2) if not among
+    # them; when the up head is sure (0.98 here, ``upright_sure``), the upright view first, and it is also the look's
+    for turns, upright_sure, want, second, first_turn in (
+        (4, 1.01, [0.25, 0.75], 3, 1), (2, 1.01, [0.5, 0.5], 2, 1), (1, 1.01, [1.0, 0.0], 1, 2),
+        (4, 0.8, [0.25, 0.75], 3, 2), (2, 0.8, [0.5, 0.5], 1, 2), (2, 0.99, [0.5, 0.5], 2, 1),
+    ):
+        det.config = DetectorConfig(turns=turns, turn_sure=1.01, upright_sure=upright_sure)
+        det._classifier.batches, det._classifier.crops = [], []
         p, up = det.classify(img, box)
         assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batches == [1, second]
         first, again = det._classifier.crops
-        assert np.array_equal(again[0], np.rot90(first[0], 1 if turns > 1 else 2, axes=(1, 2)))  # a quarter first
+        assert np.array_equal(again[0], np.rot90(first[0], first_turn, axes=(1, 2)))
         assert up.argmax(1).tolist() == [2] and up.sum() == pytest.approx(1.0)
     # named surely as it lies (1m, at 1.0): not turned again but for its look (upright), its names kept
     det.config, det._classifier.batches, det._classifier.crops = DetectorConfig(turns=4), [], []
