@@ -23,6 +23,29 @@ FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scal
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
 
 NOTES = """\
+- 2026-11-23 (fifteenth session): the same weights, run faster. ONNX Runtime's threads now spin between a network's
+  layers and stop when its run ends (`session.intra_op.allow_spinning` 1 with `session.force_spinning_stop` 1; they
+  had spinning off since the seventh session, when threads left spinning after a run held both cores while the next
+  network ran): not spinning, the second thread slept and woke at every layer, and the finder's look at 512 x 384
+  took 33 ms with two threads as with one, 25 ms now. An unsure crop's second view is its upright one when the up
+  head gives that direction 0.8 or more (`DetectorConfig.upright_sure`), and that view is then also its look, which
+  saves a view (the 12 MP photo's second batch 29 -> 24 crops); the readers read the tiles named with less than 0.7,
+  not 0.8 (`reader_sure`; that photo's reader crops 18 -> 11). On the true boxes: held-out 26 -> 25 mistakes, the
+  training styles' `layout_eval` 119 -> 118, held-out real photos 0.967 (the same names on each photo, as they are
+  and in a scene). `upright_sure` 0.5 / 0.9: held-out 27 / 26, `layout_eval` 120 / 118; `reader_sure` 0.6: 26, 118.
+  `bench/eval_vision.py`: 12 MP photo 166.3 -> **154.5 ms** against the baseline's 189.8 -> 192.6 (ratio 0.88 ->
+  0.80); the detector before and after in turns in one process: 187.4 / 168.2, 184.5 / 169.4, 162.5 / 151.7 (the
+  machine slower than last session's). Held-out all 43 classes 0.973 -> 0.974, 34 classes 0.981 -> 0.982, sets
+  0.951 as before; whole hands (`bench/eval_layout.py --detector`) 393 -> 395 exact, 355 -> 357 from the photo
+  alone, every hand tile right 415 -> 417. Where the time goes now on that photo (one process, medians): decoding
+  30 ms (the Huffman pass alone 17 ms at any scale), the finder's two looks 50, naming 57 (45 classifier crops and
+  11 reader crops, 1 ms a crop at 96 px). Tried, not shipped: OpenVINO 2026.4 (PyPI) for the networks: the finder's
+  look 35 against ORT's 47 ms without spinning but 28.6 against 24.4 with it, naming 61.5 against 67.6 ms, the
+  names the same; not worth a 59 MB dependency. ONNX Runtime's global thread pool shared by all six networks:
+  161.6 and 156.5 against 143.0 and 171.4 ms, no gain seen. Tile look-alikes voting with their whole distribution
+  (held-out true boxes 25 -> 29, `layout_eval` 118 -> 124), with only voters surer than 0.5 (27, 116) or with
+  their probability squared (29, 118): the held-out 1s birds read 5f are voted so by their copies, which read 5f
+  too.
 - 2026-11-23 (fourteenth session): the same weights; a hand photo's first look is at 512 px, not 416, and its region
   is looked at again (512 px) only when that gives the tiles 1.2 times the pixels or more (`DetectorConfig.
   first_imgsz`, `zoom_gain`): a hand that fills the photo is looked at once. A first look at 512 that finds fewer
@@ -717,6 +740,9 @@ FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, 
 
 def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     """The shipped readers' runs (``reader_train.train_reader``), a section each."""
+    from vision.detector import DetectorConfig
+
+    config = DetectorConfig()
     lines: list[str] = []
     for name in names:
         s = _summary(runs, name)
@@ -742,7 +768,8 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
             f"- last check (the datasets' val parts, each crop upright and upside down): {tiles} named right "
             f"{right:.4f} of {family}, other tiles called one of them {called} of {v['others']}, up told right "
             f"{v['up_right']:.4f}",
-            f"- detection: a tile whose {gate} is 0.2 or more and whose name the classifier gives less than 0.8 is "
+            f"- detection: a tile whose {gate} is {config.reader_gate:g} or more and whose name the classifier gives "
+            f"less than {config.reader_sure:g} is "
             "read again, once, turned upright by the classifier's up head, and " + (
                 "each name is weighed by how likely the reading is for a tile of that name: the numeral it prints, "
                 "or none (`vision/detector.py`, `mix_marks`)" if marks else "the reader's names are averaged half "
