@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 import vision
 from vision.crops import crop_tiles
@@ -56,6 +56,39 @@ def test_load_image_shrinks_large_jpegs() -> None:
     rgb, scale = load_image(png.getvalue(), max_side=1600)
     assert rgb.shape == (1200, 1600, 3)
     assert scale == pytest.approx(0.4)
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_jpeg_is_decoded_as_pil_decodes_it(orientation: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.image
+
+    fast, taken = vision.image._fast_jpeg, []
+    monkeypatch.setattr(vision.image, "_fast_jpeg", lambda *a: taken.append(fast(*a)) or taken[-1])
+    rng = np.random.default_rng(orientation)  # texture, so that any pixel moved or changed shows
+    img = Image.fromarray(rng.integers(0, 256, (30, 40, 3), np.uint8)).resize((4001, 2999), Image.NEAREST)
+    buf, exif = io.BytesIO(), Image.Exif()
+    exif[0x0112] = orientation
+    img.save(buf, "JPEG", exif=exif.tobytes(), quality=90, progressive=orientation % 2 == 0)
+    data = buf.getvalue()
+    pil = Image.open(io.BytesIO(data))
+    pil.draft("RGB", (1601, 1200))
+    want = np.asarray(ImageOps.exif_transpose(pil))  # PIL's own decoding, turned upright
+    (tmp_path / "p.jpg").write_bytes(data)
+    for src in (data, tmp_path / "p.jpg", data + b"more a phone wrote after the image"):
+        rgb, scale = load_image(src, max_side=1600)
+        assert rgb.shape == want.shape and np.array_equal(rgb, want)
+        assert scale == pytest.approx(max(want.shape) / 4001)
+    # OpenCV decoded the first two, PIL the one with bytes after the image's end
+    assert [a is not None for a in taken] == [True, True, False]
+    with pytest.raises(BadImageError, match="truncated"):
+        load_image(data[: len(data) // 2], max_side=1600)
+
+
+def test_a_grey_jpeg_is_read_as_colour() -> None:
+    buf = io.BytesIO()
+    Image.new("L", (50, 20), 90).save(buf, "JPEG")
+    rgb, _ = load_image(buf.getvalue())
+    assert rgb.shape == (20, 50, 3) and abs(int(rgb[5, 5, 0]) - 90) <= 2
 
 
 def test_bad_image_is_a_typed_error() -> None:
