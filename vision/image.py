@@ -14,6 +14,9 @@ from vision.errors import BadImageError
 ORIENTATION = ExifTags.Base.Orientation
 
 ImageInput = str | Path | bytes | bytearray | Image.Image
+# JPEG, and the multi-picture JPEG many phones write (an HDR gain map or a depth map after the photo): the photo is its
+# first picture, decoded as a JPEG is
+JPEG = ("JPEG", "MPO")
 
 try:  # phone photos are often HEIC
     from pillow_heif import register_heif_opener
@@ -46,12 +49,12 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
             img = open_image(io.BytesIO(data) if data is not None else Path(src))
         full_w, full_h = img.size
         fmt = img.format
-        if max_side and fmt == "JPEG" and max(full_w, full_h) > max_side:
+        if max_side and fmt in JPEG and max(full_w, full_h) > max_side:
             k = max_side / max(full_w, full_h)
             img.draft("RGB", (int(full_w * k) + 1, int(full_h * k) + 1))
         orientation = img.getexif().get(ORIENTATION, 1)
         rgb = None
-        if fmt == "JPEG" and not isinstance(src, Image.Image):
+        if fmt in JPEG and not isinstance(src, Image.Image):
             rgb = _fast_jpeg(data if data is not None else Path(src).read_bytes(), img, full_w, orientation)
         if rgb is not None:
             img.close()
@@ -66,7 +69,7 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, ImportError) as exc:
         msg = f"cannot read the image: {exc}"
         raise BadImageError(msg) from exc
-    if max_side and side > (max_side * 1.5 if fmt == "JPEG" else max_side):
+    if max_side and side > (max_side * 1.5 if fmt in JPEG else max_side):
         if rgb is not None:
             img = Image.fromarray(rgb)
         k = max_side / side
@@ -90,8 +93,8 @@ _UPRIGHT = {
 
 
 def _fast_jpeg(data: bytes, img: Image.Image, full_w: int, orientation: int) -> np.ndarray | None:
-    """The JPEG ``data`` decoded by OpenCV as PIL would decode ``img`` (opened from it, its draft size set; the full
-    width ``full_w``), turned upright by its EXIF ``orientation``: the same pixels without PIL's copy of them into an
+    """The JPEG ``data`` (of a multi-picture JPEG, its first picture) decoded by OpenCV as PIL would decode ``img``
+    (opened from it, its draft size set; the full width ``full_w``), turned upright by its EXIF ``orientation``: the same pixels without PIL's copy of them into an
     array (5 to 10 ms of a 12 MP photo's 35). None, and PIL decodes it, where that is not sure: a photo that is not
     colour (YCbCr), or whose data does not end where a JPEG ends (a truncated photo is PIL's error to raise; some
     phones write more after the image), or an orientation outside EXIF's eight, or a size not PIL's.

@@ -84,6 +84,23 @@ def test_a_jpeg_is_decoded_as_pil_decodes_it(orientation: int, tmp_path: Path, m
         load_image(data[: len(data) // 2], max_side=1600)
 
 
+def test_a_multi_picture_jpeg_is_read_as_its_first_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.image
+
+    fast, taken = vision.image._fast_jpeg, []
+    monkeypatch.setattr(vision.image, "_fast_jpeg", lambda *a: taken.append(fast(*a)) or taken[-1])
+    rng = np.random.default_rng(0)
+    photo, gain_map = (Image.fromarray(rng.integers(0, 256, (30, 40, 3), np.uint8)).resize(size, Image.NEAREST)
+                       for size in ((4000, 3000), (1000, 750)))
+    buf = io.BytesIO()  # as phones write an HDR gain map after the photo: PIL reads it as MPO
+    photo.save(buf, "MPO", save_all=True, append_images=[gain_map], quality=90)
+    pil = Image.open(io.BytesIO(buf.getvalue()))
+    pil.draft("RGB", (1601, 1201))
+    rgb, scale = load_image(buf.getvalue(), max_side=1600)  # decoded at 1/2, as a JPEG is
+    assert pil.format == "MPO" and np.array_equal(rgb, np.asarray(pil)) and scale == 0.5
+    assert taken[0] is not None
+
+
 def test_a_grey_jpeg_is_read_as_colour() -> None:
     buf = io.BytesIO()
     Image.new("L", (50, 20), 90).save(buf, "JPEG")
