@@ -94,10 +94,11 @@ _UPRIGHT = {
 
 def _fast_jpeg(data: bytes, img: Image.Image, full_w: int, orientation: int) -> np.ndarray | None:
     """The JPEG ``data`` (of a multi-picture JPEG, its first picture) decoded by OpenCV as PIL would decode ``img``
-    (opened from it, its draft size set; the full width ``full_w``), turned upright by its EXIF ``orientation``: the same pixels without PIL's copy of them into an
-    array (5 to 10 ms of a 12 MP photo's 35). None, and PIL decodes it, where that is not sure: a photo that is not
-    colour (YCbCr), or whose data does not end where a JPEG ends (a truncated photo is PIL's error to raise; some
-    phones write more after the image), or an orientation outside EXIF's eight, or a size not PIL's.
+    (opened from it, its draft size set; the full width ``full_w``), turned upright by its EXIF ``orientation``: the
+    same pixels without PIL's copy of them into an array (5 to 10 ms of a 12 MP photo's 35). None, and PIL decodes
+    it, where that is not sure: a photo that is not colour (YCbCr), or whose data does not end where a JPEG ends (a
+    truncated photo is PIL's error to raise; some phones write more after the image), or an orientation outside
+    EXIF's eight, or a size not PIL's.
     """
     import cv2
 
