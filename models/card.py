@@ -45,7 +45,15 @@ NOTES = """\
   161.6 and 156.5 against 143.0 and 171.4 ms, no gain seen. Tile look-alikes voting with their whole distribution
   (held-out true boxes 25 -> 29, `layout_eval` 118 -> 124), with only voters surer than 0.5 (27, 116) or with
   their probability squared (29, 118): the held-out 1s birds read 5f are voted so by their copies, which read 5f
-  too.
+  too. Each flower name read once a photo at most (a set has one of each; the surest keeps it): held-out 26,
+  `layout_eval` 125 (the generator's loose tiles may repeat a flower).
+- 2026-11-23 (fifteenth session): a multi-picture JPEG (PIL's MPO: what phones write when an HDR gain map or a
+  depth map follows the photo) is now decoded as a JPEG is, its first picture at the draft scale (a 12 MP one 181 ->
+  57 ms on a slow hour of this machine); it was decoded at full size and then resized. Tried, not shipped: JPEGs
+  decoded by OpenCV at the draft's scale (the same pixels as PIL's on all 648 camerash JPEGs and over the eight EXIF
+  orientations, 5 to 10 ms sooner on the 12 MP photo, PIL's copy into an array saved), only where the data ends with
+  the end marker. But of 400 corrupted JPEGs PIL rejects 51 and that path 30: OpenCV's decoder warns on stderr and
+  returns an image of garbage where PIL raises. A bad photo must be a clear error; a test now holds such a JPEG.
 - 2026-11-23 (fourteenth session): the same weights; a hand photo's first look is at 512 px, not 416, and its region
   is looked at again (512 px) only when that gives the tiles 1.2 times the pixels or more (`DetectorConfig.
   first_imgsz`, `zoom_gain`): a hand that fills the photo is looked at once. A first look at 512 that finds fewer
