@@ -34,7 +34,7 @@ NOTES = """\
   training styles' `layout_eval` 119 -> 118, held-out real photos 0.967 (the same names on each photo, as they are
   and in a scene). `upright_sure` 0.5 / 0.9: held-out 27 / 26, `layout_eval` 120 / 118; `reader_sure` 0.6: 26, 118.
   `bench/eval_vision.py`: 12 MP photo 166.3 -> **154.5 ms** against the baseline's 189.8 -> 192.6 (ratio 0.88 ->
-  0.80); the detector before and after in turns in one process: 187.4 / 168.2, 184.5 / 169.4, 162.5 / 151.7 (the
+  0.80; in the final run, the machine slower, 172.4 against 231.1, 0.75); the detector before and after in turns in one process: 187.4 / 168.2, 184.5 / 169.4, 162.5 / 151.7 (the
   machine slower than last session's). Held-out all 43 classes 0.973 -> 0.974, 34 classes 0.981 -> 0.982, sets
   0.951 as before; whole hands (`bench/eval_layout.py --detector`) 393 -> 395 exact, 355 -> 357 from the photo
   alone, every hand tile right 415 -> 417. Where the time goes now on that photo (one process, medians): decoding
