@@ -24,29 +24,29 @@ FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scal
 
 NOTES = """\
 - 2026-11-23 (fifteenth session): the same weights, run faster. ONNX Runtime's threads now spin between a network's
-  layers and stop when its run ends (`session.intra_op.allow_spinning` 1 with `session.force_spinning_stop` 1; they
-  had spinning off since the seventh session, when threads left spinning after a run held both cores while the next
-  network ran): not spinning, the second thread slept and woke at every layer, and the finder's look at 512 x 384
-  took 33 ms with two threads as with one, 25 ms now. An unsure crop's second view is its upright one when the up
-  head gives that direction 0.8 or more (`DetectorConfig.upright_sure`), and that view is then also its look, which
-  saves a view (the 12 MP photo's second batch 29 -> 24 crops); the readers read the tiles named with less than 0.7,
-  not 0.8 (`reader_sure`; that photo's reader crops 18 -> 11). On the true boxes: held-out 26 -> 25 mistakes, the
-  training styles' `layout_eval` 119 -> 118, held-out real photos 0.967 (the same names on each photo, as they are
-  and in a scene). `upright_sure` 0.5 / 0.9: held-out 27 / 26, `layout_eval` 120 / 118; `reader_sure` 0.6: 26, 118.
-  `bench/eval_vision.py`: 12 MP photo 166.3 -> **154.5 ms** against the baseline's 189.8 -> 192.6 (ratio 0.88 ->
-  0.80; in the final run, the machine slower, 172.4 against 231.1, 0.75); the detector before and after in turns in one process: 187.4 / 168.2, 184.5 / 169.4, 162.5 / 151.7 (the
-  machine slower than last session's). Held-out all 43 classes 0.973 -> 0.974, 34 classes 0.981 -> 0.982, sets
-  0.951 as before; whole hands (`bench/eval_layout.py --detector`) 393 -> 395 exact, 355 -> 357 from the photo
-  alone, every hand tile right 415 -> 417. Where the time goes now on that photo (one process, medians): decoding
-  30 ms (the Huffman pass alone 17 ms at any scale), the finder's two looks 50, naming 57 (45 classifier crops and
-  11 reader crops, 1 ms a crop at 96 px). Tried, not shipped: OpenVINO 2026.4 (PyPI) for the networks: the finder's
-  look 35 against ORT's 47 ms without spinning but 28.6 against 24.4 with it, naming 61.5 against 67.6 ms, the
-  names the same; not worth a 59 MB dependency. ONNX Runtime's global thread pool shared by all six networks:
-  161.6 and 156.5 against 143.0 and 171.4 ms, no gain seen. Tile look-alikes voting with their whole distribution
-  (held-out true boxes 25 -> 29, `layout_eval` 118 -> 124), with only voters surer than 0.5 (27, 116) or with
-  their probability squared (29, 118): the held-out 1s birds read 5f are voted so by their copies, which read 5f
-  too. Each flower name read once a photo at most (a set has one of each; the surest keeps it): held-out 26,
-  `layout_eval` 125 (the generator's loose tiles may repeat a flower).
+  layers and stop when its run ends (`session.intra_op.allow_spinning` 1 with `session.force_spinning_stop` 1; they had
+  spinning off since the seventh session, when threads left spinning after a run held both cores while the next network
+  ran): not spinning, the second thread slept and woke at every layer, and the finder's look at 512 x 384 took 33 ms
+  with two threads as with one, 25 ms now. An unsure crop's second view is its upright one when the up head gives that
+  direction 0.8 or more (`DetectorConfig.upright_sure`), and that view is then also its look, which saves a view (the 12
+  MP photo's second batch 29 -> 24 crops); the readers read the tiles named with less than 0.7, not 0.8 (`reader_sure`;
+  that photo's reader crops 18 -> 11). On the true boxes: held-out 26 -> 25 mistakes, the training styles' `layout_eval`
+  119 -> 118, held-out real photos 0.967 (the same names on each photo, as they are and in a scene). `upright_sure` 0.5
+  / 0.9: held-out 27 / 26, `layout_eval` 120 / 118; `reader_sure` 0.6: 26, 118. `bench/eval_vision.py`: 12 MP photo
+  166.3 -> **154.5 ms** against the baseline's 189.8 -> 192.6 (ratio 0.88 -> 0.80; in the final run, the machine slower,
+  172.4 against 231.1, 0.75); the detector before and after in turns in one process: 187.4 / 168.2, 184.5 / 169.4, 162.5
+  / 151.7 (the machine slower than last session's). Held-out all 43 classes 0.973 -> 0.974, 34 classes 0.981 -> 0.982,
+  sets 0.951 as before; whole hands (`bench/eval_layout.py --detector`) 393 -> 395 exact, 355 -> 357 from the photo
+  alone, every hand tile right 415 -> 417. Where the time goes now on that photo (one process, medians): decoding 30 ms
+  (the Huffman pass alone 17 ms at any scale), the finder's two looks 50, naming 57 (45 classifier crops and 11 reader
+  crops, 1 ms a crop at 96 px). Tried, not shipped: OpenVINO 2026.4 (PyPI) for the networks: the finder's look 35
+  against ORT's 47 ms without spinning but 28.6 against 24.4 with it, naming 61.5 against 67.6 ms, the names the same;
+  not worth a 59 MB dependency. ONNX Runtime's global thread pool shared by all six networks: 161.6 and 156.5 against
+  143.0 and 171.4 ms, no gain seen. Tile look-alikes voting with their whole distribution (held-out true boxes 25 -> 29,
+  `layout_eval` 118 -> 124), with only voters surer than 0.5 (27, 116) or with their probability squared (29, 118): the
+  held-out 1s birds read 5f are voted so by their copies, which read 5f too. Each flower name read once a photo at most
+  (a set has one of each; the surest keeps it): held-out 26, `layout_eval` 125 (the generator's loose tiles may repeat a
+  flower).
 - 2026-11-23 (fifteenth session): a multi-picture JPEG (PIL's MPO: what phones write when an HDR gain map or a
   depth map follows the photo) is now decoded as a JPEG is, its first picture at the draft scale (a 12 MP one 181 ->
   57 ms on a slow hour of this machine); it was decoded at full size and then resized. Tried, not shipped: JPEGs
