@@ -18,6 +18,7 @@ from fastapi import Depends, Request, UploadFile
 from starlette.exceptions import HTTPException
 
 from api.config import Settings, get_settings
+from vision.image import JPEG
 
 T = TypeVar("T")
 
@@ -132,7 +133,7 @@ SlotsDep = Annotated[PhotoSlots, Depends(get_slots)]
 # (format name, Pillow's format) by their leading bytes; the header the client sends is not trusted
 _HEIF_BRANDS = (b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1")
 ACCEPTED = ("jpeg", "png", "webp", "heic")
-_PILLOW_FORMATS = {"jpeg": {"JPEG", "MPO"}, "png": {"PNG"}, "webp": {"WEBP"}, "heic": {"HEIF", "HEIC", "AVIF"}}
+_PILLOW_FORMATS = {"jpeg": set(JPEG), "png": {"PNG"}, "webp": {"WEBP"}, "heic": {"HEIF", "HEIC", "AVIF"}}
 MIN_SIDE = 16
 
 
