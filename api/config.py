@@ -14,7 +14,13 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, READER_WEIGHTS, SET_FINDER_WEIGHTS
+from vision.detector import (
+    CAPTION_WEIGHTS,
+    CLASSIFIER_WEIGHTS,
+    FINDER_WEIGHTS,
+    READER_WEIGHTS,
+    SET_FINDER_WEIGHTS,
+)
 
 
 class Settings(BaseSettings):
@@ -36,6 +42,8 @@ class Settings(BaseSettings):
     reader_weights: Annotated[list[Path], NoDecode] = Field(
         default_factory=lambda: list(READER_WEIGHTS),
         description="the readers, in the order they read (empty: the classifier names tiles alone)")
+    caption_weights: Path | None = Field(
+        CAPTION_WEIGHTS, description="the flowers' caption reader, read after the readers; empty: none")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")
     # photo concurrency, per worker process
@@ -48,7 +56,7 @@ class Settings(BaseSettings):
     log_level: str = Field("INFO", description="level of the service's own log lines")
     access_log: bool = Field(True, description="one JSON log line per request on stderr")
 
-    @field_validator("set_finder_weights", mode="before")
+    @field_validator("set_finder_weights", "caption_weights", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

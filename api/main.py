@@ -122,7 +122,8 @@ def _load_model(app: FastAPI, settings: Settings) -> None:
             from vision.detector import TileDetector
 
             detector = TileDetector(settings.finder_weights, settings.classifier_weights,
-                                    readers=settings.reader_weights, set_finder=settings.set_finder_weights)
+                                    readers=settings.reader_weights, set_finder=settings.set_finder_weights,
+                                    captions=settings.caption_weights)
     except ModelNotFoundError as exc:
         app.state.model_error = str(exc)
         log.warning("no tile detector: %s; /readyz answers 503 and photo endpoints 503", exc)

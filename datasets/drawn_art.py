@@ -35,6 +35,8 @@ from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from synth import DECOY_PREFIX, DRAWN_STYLES, FACE_LABELS, FLOWER_LABELS, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
 
+from vision.captions import CAPTIONS  # export sets' English captions: a style picks one word per flower
+
 FONT_PACKAGES = (
     "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
     "fonts-arphic-gbsn00lp", "fonts-arphic-gkai00mp", "fonts-cwtex-kai", "fonts-cwtex-ming", "fonts-cwtex-heib",
@@ -52,13 +54,6 @@ VARIANTS = "伍陸万发幺"  # used where the font has them
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
 SEASONS, FLOWERS = "春夏秋冬", "梅蘭菊竹"
-# export sets caption their flowers in English, in full or cut short, in capitals or not: each flower's words (a style
-# picks one per flower, so no caption comes with a fixed set of neighbours)
-CAPTIONS = (
-    ("SPRING", "Spring", "SPR"), ("SUMMER", "Summer", "SUM"), ("AUTUMN", "Autumn", "AUT", "FALL", "Fall"),
-    ("WINTER", "Winter", "WIN"), ("PLUM", "Plum", "PLU"), ("ORCHID", "Orchid", "ORC"),
-    ("CHRYSANTHEMUM", "Chrysanthemum", "MUM", "Mum", "CHR", "CHRYS"), ("BAMBOO", "Bamboo", "BAM"),
-)
 LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
 LATIN_NEEDED = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

@@ -599,6 +599,9 @@ python datasets/synth.py --out $D/sets1 --train 1000 --val 100 --seed 101 --min-
 python models/train.py finetune --data $D/hands13 --real-data $D/flat_real3 $D/closeup_real2 $D/hands_real2 \\
     $D/sets1 --epochs 2 --name finder_ft5 --init models/tile_finder.pt
 python models/train.py export --name finder_ft5 --set-finder   # -> models/set_finder.onnx
+# the caption reader (sixteenth session): not trained, cut from the OCR wheel's recogniser
+pip download rapidocr-onnxruntime==1.4.4 --no-deps -d /tmp/ocr
+python models/caption.py /tmp/ocr/rapidocr_onnxruntime-1.4.4-py3-none-any.whl   # -> models/caption_reader.onnx
 python bench/eval_vision.py && python bench/eval_layout.py --detector
 python models/train.py card --finetune finder_ft2 finder_ft3 finder_ft4 --classifiers classifier_v2 classifier_v3_96 \\
     --reader-runs character_reader3 flower_reader6 mark_reader2 --set-finder-run finder_ft5"""
@@ -736,6 +739,20 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     return lines
 
 
+CAPTION_TEXT = (
+    "## Caption reader (not trained here; ONNX Runtime at detection)",
+    "- PaddleOCR's PP-OCRv4 mobile text-line recogniser (Apache-2.0) from the `rapidocr-onnxruntime` 1.4.4 wheel on "
+    "PyPI: its last layer cut from 6625 characters to the blank, the digits and the Latin letters, its weights stored "
+    "as float16 (`python models/caption.py WHEEL`; 3.9 MB, 10.9 as shipped by the wheel). Nothing is fetched at run "
+    "time.",
+    "- detection: a tile whose flower probability (after the readers) is 0.2 or more and whose name is given less "
+    "than 0.7 is cut out turned upright by the classifier's up head, and the band under its picture is read, and the "
+    "band of it turned half a turn (`vision/captions.py`); a reading that is a caption word (SPRING, Spring, SPR ... "
+    "each flower's words in `vision/captions.CAPTIONS`) gives that flower 0.8 of the tile's names "
+    "(`DetectorConfig.caption_weight`). When a tile of the photo is so read, the flowers' probabilities of the tiles "
+    "read without a caption are halved (`uncaptioned`): the set captions its flowers.",
+    "",
+)
 FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, and when detection asks it
     "flower": ("Flower reader", "flowers", "1f-8f", "flower probability (the classifier's, 1f-8f together)"),
     "character": ("Character reader", "character tiles", "1m-9m",
@@ -894,7 +911,10 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
-                      if (models / f"{family}_reader.onnx").exists())):
+                      if (models / f"{family}_reader.onnx").exists()),
+                    ("caption_reader.onnx", "a text-line recogniser (PaddleOCR's PP-OCRv4 mobile, Apache-2.0, not "
+                                            "trained here: `models/caption.py`) that reads the flowers' English "
+                                            "captions; its weights stored as float16")):
         p = models / f
         lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
     lines += [
@@ -917,6 +937,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         *_classifier(runs, classifiers),
         "",
         *_readers(runs, readers),
+        *CAPTION_TEXT,
         *_evaluation(bench),
         "",
         "## Notes",

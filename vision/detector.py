@@ -1,13 +1,14 @@
 """The tile detector: a one-class YOLO finder boxes every tile, a small CNN names each crop, readers (the same
 network, each trained on one family of tiles) read again, turned upright, the tiles that may be of their family, the
-mark reader reads the index numeral a set may print on them, and the tiles of the photo that look alike agree on
-their names (``vision/agreement.py``).
+mark reader reads the index numeral a set may print on them, a text recogniser reads the English caption of a tile
+that may be a flower (``vision/captions.py``), and the tiles of the photo that look alike agree on their names
+(``vision/agreement.py``).
 
-All six networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
+All seven networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
 looked at by a second finder, trained on such photos too). Weights are passed in explicitly
 (``models/tile_finder.onnx``, ``models/set_finder.onnx``, ``models/tile_classifier.onnx``,
-``models/character_reader.onnx``, ``models/flower_reader.onnx`` and ``models/mark_reader.onnx`` are the shipped ones,
-see ``models/README.md``); nothing is downloaded.
+``models/character_reader.onnx``, ``models/flower_reader.onnx``, ``models/mark_reader.onnx`` and
+``models/caption_reader.onnx`` are the shipped ones, see ``models/README.md``); nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.agreement import agree
+from vision.captions import CaptionReader
 from vision.crops import CROP, crop_tiles
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
@@ -35,10 +37,13 @@ CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader last: it weighs the names the others left
 READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx")
+# a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``models/caption.py``)
+CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
 NAMES: tuple[str, ...] = tuple(
     [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
     + [f"{n}f" for n in range(1, 9)] + ["back"]
 )
+FLOWERS = np.array([NAMES.index(f"{n}f") for n in range(1, 9)])
 # the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
 # when its set prints one: a suit tile its number, a flower its number in its row (0..8 for 1..9; -1: none)
 MARK_NAMES = (*"123456789", "other")
@@ -65,6 +70,7 @@ CLOSE_HINT = 0.15
 # whole set: 28 tiles found at 0.466, the set finder 143; of 500 training-style hand photos 12 are probed, none
 # routed; of the 60 held-out ones none is probed, the least sure at 0.637)
 SET_PROBE, SET_UNSURE = 20, 0.55
+CAPTION_SIDE = 128  # the caption reader's crops: the tile box's long side, this many pixels
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
 
@@ -119,6 +125,16 @@ class DetectorConfig:
     # 26 held-out tiles wrong, 119 / 118 / 118 of the training styles', the 12 MP photo's readers 18 / 11 / 8 crops)
     reader_sure: float = 0.7
     reader_weight: float = 0.5  # a reader's share when its names and the classifier's are averaged
+    # the share of the flower its caption names when a tile the readers leave unsure may be a flower (``reader_gate``,
+    # ``reader_sure``) and its caption is read (``vision/captions.py``; on the held-out style's true boxes 25 -> 15
+    # mistakes, 12 of its 13 flowers read wrong now right; the training styles' 118 -> 117; a gate of 0.3 / 0.5: 13 /
+    # 17 with the next rule)
+    caption_weight: float = 0.8
+    # ... and when a tile of the photo has its caption read, the set captions its flowers: the flowers' probabilities of
+    # a tile asked whose caption is not read are taken this many times (the held-out style's 1s, a bird printing "1",
+    # read 5f: true boxes 15 -> 12 mistakes at 0.5, 13 at 0.25; training styles 117 alike; ``caption_weight`` 0.6 and
+    # 0.95 read as 0.8)
+    uncaptioned: float = 0.5
     mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
     # tiles of a photo whose looks (the classifier's features, crops turned upright) have a cosine above this vote
     # for each other's names (``vision/agreement.py``; above 1: none), each vote counted ``alike_weight`` times
@@ -144,10 +160,11 @@ class TileDetector:
 
     def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
                  config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
-                 set_finder: Path | None = SET_FINDER_WEIGHTS) -> None:
+                 set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
-        ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone)."""
-        for p in (finder, classifier, *readers, *([set_finder] if set_finder else [])):
+        ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
+        ``captions``: the flowers' caption reader, read after them (None: none)."""
+        for p in (finder, classifier, *readers, *(extra for extra in (set_finder, captions) if extra)):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
@@ -171,6 +188,7 @@ class TileDetector:
             raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
         self._readers = [_Reader.load(_session(r, opts), r) for r in readers]
+        self._captions = CaptionReader(_session(captions, opts), captions) if captions else None
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -288,6 +306,8 @@ class TileDetector:
                     look[i] = v
         for reader in self._readers:
             p = self._read(reader, rgb, boxes, x, p, up)
+        if self._captions is not None:
+            p = self._read_captions(rgb, boxes, p, up)
         return agree(p, look, c.alike, c.alike_weight), up
 
     def _read(self, reader: _Reader, rgb: np.ndarray, boxes: np.ndarray, crops: np.ndarray, p: np.ndarray,
@@ -309,6 +329,37 @@ class TileDetector:
         out[ask] = mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_reading(p[ask], q, reader.ids,
                                                                                           c.reader_weight)
         return out
+
+    def _read_captions(self, rgb: np.ndarray, boxes: np.ndarray, p: np.ndarray, up: np.ndarray) -> np.ndarray:
+        """``p`` with the flower named by its caption given ``caption_weight`` of each tile that may be a flower and is
+        named unsurely (as the readers' gate: ``reader_gate``, ``reader_sure``) and whose caption is read; when one
+        is, the set captions its flowers, and the others' flowers are weighed by ``uncaptioned``."""
+        c = self.config
+        ask = np.flatnonzero((p[:, FLOWERS].sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
+        named = self._caption_flowers(rgb, boxes[ask], up[ask])
+        if not named.any():
+            return p
+        out = p.copy()
+        for i, n in zip(ask[named > 0], named[named > 0], strict=True):
+            out[i] *= 1.0 - c.caption_weight
+            out[i, FLOWERS[n - 1]] += c.caption_weight
+        if c.uncaptioned < 1.0:
+            blank = ask[named == 0]
+            out[blank[:, None], FLOWERS] *= c.uncaptioned
+            out[blank] /= out[blank].sum(1, keepdims=True)
+        return out
+
+    def _caption_flowers(self, rgb: np.ndarray, boxes: np.ndarray, up: np.ndarray) -> np.ndarray:
+        """The flower each box's caption names (0: none), its tile cut out upright, as wide as the tile."""
+        if len(boxes) == 0:
+            return np.zeros(0, int)
+        tiles = []
+        for crop, box, turn in zip(crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0), boxes, up.argmax(1), strict=True):
+            w, h = box[2:] - box[:2]
+            width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
+            cut = max(0, round((CAPTION_SIDE - width) / 2))
+            tiles.append(np.rot90(crop, int(turn))[:, cut:CAPTION_SIDE - cut])
+        return self._captions.flowers(tiles)
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""

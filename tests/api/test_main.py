@@ -139,6 +139,11 @@ def test_settings_come_from_mj_variables(monkeypatch):
     for value, want in (("/m/s.onnx", Path("/m/s.onnx")), ("", None), (" ", None)):
         monkeypatch.setenv("MJ_SET_FINDER_WEIGHTS", value)
         assert Settings().set_finder_weights == want
+    # the caption reader: shipped, another, or none
+    assert Settings().caption_weights.name == "caption_reader.onnx"
+    for value, want in (("/m/c.onnx", Path("/m/c.onnx")), ("", None)):
+        monkeypatch.setenv("MJ_CAPTION_WEIGHTS", value)
+        assert Settings().caption_weights == want
 
 
 def test_settings_defaults(monkeypatch):

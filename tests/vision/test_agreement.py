@@ -73,6 +73,7 @@ def _detector(config: object) -> object:
     from vision.detector import TileDetector
 
     det = object.__new__(TileDetector)
+    det._captions = None
     det._classifier, det._crop, det._readers, det.config = _Classifier(), 64, [], config
     return det
 

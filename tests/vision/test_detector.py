@@ -348,6 +348,7 @@ def test_each_crop_is_named_from_its_turns() -> None:
             return [logits, np.tile([0.0, 0.0, 5.0, 0.0], (len(x), 1)), _unlike(len(x))]
 
     det = object.__new__(TileDetector)
+    det._captions = None
     det._classifier, det._crop, det._readers = Session(), 64, []
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
@@ -421,6 +422,7 @@ def test_the_flower_reader_reads_likely_flowers_turned_upright() -> None:
     from vision.detector import NAMES, DetectorConfig, TileDetector, _Reader
 
     det = object.__new__(TileDetector)
+    det._captions = None
     reader = _StandInReader()
     det._crop, det._readers, det.config = 64, [_Reader.load(reader, Path("r.onnx"))], DetectorConfig(turns=1)
     img = np.zeros((64, 64, 3), np.uint8)
@@ -481,6 +483,7 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
     flowers = _Meta(",".join(f"{n}f" for n in range(1, 9)) + ",other", pick=6)  # 7f, surely
     characters = _Meta(",".join(f"{n}m" for n in range(1, 10)) + ",other", pick=4)  # 5m, surely
     det = object.__new__(TileDetector)
+    det._captions = None
     det._classifier, det._crop, det.config = Classifier(), 64, DetectorConfig(turns=1)
     det._readers = [_Reader.load(flowers, Path("f.onnx")), _Reader.load(characters, Path("m.onnx"))]
     boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
@@ -507,6 +510,7 @@ def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads()
     reader = _Reader.load(_Meta(",".join(MARK_NAMES), pick=5), Path("mark.onnx"))  # a "6", surely
     assert reader.marks and len(reader.ids) == 0
     det = object.__new__(TileDetector)
+    det._captions = None
     det._classifier, det._crop, det._readers, det.config = Classifier(), 64, [reader], DetectorConfig(turns=1)
     boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
@@ -570,6 +574,7 @@ def _two_finders(config: object) -> tuple[object, object, object]:
     from vision.detector import TileDetector
 
     det = object.__new__(TileDetector)
+    det._captions = None
     det.config = config
     det._finder, det._set_finder = object(), object()
     return det, det._finder, det._set_finder

@@ -1,0 +1,137 @@
+"""The flowers' caption reader: caption words, the shipped recogniser on drawn tiles, its part in naming, its build."""
+
+from __future__ import annotations
+
+import io
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.captions import CaptionReader, caption_flower
+from vision.errors import ModelNotFoundError
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "models" / "caption_reader.onnx"
+needs_model = pytest.mark.skipif(not SHIPPED.exists(), reason="no shipped caption reader in models/")
+
+
+@pytest.mark.parametrize(("text", "flower"), [
+    ("SPRING", 1), ("Summer", 2), ("FALL", 3), ("aut", 3), ("WIN", 4), ("PLUN", 5), ("Orchid", 6), ("MUM", 7),
+    ("CHRYSANTHEMOM", 7), ("BAM-", 8),
+    ("SUN", None), ("MOM", None), ("", None), ("8", None), ("PLUMS", 5), ("WINTERS", 4), ("SPRINGTIME", None),
+])
+def test_a_caption_names_its_flower(text: str, flower: int | None) -> None:
+    assert caption_flower(text) == flower
+
+
+def _tile(word: str | None, side: int = 128) -> np.ndarray:
+    """An upright flower tile filling a ``side`` square crop: a red bloom, ``word`` printed under it."""
+    img = Image.new("RGB", (side, side), (90, 110, 80))  # the table around the face
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((14, 2, side - 14, side - 3), 8, fill=(240, 236, 220))
+    d.ellipse((40, 16, 88, 64), fill=(200, 40, 40))
+    if word:
+        font = ImageFont.load_default(size=24)
+        w = d.textlength(word, font=font)
+        d.text(((side - w) / 2, 80), word, fill=(20, 20, 20), font=font)
+    return np.asarray(img)
+
+
+def _reader() -> CaptionReader:
+    import onnxruntime as ort
+
+    return CaptionReader(ort.InferenceSession(str(SHIPPED), providers=["CPUExecutionProvider"]), SHIPPED)
+
+
+@needs_model
+def test_the_shipped_reader_reads_a_caption_either_way_up() -> None:
+    reader = _reader()
+    tiles = np.stack([_tile("ORCHID"), _tile("Autumn")[::-1, ::-1], _tile("BAM"), _tile(None), _tile("PEONY")])
+    # read at the bottom of the crop as it is, or of the crop turned half a turn: the up head may be wrong so
+    assert reader.flowers(tiles).tolist() == [6, 3, 8, 0, 0]
+    assert [text for text, _ in reader.read([_tile("Winter")[80:, 14:-14]])] == ["Winter"]
+
+
+def test_a_network_without_its_characters_is_no_caption_reader() -> None:
+    class Session:
+        def get_modelmeta(self) -> object:
+            return type("Meta", (), {"custom_metadata_map": {}})()
+
+        def get_outputs(self) -> list:
+            return [type("Output", (), {"shape": ["n", "t", 63]})()]
+
+    with pytest.raises(ModelNotFoundError, match="r.onnx is no caption reader"):
+        CaptionReader(Session(), Path("r.onnx"))
+
+
+@needs_model
+def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
+    """Two tiles the classifier takes for 5f (0.45) or 1s (0.35): the one captioned AUTUMN is 3f; the other, whose
+    set captions its flowers but which shows none, is not taken for a flower so readily: 1s."""
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    class Classifier:
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 0.2 / (len(NAMES) - 2))
+            p[:, NAMES.index("5f")], p[:, NAMES.index("1s")] = 0.45, 0.35
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), np.eye(len(p), 8, dtype=np.float32)]
+
+    det = object.__new__(TileDetector)
+    det._classifier, det._crop, det._readers, det.config = Classifier(), 64, [], DetectorConfig(turns=1)
+    det._captions = _reader()
+    img = np.concatenate([_tile("AUTUMN"), _tile(None)], axis=1)
+    boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
+    p, _ = det.classify(img, boxes)
+    assert [NAMES[int(k)] for k in p.argmax(1)] == ["3f", "1s"]
+    assert p[0, NAMES.index("3f")] == pytest.approx(0.8 + 0.2 * 0.2 / 41, abs=1e-6)  # caption_weight 0.8
+    det.config = DetectorConfig(turns=1, uncaptioned=1.0)  # a tile without a caption keeps its flowers
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "5f"]
+    det._captions = None
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "5f"]
+
+
+def test_the_build_cuts_the_recogniser_to_latin_letters_and_digits(tmp_path: Path) -> None:
+    """A stand-in recogniser of the wheel's shape (its last layer a Constant weight and bias, one column per
+    character of its metadata) becomes a caption reader whose columns are the blank, the digits and the letters."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    sys.path.insert(0, str(ROOT / "models"))
+    import caption
+
+    chars = ["一", *caption.KEEP[::-1], "萬"]  # the source's order is its own
+    rng = np.random.default_rng(0)
+    w = rng.normal(size=(5, len(chars) + 2)).astype(np.float32)
+    b = rng.normal(size=len(chars) + 2).astype(np.float32)
+    nodes = [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(v, n))
+             for n, v in zip(caption.HEAD, (w, b), strict=True)]
+    nodes += [helper.make_node("MatMul", ["x", caption.HEAD[0]], ["m"]),
+              helper.make_node("Add", ["m", caption.HEAD[1]], ["a"]), helper.make_node("Softmax", ["a"], ["y"], axis=2)]
+    graph = helper.make_graph(nodes, "rec", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "t", 5])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", "t", len(chars) + 2])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=9)
+    helper.set_model_props(model, {"character": "\n".join(chars)})
+    wheel = tmp_path / "rapidocr.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        buf = io.BytesIO()
+        onnx.save(model, buf)
+        z.writestr(caption.SOURCE, buf.getvalue())
+    out = caption.build(wheel, tmp_path / "caption_reader.onnx")
+    built = onnx.load(out)
+    halves = [n for n in built.graph.node
+              if n.op_type == "Constant" and n.attribute[0].t.data_type == TensorProto.FLOAT16]
+    assert len(halves) == 2 and "Cast" in {n.op_type for n in built.graph.node}
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    assert session.get_modelmeta().custom_metadata_map["characters"] == caption.KEEP
+    x = rng.normal(size=(1, 3, 5)).astype(np.float32)
+    logits = x @ w + b  # the source's: blank, its characters, then the space
+    columns = [0] + [1 + chars.index(c) for c in caption.KEEP]
+    want = np.exp(logits[..., columns]) / np.exp(logits[..., columns]).sum(-1, keepdims=True)
+    assert session.run(None, {"x": x})[0] == pytest.approx(want, abs=2e-3)  # float16 weights
+    reader = CaptionReader(session, out)
+    assert reader.flowers(np.zeros((0, 128, 128, 3), np.uint8)).tolist() == []

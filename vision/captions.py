@@ -1,0 +1,104 @@
+"""Reading the English caption of a flower tile: export sets print SPRING, Plum, AUT ... under the picture, and a set's
+pictures are its own (a butterfly, a sun, a leaf) while the words are everyone's.
+
+The caption reader is a text-line recogniser (PaddleOCR's PP-OCRv4 mobile recogniser, cut to the Latin letters and
+digits: ``models/caption.py``). A tile is read at both ends, its caption band taken as if the up head were right and
+as if it were wrong by half a turn (it is, on a third of an unseen style's flowers); a band whose text is a caption
+word names that flower.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+# each flower's words, 1f to 8f (the seasons spring to winter, then plum, orchid, chrysanthemum, bamboo), in full or
+# cut short; compared in capitals
+CAPTIONS = (
+    ("SPRING", "Spring", "SPR"), ("SUMMER", "Summer", "SUM"), ("AUTUMN", "Autumn", "AUT", "FALL", "Fall"),
+    ("WINTER", "Winter", "WIN"), ("PLUM", "Plum", "PLU"), ("ORCHID", "Orchid", "ORC"),
+    ("CHRYSANTHEMUM", "Chrysanthemum", "MUM", "Mum", "CHR", "CHRYS"), ("BAMBOO", "Bamboo", "BAM"),
+)
+WORDS = {w.upper(): n for n, words in enumerate(CAPTIONS, 1) for w in words}
+# the recogniser's input height (as trained; at 40 and 32 it read 71 and 64 of the held-out style's 80 flower
+# captions, at 48 76) and the caption band of an upright tile's crop: rows and columns as shares of its height and
+# width
+HEIGHT = 48
+BAND_ROWS, BAND_COLS = (0.55, 0.95), (0.05, 0.95)
+SURE = 0.5  # the least mean probability of a reading's characters
+
+
+def caption_flower(text: str) -> int | None:
+    """The flower (1 to 8) a caption names: a caption word, or one letter off a word of more than three letters
+    (a short word must be read exactly: one letter off SUM is MUM).
+
+    >>> caption_flower("AUT"), caption_flower("Chrysanthemun"), caption_flower("MOM"), caption_flower("3")
+    (3, 7, None, None)
+    """
+    word = "".join(ch for ch in text.upper() if ch.isalpha())
+    if word in WORDS:
+        return WORDS[word]
+    near = {WORDS[w] for w in WORDS if len(w) > 3 and _one_off(word, w)}
+    return near.pop() if len(near) == 1 else None
+
+
+def _one_off(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one letter changed, added or dropped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+class CaptionReader:
+    """``CaptionReader(session, path).flowers(crops)``: the flower each upright tile crop's caption names, or 0."""
+
+    def __init__(self, session: object, path: Path) -> None:
+        from vision.errors import ModelNotFoundError
+
+        chars = session.get_modelmeta().custom_metadata_map.get("characters", "")
+        outputs = session.get_outputs()
+        if not chars or outputs[0].shape[-1] != len(chars) + 1:
+            msg = (f"{path} is no caption reader: a caption reader's metadata lists its characters (``characters``), "
+                   f"one for each of its outputs but the first, the blank (build it: models/caption.py)")
+            raise ModelNotFoundError(msg)
+        self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
+
+    def flowers(self, tiles: Sequence[np.ndarray]) -> np.ndarray:
+        """Upright tile crops (RGB uint8, the tile filling each) -> (N,) the flower each names, read at its bottom or,
+        turned half a turn, at its top (0: none, or the two disagree)."""
+        bands = []
+        for tile in tiles:
+            h, w = tile.shape[:2]
+            rows, cols = slice(round(h * BAND_ROWS[0]), round(h * BAND_ROWS[1])), slice(round(w * BAND_COLS[0]),
+                                                                                       round(w * BAND_COLS[1]))
+            bands += [tile[rows, cols], tile[::-1, ::-1][rows, cols]]
+        named = [caption_flower(text) if sure >= SURE else None for text, sure in self.read(bands)]
+        out = np.zeros(len(tiles), int)
+        for i, pair in enumerate(zip(named[::2], named[1::2], strict=True)):
+            found = {n for n in pair if n}
+            out[i] = found.pop() if len(found) == 1 else 0
+        return out
+
+    def read(self, lines: list[np.ndarray]) -> list[tuple[str, float]]:
+        """Each text line (RGB uint8, any size) read: its text and the mean probability of its characters (CTC,
+        greedy)."""
+        import cv2
+
+        if not lines:
+            return []
+        widths = [max(8, round(line.shape[1] * HEIGHT / max(line.shape[0], 1))) for line in lines]
+        x = np.zeros((len(lines), 3, HEIGHT, max(widths)), np.float32)
+        for i, (line, w) in enumerate(zip(lines, widths, strict=True)):
+            x[i, :, :, :w] = cv2.resize(line, (w, HEIGHT)).transpose(2, 0, 1) / 127.5 - 1.0
+        out = []
+        for steps in self._session.run(None, {self._input: x})[0]:
+            best, prob = steps.argmax(1), steps.max(1)
+            keep = (best != 0) & np.r_[True, best[1:] != best[:-1]]  # blanks and repeats dropped
+            text = "".join(self._chars[k - 1] for k in best[keep])
+            out.append((text, float(prob[keep].mean()) if keep.any() else 0.0))
+        return out
