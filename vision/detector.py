@@ -128,7 +128,7 @@ class DetectorConfig:
     # the share of the flower its caption names when a tile the readers leave unsure may be a flower (``reader_gate``,
     # ``reader_sure``) and its caption is read (``vision/captions.py``; on the held-out style's true boxes 25 -> 15
     # mistakes, 12 of its 13 flowers read wrong now right; the training styles' 118 -> 117; a gate of 0.3 / 0.5: 13 /
-    # 17 with the next rule)
+    # 17 with the next rule; reading the two likeliest flowers first, the others only when one shows a caption: 14)
     caption_weight: float = 0.8
     # ... and when a tile of the photo has its caption read, the set captions its flowers: the flowers' probabilities of
     # a tile asked whose caption is not read are taken this many times (the held-out style's 1s, a bird printing "1",
