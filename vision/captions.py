@@ -31,16 +31,16 @@ SURE = 0.5  # the least mean probability of a reading's characters
 
 
 def caption_flower(text: str) -> int | None:
-    """The flower (1 to 8) a caption names: a caption word, or one letter off a word of more than three letters
-    (a short word must be read exactly: one letter off SUM is MUM).
+    """The flower (1 to 8) a caption names: a caption word, or a reading of three letters or more one letter off one
+    word only (SUN is SUM; XUM, one letter off SUM and MUM, is none; OR is none).
 
-    >>> caption_flower("AUT"), caption_flower("Chrysanthemun"), caption_flower("MOM"), caption_flower("3")
-    (3, 7, None, None)
+    >>> caption_flower("AUT"), caption_flower("Chrysanthemun"), caption_flower("SUN"), caption_flower("XUM")
+    (3, 7, 2, None)
     """
     word = "".join(ch for ch in text.upper() if ch.isalpha())
     if word in WORDS:
         return WORDS[word]
-    near = {WORDS[w] for w in WORDS if len(w) > 3 and _one_off(word, w)}
+    near = {WORDS[w] for w in WORDS if len(word) > 2 and _one_off(word, w)}
     return near.pop() if len(near) == 1 else None
 
 

@@ -22,7 +22,7 @@ needs_model = pytest.mark.skipif(not SHIPPED.exists(), reason="no shipped captio
 @pytest.mark.parametrize(("text", "flower"), [
     ("SPRING", 1), ("Summer", 2), ("FALL", 3), ("aut", 3), ("WIN", 4), ("PLUN", 5), ("Orchid", 6), ("MUM", 7),
     ("CHRYSANTHEMOM", 7), ("BAM-", 8),
-    ("SUN", None), ("MOM", None), ("", None), ("8", None), ("PLUMS", 5), ("WINTERS", 4), ("SPRINGTIME", None),
+    ("SUN", 2), ("MOM", 7), ("XUM", None), ("OR", None), ("", None), ("8", None), ("PLUMS", 5), ("WINTERS", 4), ("SPRINGTIME", None),
 ])
 def test_a_caption_names_its_flower(text: str, flower: int | None) -> None:
     assert caption_flower(text) == flower
