@@ -68,21 +68,25 @@ class CaptionReader:
             raise ModelNotFoundError(msg)
         self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
 
-    def flowers(self, tiles: Sequence[np.ndarray]) -> np.ndarray:
-        """Upright tile crops (RGB uint8, the tile filling each) -> (N,) the flower each names, read at its bottom or,
-        turned half a turn, at its top (0: none, or the two disagree)."""
-        bands = []
-        for tile in tiles:
+    def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None) -> np.ndarray:
+        """Upright tile crops (RGB uint8, the tile filling each) -> (N,) the flower each names (0: none), read at its
+        bottom and, where ``both`` (default: every tile), at its top turned half a turn (0 too when the two ends name
+        two flowers)."""
+        both = np.ones(len(tiles), bool) if both is None else np.asarray(both, bool)
+        bands, owner = [], []
+        for i, (tile, two) in enumerate(zip(tiles, both, strict=True)):
             h, w = tile.shape[:2]
             rows, cols = slice(round(h * BAND_ROWS[0]), round(h * BAND_ROWS[1])), slice(round(w * BAND_COLS[0]),
                                                                                        round(w * BAND_COLS[1]))
-            bands += [tile[rows, cols], tile[::-1, ::-1][rows, cols]]
-        named = [caption_flower(text) if sure >= SURE else None for text, sure in self.read(bands)]
+            ends = (tile, tile[::-1, ::-1]) if two else (tile,)
+            bands += [end[rows, cols] for end in ends]
+            owner += [i] * len(ends)
         out = np.zeros(len(tiles), int)
-        for i, pair in enumerate(zip(named[::2], named[1::2], strict=True)):
-            found = {n for n in pair if n}
-            out[i] = found.pop() if len(found) == 1 else 0
-        return out
+        for i, (text, sure) in zip(owner, self.read(bands), strict=True):
+            n = caption_flower(text) if sure >= SURE else None
+            if n:
+                out[i] = n if out[i] in (0, n) else -1
+        return np.maximum(out, 0)
 
     def read(self, lines: list[np.ndarray]) -> list[tuple[str, float]]:
         """Each text line (RGB uint8, any size) read: its text and the mean probability of its characters (CTC,

@@ -22,7 +22,8 @@ needs_model = pytest.mark.skipif(not SHIPPED.exists(), reason="no shipped captio
 @pytest.mark.parametrize(("text", "flower"), [
     ("SPRING", 1), ("Summer", 2), ("FALL", 3), ("aut", 3), ("WIN", 4), ("PLUN", 5), ("Orchid", 6), ("MUM", 7),
     ("CHRYSANTHEMOM", 7), ("BAM-", 8),
-    ("SUN", 2), ("MOM", 7), ("XUM", None), ("OR", None), ("", None), ("8", None), ("PLUMS", 5), ("WINTERS", 4), ("SPRINGTIME", None),
+    ("SUN", 2), ("MOM", 7), ("XUM", None), ("OR", None), ("", None), ("8", None), ("PLUMS", 5), ("WINTERS", 4),
+    ("SPRINGTIME", None),
 ])
 def test_a_caption_names_its_flower(text: str, flower: int | None) -> None:
     assert caption_flower(text) == flower
@@ -53,6 +54,8 @@ def test_the_shipped_reader_reads_a_caption_either_way_up() -> None:
     tiles = np.stack([_tile("ORCHID"), _tile("Autumn")[::-1, ::-1], _tile("BAM"), _tile(None), _tile("PEONY")])
     # read at the bottom of the crop as it is, or of the crop turned half a turn: the up head may be wrong so
     assert reader.flowers(tiles).tolist() == [6, 3, 8, 0, 0]
+    # ... or at its bottom only, where which way up it is is known: the upside-down AUTUMN then reads nothing
+    assert reader.flowers(tiles, both=[False] * 5).tolist() == [6, 0, 8, 0, 0]
     assert [text for text, _ in reader.read([_tile("Winter")[80:, 14:-14]])] == ["Winter"]
 
 
@@ -92,6 +95,44 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "5f"]
     det._captions = None
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "5f"]
+
+
+@needs_model
+def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
+    """The up head takes an upside-down WINTER tile for upright; the flower reader, sure it is upside down, sends
+    the caption reader to its top, one band; unsure, both ends are read."""
+    from vision.detector import NAMES, DetectorConfig, TileDetector, _Reader
+
+    class Classifier:  # 5f 0.45, 1s 0.35, the art upright as it lies
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 0.2 / (len(NAMES) - 2))
+            p[:, NAMES.index("5f")], p[:, NAMES.index("1s")] = 0.45, 0.35
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), np.eye(len(p), 8, dtype=np.float32)]
+
+    class FlowerReader:  # nothing it names surely; upside down with ``upside``
+        def __init__(self, upside: float) -> None:
+            self.upside = upside
+
+        def get_modelmeta(self) -> object:
+            return type("Meta", (), {"custom_metadata_map": {"names": "1f,2f,3f,4f,5f,6f,7f,8f,other"}})()
+
+        def get_inputs(self) -> list:
+            return [type("Input", (), {"shape": ["n", 3, 64, 64]})()]
+
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            n = len(feeds["crops"])
+            return [np.zeros((n, 9)), np.tile(np.log([1 - self.upside, 1e-6, self.upside, 1e-6]), (n, 1))]
+
+    det = object.__new__(TileDetector)
+    det._classifier, det._crop, det.config = Classifier(), 64, DetectorConfig(turns=1)
+    det._captions = _reader()
+    bands = []
+    read = det._captions.read
+    det._captions.read = lambda lines: bands.append(len(lines)) or read(lines)
+    img, box = _tile("WINTER")[::-1, ::-1].copy(), np.array([[14.0, 2.0, 114.0, 125.0]])
+    for upside, want, n in ((0.99, "4f", 1), (0.7, "4f", 2), (0.01, "5f", 1)):
+        det._readers = [_Reader.load(FlowerReader(upside), Path("f.onnx"))]
+        assert NAMES[int(det.classify(img, box)[0].argmax())] == want and bands[-1] == n
 
 
 def test_the_build_cuts_the_recogniser_to_latin_letters_and_digits(tmp_path: Path) -> None:
