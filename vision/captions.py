@@ -2,9 +2,9 @@
 pictures are its own (a butterfly, a sun, a leaf) while the words are everyone's.
 
 The caption reader is a text-line recogniser (PaddleOCR's PP-OCRv4 mobile recogniser, cut to the Latin letters and
-digits: ``models/caption.py``). A tile is read at both ends, its caption band taken as if the up head were right and
-as if it were wrong by half a turn (it is, on a third of an unseen style's flowers); a band whose text is a caption
-word names that flower.
+digits: ``models/caption.py``). A tile is read at both ends, its caption band taken as if the classifier's up head
+were right and as if it were wrong by half a turn (it is, on a third of an unseen style's flowers), or at the one end
+the flower reader points to where it is sure; a band whose text is a caption word names that flower.
 """
 
 from __future__ import annotations

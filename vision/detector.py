@@ -137,9 +137,9 @@ class DetectorConfig:
     uncaptioned: float = 0.5
     # ... read at both ends (the up head is wrong by half a turn as often as right on unseen captioned flowers, even
     # where it gives 0.98), or at one where the flower reader tells which way up the tile is with at least this (it
-    # read 52 of 53 right where it gave 0.8 or more; true boxes: 0.8 / 0.9 / 0.95 13 / 12 / 11 held-out mistakes, 11
-    # at both ends; `layout_eval` 118 / 118 / 117, 117; the 12 MP photo's bands 6 -> 4)
-    caption_sure: float = 0.95
+    # told 52 of 53 right where it gave 0.8 or more; true boxes: 0.8 / 0.9 / 0.95 13 / 11 / 11 held-out mistakes, 11
+    # at both ends; ``layout_eval`` 117 at each; the 12 MP photo's bands 6 -> 3 / 4 at 0.9 / 0.95)
+    caption_sure: float = 0.9
     mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
     # tiles of a photo whose looks (the classifier's features, crops turned upright) have a cosine above this vote
     # for each other's names (``vision/agreement.py``; above 1: none), each vote counted ``alike_weight`` times
@@ -312,7 +312,7 @@ class TileDetector:
         half = np.full(len(p), np.nan)  # the flower reader's probability that a crop turned upright is upside down
         for reader in self._readers:
             p, upside = self._read(reader, rgb, boxes, x, p, up)
-            if set(reader.ids) <= set(FLOWERS):
+            if reader.flowers:
                 half = np.where(np.isnan(upside), half, upside)
         if self._captions is not None:
             p = self._read_captions(rgb, boxes, p, up, half)
@@ -401,6 +401,11 @@ class _Reader:
     ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
     side: int  # the crop side it was exported for
     marks: bool = False  # the mark reader: it reads a tile's index numeral (``MARK_NAMES``), not its name
+
+    @property
+    def flowers(self) -> bool:
+        """The flower reader: it names flowers only."""
+        return len(self.ids) > 0 and set(self.ids) <= set(FLOWERS)
 
     @classmethod
     def load(cls, session: object, path: Path) -> _Reader:

@@ -461,11 +461,15 @@ class _Meta:
 
 
 def test_a_reader_is_known_by_the_names_in_its_metadata() -> None:
-    from vision.detector import NAMES, _Reader
+    from vision.detector import MARK_NAMES, NAMES, _Reader
 
     characters = ",".join(f"{n}m" for n in range(1, 10)) + ",other"
     reader = _Reader.load(_Meta(characters), Path("m.onnx"))
     assert [NAMES[i] for i in reader.ids] == [f"{n}m" for n in range(1, 10)] and reader.side == 64
+    # the flower reader, whose up head tells the caption reader which end to read; the mark reader names no tile
+    flowers = _Reader.load(_Meta(",".join(f"{n}f" for n in range(1, 9)) + ",other"), Path("f.onnx"))
+    marks = _Reader.load(_Meta(",".join(MARK_NAMES)), Path("mark.onnx"))
+    assert (reader.flowers, flowers.flowers, marks.flowers) == (False, True, False)
     for bad in ("", "other", "1m,2m", "1m,1m,other", "1m,9x,other"):
         with pytest.raises(ModelNotFoundError, match="m.onnx is no reader"):
             _Reader.load(_Meta(bad), Path("m.onnx"))
