@@ -144,3 +144,14 @@ def test_a_twin_checkpoint_computes_the_float_twin_of_a_shipped_network(tmp_path
         got = [t.numpy() for t in net.eval()(torch.from_numpy(x))]
     for g, w in zip(got, twin.run(None, {"crops": x}), strict=True):
         assert g == pytest.approx(w, abs=1e-4)
+
+
+def test_the_shipped_weights_stay_under_20_mb() -> None:
+    """The issue's budget for ``models/``: every network detection loads, and the finder's PyTorch weights."""
+    from vision.detector import CAPTION_WEIGHTS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS
+
+    shipped = [FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, *READER_WEIGHTS, CAPTION_WEIGHTS,
+               ROOT / "models" / "tile_finder.pt"]
+    models = ROOT / "models"
+    assert sorted(p.name for p in shipped) == sorted(p.name for p in [*models.glob("*.onnx"), *models.glob("*.pt")])
+    assert sum(p.stat().st_size for p in shipped) < 20e6
