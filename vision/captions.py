@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.errors import ModelNotFoundError
+
 # each flower's words, 1f to 8f (the seasons spring to winter, then plum, orchid, chrysanthemum, bamboo), in full or
 # cut short; compared in capitals
 CAPTIONS = (
@@ -58,8 +60,6 @@ class CaptionReader:
     """``CaptionReader(session, path).flowers(crops)``: the flower each upright tile crop's caption names, or 0."""
 
     def __init__(self, session: object, path: Path) -> None:
-        from vision.errors import ModelNotFoundError
-
         chars = session.get_modelmeta().custom_metadata_map.get("characters", "")
         outputs = session.get_outputs()
         if not chars or outputs[0].shape[-1] != len(chars) + 1:

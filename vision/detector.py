@@ -369,7 +369,7 @@ class TileDetector:
         if len(boxes) == 0:
             return np.zeros(0, int)
         tiles = []
-        sure = np.abs(np.nan_to_num(half, nan=0.5) - 0.5) + 0.5 >= self.config.caption_sure
+        sure = np.maximum(half, 1 - half) >= self.config.caption_sure  # not read by the flower reader (NaN): unsure
         for crop, box, turn, flip in zip(crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0), boxes, up.argmax(1),
                                          sure & (half > 0.5), strict=True):
             w, h = box[2:] - box[:2]
