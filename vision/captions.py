@@ -93,16 +93,17 @@ class CaptionReader:
         greedy)."""
         import cv2
 
-        if not lines:
-            return []
-        widths = [max(8, round(line.shape[1] * HEIGHT / max(line.shape[0], 1))) for line in lines]
-        x = np.zeros((len(lines), 3, HEIGHT, max(widths)), np.float32)
-        for i, (line, w) in enumerate(zip(lines, widths, strict=True)):
-            x[i, :, :, :w] = cv2.resize(line, (w, HEIGHT)).transpose(2, 0, 1) / 127.5 - 1.0
-        out = []
-        for steps in self._session.run(None, {self._input: x})[0]:
+        seen = [i for i, line in enumerate(lines) if line.size]  # an empty line reads nothing
+        if not seen:
+            return [("", 0.0)] * len(lines)
+        widths = [max(8, round(lines[i].shape[1] * HEIGHT / lines[i].shape[0])) for i in seen]
+        x = np.zeros((len(seen), 3, HEIGHT, max(widths)), np.float32)
+        for j, (i, w) in enumerate(zip(seen, widths, strict=True)):
+            x[j, :, :, :w] = cv2.resize(lines[i], (w, HEIGHT)).transpose(2, 0, 1) / 127.5 - 1.0
+        out = [("", 0.0)] * len(lines)
+        for i, steps in zip(seen, self._session.run(None, {self._input: x})[0], strict=True):
             best, prob = steps.argmax(1), steps.max(1)
             keep = (best != 0) & np.r_[True, best[1:] != best[:-1]]  # blanks and repeats dropped
             text = "".join(self._chars[k - 1] for k in best[keep])
-            out.append((text, float(prob[keep].mean()) if keep.any() else 0.0))
+            out[i] = (text, float(prob[keep].mean()) if keep.any() else 0.0)
         return out

@@ -372,9 +372,9 @@ class TileDetector:
         sure = np.maximum(half, 1 - half) >= self.config.caption_sure  # not read by the flower reader (NaN): unsure
         for crop, box, turn, flip in zip(crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0), boxes, up.argmax(1),
                                          sure & (half > 0.5), strict=True):
-            w, h = box[2:] - box[:2]
+            w, h = np.maximum(box[2:] - box[:2], 1.0)  # (a box of no width is cut a pixel wide, as crop_tiles does)
             width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
-            cut = max(0, round((CAPTION_SIDE - width) / 2))
+            cut = min(max(0, round((CAPTION_SIDE - width) / 2)), CAPTION_SIDE // 2 - 1)
             tiles.append(np.rot90(crop, int(turn) + 2 * flip)[:, cut:CAPTION_SIDE - cut])
         return self._captions.flowers(tiles, both=~sure)
 

@@ -57,6 +57,9 @@ def test_the_shipped_reader_reads_a_caption_either_way_up() -> None:
     # ... or at its bottom only, where which way up it is is known: the upside-down AUTUMN then reads nothing
     assert reader.flowers(tiles, both=[False] * 5).tolist() == [6, 0, 8, 0, 0]
     assert [text for text, _ in reader.read([_tile("Winter")[80:, 14:-14]])] == ["Winter"]
+    # a tile cut from a box of no width or height reads nothing, and does not stop the others being read
+    assert reader.flowers([np.zeros((1, 1, 3), np.uint8), _tile("PLUM"), np.zeros((128, 0, 3), np.uint8)]).tolist() \
+        == [0, 5, 0]
 
 
 def test_a_network_without_its_characters_is_no_caption_reader() -> None:
@@ -95,6 +98,9 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "5f"]
     det._captions = None
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "5f"]
+    det._captions = _reader()  # boxes of no width or height (a look's boxes cut to the photo) are read as nothing
+    flat = np.array([[14.0, 2.0, 14.0, 125.0], [142.0, 60.0, 242.0, 60.0], [0.0, 0.0, 0.0, 0.0]])
+    assert [NAMES[int(k)] for k in det.classify(img, flat)[0].argmax(1)] == ["5f", "5f", "5f"]
 
 
 @needs_model
