@@ -327,8 +327,7 @@ class TileDetector:
         Each is read once, turned upright by the classifier's up direction. That head is wrong by half a turn on a
         third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``)."""
         c = self.config
-        family = p[:, MARK_OF >= 0] if reader.marks else p[:, reader.ids]
-        ask = np.flatnonzero((family.sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
+        ask = self._asked(p, MARK_OF >= 0 if reader.marks else reader.ids)
         upside = np.full(len(p), np.nan)
         if len(ask) == 0:
             return p, upside
@@ -342,6 +341,12 @@ class TileDetector:
                                                                                           c.reader_weight)
         return out, upside
 
+    def _asked(self, p: np.ndarray, family: np.ndarray) -> np.ndarray:
+        """The tiles a reader of ``family`` (names' ids or a mask) reads: those the names ``p`` give the family
+        ``reader_gate`` or more, and their own name less than ``reader_sure``."""
+        c = self.config
+        return np.flatnonzero((p[:, family].sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
+
     def _read_captions(self, rgb: np.ndarray, boxes: np.ndarray, p: np.ndarray, up: np.ndarray,
                        half: np.ndarray) -> np.ndarray:
         """``p`` with the flower named by its caption given ``caption_weight`` of each tile that may be a flower and is
@@ -349,14 +354,13 @@ class TileDetector:
         is, the set captions its flowers, and the others' flowers are weighed by ``uncaptioned``. ``half``: the
         flower reader's probability that each tile, turned upright by the up head, is upside down (NaN: not read)."""
         c = self.config
-        ask = np.flatnonzero((p[:, FLOWERS].sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
+        ask = self._asked(p, FLOWERS)
         named = self._caption_flowers(rgb, boxes[ask], up[ask], half[ask])
         if not named.any():
             return p
         out = p.copy()
-        for i, n in zip(ask[named > 0], named[named > 0], strict=True):
-            out[i] *= 1.0 - c.caption_weight
-            out[i, FLOWERS[n - 1]] += c.caption_weight
+        read = ask[named > 0]  # a caption read as a flower reader sure of that flower
+        out[read] = mix_reading(p[read], np.eye(len(FLOWERS) + 1)[named[named > 0] - 1], FLOWERS, c.caption_weight)
         if c.uncaptioned < 1.0:
             blank = ask[named == 0]
             out[blank[:, None], FLOWERS] *= c.uncaptioned
