@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 import vision
 from vision.crops import crop_tiles
@@ -45,6 +45,41 @@ def test_load_image_applies_exif_orientation(kind: str, tmp_path: Path) -> None:
     assert rgb.shape == (40, 20, 3)
     assert scale == 1.0
     assert rgb[2, 17, 2] > 150  # the blue quarter is now top-right
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_every_exif_orientation_is_turned_as_pil_turns_it(orientation: int) -> None:
+    rng = np.random.default_rng(orientation)
+    img, buf, exif = Image.fromarray(rng.integers(0, 256, (3, 4, 3), np.uint8)), io.BytesIO(), Image.Exif()
+    img = img.resize((40, 30))
+    exif[0x0112] = orientation
+    img.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
+    upright = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(buf.getvalue()))))
+    for src in (buf.getvalue(), Image.open(io.BytesIO(buf.getvalue()))):  # decoded by simplejpeg, then by PIL
+        rgb, scale = load_image(src)  # type: ignore[arg-type]
+        assert rgb.flags.c_contiguous and scale == 1.0
+        assert np.array_equal(rgb, upright)
+
+
+def test_a_jpeg_is_decoded_by_simplejpeg_with_pils_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    import simplejpeg
+
+    calls = []
+    decode = simplejpeg.decode_jpeg
+    monkeypatch.setattr(simplejpeg, "decode_jpeg", lambda *a, **k: calls.append(k) or decode(*a, **k))
+    data = _jpeg(4000, 3000)
+    rgb, scale = load_image(data, max_side=1600)
+    pil = Image.open(io.BytesIO(data))
+    pil.draft("RGB", (1601, 1201))
+    assert calls == [{"colorspace": "RGB", "min_width": 1601, "min_height": 1201}]
+    assert np.array_equal(rgb, np.asarray(pil)) and scale == 0.5
+
+
+def test_a_cmyk_jpeg_is_left_to_pil() -> None:
+    buf = io.BytesIO()
+    Image.new("CMYK", (50, 20), (0, 200, 200, 0)).save(buf, "JPEG")
+    rgb, _ = load_image(buf.getvalue())
+    assert np.array_equal(rgb, np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB")))
 
 
 def test_load_image_shrinks_large_jpegs() -> None:
