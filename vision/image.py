@@ -61,18 +61,19 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
             img = open_image(io.BytesIO(data))
         full_w, full_h = img.size
         jpeg = img.format in JPEG
-        size = (full_w, full_h)  # the least size to decode at
+        want, scale = None, 1  # the least size asked for, and the JPEG decoded at 1 / scale, as PIL's draft picks it
         if max_side and jpeg and max(full_w, full_h) > max_side:
             k = max_side / max(full_w, full_h)
-            size = (int(full_w * k) + 1, int(full_h * k) + 1)
+            want = (int(full_w * k) + 1, int(full_h * k) + 1)
+            scale = max(a for a in (1, 2, 4, 8) if a <= min(full_w // want[0], full_h // want[1]))
         orientation = img.getexif().get(ORIENTATION, 1)
         # (a CMYK JPEG, rare and often stored inverted, is left to PIL)
-        rgb = _turbo(data, size) if data is not None and jpeg and img.mode in ("RGB", "L") else None
+        rgb = _turbo(data, scale) if data is not None and jpeg and img.mode in ("RGB", "L") else None
         if rgb is not None:
             img = Image.fromarray(rgb) if max_side and max(rgb.shape[:2]) > max_side * 1.5 else None
         else:
-            if size != (full_w, full_h):
-                img.draft("RGB", size)
+            if want:
+                img.draft("RGB", want)
             img.load()  # decoded here, so that a truncated photo is a BadImageError
             if img.mode != "RGB":
                 img = img.convert("RGB")
@@ -89,10 +90,12 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
     return rgb, max(rgb.shape[:2]) / max(full_w, full_h)
 
 
-def _turbo(data: bytes, size: tuple[int, int]) -> np.ndarray | None:
-    """A JPEG's pixels as stored (RGB, not turned), decoded at the smallest DCT scale at least ``size`` (w, h), by
-    simplejpeg; None when it will not decode them (PIL then tries, and names what is wrong)."""
+def _turbo(data: bytes, scale: int) -> np.ndarray | None:
+    """A JPEG's pixels as stored (RGB, not turned), decoded at 1 / ``scale`` (DCT scaling; TurboJPEG would pick eighths
+    too, which PIL does not), by simplejpeg; None when it will not decode them (PIL then tries, and names what is
+    wrong)."""
     try:
-        return simplejpeg.decode_jpeg(data, colorspace="RGB", min_width=size[0], min_height=size[1])
+        w, h = simplejpeg.decode_jpeg_header(data)[1::-1] if scale > 1 else (0, 0)
+        return simplejpeg.decode_jpeg(data, colorspace="RGB", min_width=-(-w // scale), min_height=-(-h // scale))
     except ValueError:
         return None

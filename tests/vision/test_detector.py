@@ -61,18 +61,26 @@ def test_every_exif_orientation_is_turned_as_pil_turns_it(orientation: int) -> N
         assert np.array_equal(rgb, upright)
 
 
-def test_a_jpeg_is_decoded_by_simplejpeg_with_pils_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("size", "scale"), [((4000, 3000), 2), ((3062, 2296), 1), ((4430, 2492), 2), ((900, 700), 1)])
+def test_a_jpeg_is_decoded_by_simplejpeg_with_pils_pixels(size: tuple[int, int], scale: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the DCT scale PIL's draft picks (1/2 for 4000 x 3000; none for 3062 x 2296, which TurboJPEG alone would
+    decode at 5/8), then shrunk as PIL's image was."""
     import simplejpeg
 
     calls = []
     decode = simplejpeg.decode_jpeg
     monkeypatch.setattr(simplejpeg, "decode_jpeg", lambda *a, **k: calls.append(k) or decode(*a, **k))
-    data = _jpeg(4000, 3000)
-    rgb, scale = load_image(data, max_side=1600)
+    data = _jpeg(*size)
+    rgb, got = load_image(data, max_side=1600)
     pil = Image.open(io.BytesIO(data))
-    pil.draft("RGB", (1601, 1201))
-    assert calls == [{"colorspace": "RGB", "min_width": 1601, "min_height": 1201}]
-    assert np.array_equal(rgb, np.asarray(pil)) and scale == 0.5
+    if max(size) > 1600:
+        pil.draft("RGB", (int(size[0] * 1600 / max(size)) + 1, int(size[1] * 1600 / max(size)) + 1))
+    if max(pil.size) > 2400:
+        pil = pil.resize((round(pil.width * 1600 / max(pil.size)), round(pil.height * 1600 / max(pil.size))),
+                         Image.BILINEAR)
+    assert len(calls) == 1 and calls[0]["min_width"] in (0, -(-size[0] // scale))
+    assert np.array_equal(rgb, np.asarray(pil)) and got == max(pil.size) / max(size)
 
 
 def test_a_cmyk_jpeg_is_left_to_pil() -> None:
