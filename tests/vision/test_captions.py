@@ -141,6 +141,35 @@ def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want and bands[-1] == n
 
 
+@needs_model
+@pytest.mark.parametrize("degrees", [40, -40])
+def test_a_tilted_caption_is_read_cut_straight(degrees: float) -> None:
+    """A WINTER tile lying at an angle: cut square around its box the caption slants across the band and reads
+    nothing; cut turned straight by its tilt (``DetectorConfig.straighten``) it reads WIN(TER)."""
+    import cv2
+
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    class Classifier:  # 5f 0.45, 1s 0.35, the art upright as it lies
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 0.2 / (len(NAMES) - 2))
+            p[:, NAMES.index("5f")], p[:, NAMES.index("1s")] = 0.45, 0.35
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), np.eye(len(p), 8, dtype=np.float32)]
+
+    img = np.empty((400, 400, 3), np.uint8)
+    img[:] = (90, 110, 80)
+    img[136:264, 136:264] = _tile("WINTER")
+    img = cv2.warpAffine(img, cv2.getRotationMatrix2D((200, 200), degrees, 1.0), (400, 400),
+                         borderMode=cv2.BORDER_REPLICATE)
+    ys, xs = np.nonzero((img > 200).all(2))  # the face
+    box = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float64)
+    det = object.__new__(TileDetector)
+    det._classifier, det._crop, det._readers, det._captions = Classifier(), 64, [], _reader()
+    for straighten, want in ((True, "4f"), (False, "5f")):
+        det.config = DetectorConfig(turns=1, straighten=straighten)
+        assert NAMES[int(det.classify(img, box)[0].argmax())] == want
+
+
 def test_the_build_cuts_the_recogniser_to_latin_letters_and_digits(tmp_path: Path) -> None:
     """A stand-in recogniser of the wheel's shape (its last layer a Constant weight and bias, one column per
     character of its metadata) becomes a caption reader whose columns are the blank, the digits and the letters."""
