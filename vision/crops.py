@@ -68,9 +68,11 @@ def tilts(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """
     import cv2
 
-    out = np.zeros(len(boxes))
     h, w = image.shape[:2]
-    for i, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float64).reshape(-1, 4)):
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    strength = np.empty((len(boxes), PROBE * PROBE), np.float32)
+    direction = np.empty_like(strength)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
         # the box's square, shrunk by area (a crop_tiles crop, shrunk by sampling, shows a slanted edge as steps: a
         # rectangle turned 20 degrees read 14)
         half = max(x1 - x0, y1 - y0, 1.0) / 2
@@ -78,33 +80,39 @@ def tilts(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         c0, r0, c1, r1 = (round(v) for v in (cx - half, cy - half, cx + half, cy + half))
         square = cv2.copyMakeBorder(image[max(r0, 0):max(min(r1, h), 1), max(c0, 0):max(min(c1, w), 1)],
                                     max(-r0, 0), max(r1 - h, 0), max(-c0, 0), max(c1 - w, 0), cv2.BORDER_REPLICATE)
-        crop = cv2.resize(square, (PROBE, PROBE), interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).astype(np.float32)
-        gx, gy = cv2.Scharr(grey, cv2.CV_32F, 1, 0), cv2.Scharr(grey, cv2.CV_32F, 0, 1)
-        peak, share = _commonest(4 * np.arctan2(gy, gx), np.hypot(gx, gy))
-        out[i] = peak / 4 if share >= CLEAR else 0.0
+        grey = cv2.cvtColor(cv2.resize(square, (PROBE, PROBE), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY)
+        grey = grey.astype(np.float32)
+        s, d = cv2.cartToPolar(cv2.Scharr(grey, cv2.CV_32F, 1, 0), cv2.Scharr(grey, cv2.CV_32F, 0, 1))
+        strength[i], direction[i] = s.ravel(), d.ravel()
+    peak, share = _commonest(4 * direction, strength)
+    out = np.where(share >= CLEAR, peak / 4, 0.0)
     return np.where(np.abs(out) < SLIGHT, 0.0, out)
 
 
-def _commonest(angles: np.ndarray, weights: np.ndarray, bins: int = 90, near: float = np.radians(20)) -> tuple:
-    """The commonest of ``angles`` (radians, taken round the circle), from -pi to pi: the peak of their weighted
-    histogram, smoothed, then the weighted mean of the angles within ``near`` of it; and the share of the weight
-    within ``near`` of it.
+def _commonest(angles: np.ndarray, weights: np.ndarray, bins: int = 90,
+               near: float = np.radians(20)) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ``angles`` (N, M; radians, taken round the circle), weighed by ``weights``: its commonest angle,
+    from -pi to pi (the peak of their weighted histogram, smoothed, then the weighted mean of the angles within
+    ``near`` of it), and the share of the weight within ``near`` of it; (N,) each.
 
-    >>> peak, share = _commonest(np.radians([29.0, 30.0, 30.0, 31.0, 100.0, -150.0]), np.ones(6))
-    >>> round(float(np.degrees(peak)), 3), round(share, 3)
-    (30.0, 0.667)
+    >>> peak, share = _commonest(np.radians([[29.0, 30.0, 30.0, 31.0, 100.0, -150.0]]), np.ones((1, 6)))
+    >>> np.degrees(peak).round(3).tolist(), share.round(3).tolist()
+    ([30.0], [0.667])
     """
-    angles, weights = angles.ravel(), weights.ravel()
-    k = (np.mod(angles, 2 * np.pi) * (bins / (2 * np.pi))).astype(int) % bins
-    h = np.bincount(k, weights, bins)
-    h = np.convolve(np.r_[h[-2:], h, h[:2]], np.array([1, 4, 6, 4, 1]) / 16, "valid")  # round the circle
-    peak = (int(h.argmax()) + 0.5) * (2 * np.pi / bins)
-    off = np.mod(angles - peak + np.pi, 2 * np.pi) - np.pi
-    close = np.abs(off) < near
-    total = max(float(weights.sum()), 1e-12)
-    peak += float((weights[close] * off[close]).sum() / max(float(weights[close].sum()), 1e-12))
-    return float(np.mod(peak + np.pi, 2 * np.pi) - np.pi), float(weights[close].sum()) / total
+    n, turn = len(angles), np.float32(2 * np.pi)  # (float32 throughout, and no np.mod: both slow here)
+    angles, weights = np.asarray(angles, np.float32), np.asarray(weights, np.float32)
+    k = np.floor(angles * np.float32(bins / turn)).astype(np.int32) % bins
+    h = np.bincount((k + bins * np.arange(n, dtype=np.int32)[:, None]).ravel(), weights.ravel(), n * bins)
+    h = h.reshape(n, bins)
+    h = np.concatenate([h[:, -2:], h, h[:, :2]], 1)  # round the circle, smoothed by 1 4 6 4 1
+    h = (h[:, :-4] + 4 * h[:, 1:-3] + 6 * h[:, 2:-2] + 4 * h[:, 3:-1] + h[:, 4:]) / 16
+    peak = (h.argmax(1) + 0.5) * (2 * np.pi / bins)
+    off = angles - peak[:, None].astype(np.float32)
+    off -= turn * np.rint(off / turn)
+    close = np.where(np.abs(off) < np.float32(near), weights, np.float32(0))
+    near_weight = np.maximum(close.sum(1, np.float64), 1e-12)
+    peak += (close * off).sum(1, np.float64) / near_weight
+    return np.mod(peak + np.pi, 2 * np.pi) - np.pi, near_weight / np.maximum(weights.sum(1, np.float64), 1e-12)
 
 
 def tile_sides(boxes: np.ndarray, tilt: np.ndarray) -> np.ndarray:
