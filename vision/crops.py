@@ -4,7 +4,7 @@ tile's tilt: the angle its edges make with the photo's axes, which detection tur
 A tile lying at 40 degrees fills its axis-aligned box poorly: cut square around that box it is small in its crop, and
 what names it (the numeral of 八萬, the index 8 in its corner, a caption) smaller still. Cut turned straight (its
 tilt estimated from its crop's gradients, its own sides solved from its box) it fills the crop as an untilted tile
-does. On the held-out style's true boxes 11 -> 7 mistakes, the training styles' 116 -> 67 (``models/README.md``).
+does. On the held-out style's true boxes 11 -> 6 mistakes, the training styles' 116 -> 66 (``models/README.md``).
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ class DetectorConfig:
     caption_sure: float = 0.9
     mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
     # each tile is cut turned straight by its tilt (``vision/crops.py``): on the true boxes of the held-out style 11 ->
-    # 7 mistakes of 1101 (its white dragons read 8s 6 -> 2, 8m read 9m 3 -> 0), of the training styles 116 -> 67 of 8979
+    # 6 mistakes of 1101 (its white dragons read 8s 6 -> 1, 8m read 9m 3 -> 0), of the training styles 116 -> 66 of 8979
     straighten: bool = True
     # tiles of a photo whose looks (the classifier's features, crops turned upright) have a cosine above this vote
     # for each other's names (``vision/agreement.py``; above 1: none), each vote counted ``alike_weight`` times
