@@ -2,7 +2,7 @@
 
 PIL opens every photo (its format, size, EXIF and its decompression-bomb check); a JPEG's pixels are then decoded by
 simplejpeg (libjpeg-turbo's TurboJPEG, strict: a warning such as corrupt or missing data is an error), which gives
-the same pixels as PIL in less time (the evaluation's 12 MP photo at 1/2: 35 ms against 42); a CMYK JPEG, and
+the same pixels as PIL in less time (the evaluation's 12 MP photo at 1/2: 30 ms against 42); a CMYK JPEG, and
 any JPEG it will not decode (a broken one), is decoded by PIL, as before, whose error then names what is wrong.
 """
 
