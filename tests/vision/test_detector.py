@@ -172,6 +172,15 @@ def test_a_tilted_tile_is_cut_straight(degrees: float, art_dir: Path) -> None:
         assert np.abs(crop_tiles(turned, box, 96)[0].astype(int) - straight).mean() > 2 * off
 
 
+def test_a_box_of_no_size_or_off_the_photo_has_no_tilt() -> None:
+    """Boxes a look cut to the photo may have no width or height, at its edges too: each reads no tilt and is cut."""
+    img = np.random.default_rng(0).integers(0, 255, (100, 200, 3), np.uint8)
+    boxes = np.array([[200.0, 50, 200, 50], [200, 100, 200, 100], [0, 100, 0, 100], [0, 0, 0, 0], [-5, -5, 5, 5],
+                      [300, 300, 310, 310], [195, 40, 200, 60]])
+    assert tilts(img, boxes).tolist() == [0.0] * len(boxes)
+    assert crop_tiles(img, boxes, 16, tilt=np.full(len(boxes), 0.3)).shape == (len(boxes), 16, 16, 3)
+
+
 @pytest.mark.skipif(not RAW.exists(), reason="../shared/real not beside")
 def test_a_close_up_showing_no_edge_is_not_turned() -> None:
     """camerash's 8p and 5p close-ups show no edge of their tiles, only dots in rows: the commonest direction of
