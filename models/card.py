@@ -45,7 +45,10 @@ NOTES = """\
   photos 0.882; the histogram's peak unrefined: 6, 71, 0.962; the tilt read from a crop_tiles crop (sampled, not shrunk
   by area: a rectangle turned 20 degrees read 14) at 64 / 96 / 128 / 160 px: held-out 3 / 2 / 4 / 6, `layout_eval` 68 /
   66 / 71 / -; shipped, by area at 96: 6, 66 (7, 67 in float64). Before it, the caption band alone cut straight: held-
-  out true boxes 11 -> 10, through the pipeline 16 -> 15. JPEGs are now decoded by simplejpeg (TurboJPEG, strict) at the
+  out true boxes 11 -> 10, through the pipeline 16 -> 15. The held-out backs the finder misses (3 of the 6 tiles still
+  wrong; it boxes them at 0.13 to 0.27): the finder at 0.2, or its unsure boxes (0.1 to 0.3) kept where they touch a
+  sure box of the same size, find them (held-out pipeline 6 -> 7 / 4, every hand tile right in 423 -> 429 photos) but
+  cost whole hands (397 -> 393 / 390 exact); not shipped. JPEGs are now decoded by simplejpeg (TurboJPEG, strict) at the
   DCT scale Pillow's draft picks, the same pixels on all 61 evaluation photos: the 12 MP photo 42 -> 30 ms.
 - 2026-11-23 (sixteenth session): a caption reader (`models/caption_reader.onnx`, `vision/captions.py`). Export sets
   print each flower's English name under its picture (SPRING, Plum, AUT ...), and the held-out style does: of its 25
