@@ -290,7 +290,7 @@ class TileDetector:
         if len(boxes) == 0:
             return np.zeros((0, len(NAMES))), np.zeros((0, 4))
         c = self.config
-        tilt = tilts(rgb, boxes) if c.straighten else None
+        tilt = tilts(rgb, boxes) if c.straighten else np.zeros(len(boxes))  # (untilted: each box cut as it lies)
         x = _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt))
         logits, up, look = self._classifier.run(None, {"crops": x})
         p, up = _softmax(logits), _softmax(up)
@@ -322,7 +322,7 @@ class TileDetector:
             p = self._read_captions(rgb, boxes, tilt, p, up, half)
         return agree(p, look, c.alike, c.alike_weight), up
 
-    def _read(self, reader: _Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray | None, crops: np.ndarray,
+    def _read(self, reader: _Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
               p: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``p`` with ``reader``'s names averaged in, for the tiles the classifier thinks may be of its family and does
         not name surely; and, for those tiles, the probability the reader gives to their being upside down as turned
@@ -336,7 +336,7 @@ class TileDetector:
         if len(ask) == 0:
             return p, upside
         x = crops[ask] if reader.side == self._crop else _network_input(
-            crop_tiles(rgb, boxes[ask], reader.side, tilt=None if tilt is None else tilt[ask]))
+            crop_tiles(rgb, boxes[ask], reader.side, tilt=tilt[ask]))
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
         names, turns = reader.session.run(None, {"crops": _turned(x, up[ask].argmax(1))})
         q, turns = _softmax(names), _softmax(turns)
@@ -352,7 +352,7 @@ class TileDetector:
         c = self.config
         return np.flatnonzero((p[:, family].sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
 
-    def _read_captions(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray | None, p: np.ndarray,
+    def _read_captions(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, p: np.ndarray,
                        up: np.ndarray, half: np.ndarray) -> np.ndarray:
         """``p`` with the flower named by its caption given ``caption_weight`` of each tile that may be a flower and is
         named unsurely (as the readers' gate: ``reader_gate``, ``reader_sure``) and whose caption is read; when one
@@ -360,8 +360,7 @@ class TileDetector:
         flower reader's probability that each tile, turned upright by the up head, is upside down (NaN: not read)."""
         c = self.config
         ask = self._asked(p, FLOWERS)
-        named = self._caption_flowers(rgb, boxes[ask], np.zeros(len(ask)) if tilt is None else tilt[ask], up[ask],
-                                      half[ask])
+        named = self._caption_flowers(rgb, boxes[ask], tilt[ask], up[ask], half[ask])
         if not named.any():
             return p
         out = p.copy()
