@@ -293,7 +293,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({m.name: r}, indent=1), flush=True)
     for name, figure in speed(models, big, args.runs).items():
         report[name]["speed_12mp"] = figure
-    print(json.dumps({"speed_12mp": {m.name: report[m.name]["speed_12mp"] for m in models}}), flush=True)
+    if len(models) > 1:  # the figure to compare from run to run: the machine's speed drifts, the ratio less
+        ours, theirs = (report[m.name]["speed_12mp"]["median_ms"] for m in models)
+        report["speed_12mp_ratio"] = round(ours / theirs, 3)
+    print(json.dumps({"speed_12mp": {m.name: report[m.name]["speed_12mp"] for m in models},
+                      "ratio": report.get("speed_12mp_ratio")}), flush=True)
     report["seconds"] = round(time.time() - t0, 1)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))

@@ -919,6 +919,10 @@ def _evaluation(bench: dict) -> list[str]:
         lines.append(f"| {name} | {target} | {_fmt(ours)} | {_fmt(theirs)} | {met} |")
     mistakes = m.get("synthetic_hands_classifier_only", {}).get("mistakes", [])
     lines += ["", "Missed: " + ("; ".join(missed) if missed else "none") + "."]
+    ours, theirs = _figure(m, "speed_12mp", "median_ms"), _figure(b, "speed_12mp", "median_ms")
+    if ours and theirs:
+        lines += ["", f"The 12 MP photo's time over the baseline's, in the same run: {ours / theirs:.2f} (the "
+                  "machine's speed drifts by a fifth from run to run, the ratio less)."]
     if mistakes:
         lines += ["", "The naming's commonest mistakes on the held-out style (true boxes): "
                   + ", ".join(f"{a} read {b} ({k})" for a, b, k in mistakes) + "."]

@@ -1,4 +1,5 @@
-"""The model card's reader sections (``models/card.py``), written from the runs' own records, old and new."""
+"""The model card (``models/card.py``): its reader sections, written from the runs' own records, old and new, and
+its evaluation."""
 
 from __future__ import annotations
 
@@ -64,3 +65,14 @@ def test_a_shipped_run_s_records_are_read_where_they_were_kept(tmp_path: Path, m
     assert ("- the set finder (`finder_ft9`, shipped as `set_finder.onnx`, from `models/tile_finder.pt`): 1 epochs, "
             "10 min, lr0=0.0004; data [\"/d/sets1/images/train\"]") in finder
     assert "precision 0.900, recall 0.800, mAP50 0.850, mAP50-95 0.500" in finder
+
+
+def test_the_evaluation_gives_the_speed_as_a_ratio_to_the_baseline() -> None:
+    bench = {"held_out_style": ["kd_traditional"], "hands": 60, "real_photos_held_out": 212,
+             "speed_image": "4000x3000 JPEG (12.0 MP)", "mjscore": {"speed_12mp": {"median_ms": 129.3}},
+             "mahjong-detector": {"speed_12mp": {"median_ms": 163.3}}}
+    text = "\n".join(card._evaluation(bench))
+    assert "| 12 MP JPEG to detections, median of 20, ms | <= 150, ahead | 129.3 | 163.3 | yes |" in text
+    assert "The 12 MP photo's time over the baseline's, in the same run: 0.79 " in text
+    del bench["mahjong-detector"]
+    assert "over the baseline's" not in "\n".join(card._evaluation(bench))
