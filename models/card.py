@@ -35,32 +35,21 @@ NOTES = """\
   degrees a face 3 by 4), and the classifier, the readers and the caption reader read it cut turned by that tilt. On the
   true boxes: held-out style 11 -> 6 mistakes of 1101 (white dragons read 8s 6 -> 1, 8m read 9m 3 -> 0), the training
   styles' `layout_eval` 116 -> 66 of 8979, held-out real photos 0.962 as before, camerash's 25 raw photos (1781 tiles)
-  the same names. `bench/eval_vision.py` with it alone: held-out hands, all 43 classes, 0.986 -> 0.995 (mAP50 0.980 ->
-  0.995), sets 0.962 -> 0.971, naming alone on the true boxes 0.990 -> 0.995; whole hands (`bench/eval_layout.py
-  --detector`) 395 -> 397 exact, 357 -> 358 from the photo alone, 374 -> 380 from first names only, 417 -> 423 with
-  every hand tile right. It costs 5.1 ms on the 12 MP photo's 21 tiles; that photo took 129.3 ms in the final run, the
-  baseline 163.3 (95.7 and 135.6 in the session's first run, before any change; 153.5 and 184.0 in another). Tried, not
-  shipped: the mean direction (squared strength): held-out true boxes 3 but real photos 0.962 -> 0.774 (a face's strokes
-  lead it, where no edge is in sight); the mean over a ring at the crop's border (0.15 of its side): 5, `layout_eval`
-  70, real photos 0.882; the histogram's peak unrefined: 6, 71, 0.962; the tilt read from a crop_tiles crop (sampled,
-  not shrunk by area: a rectangle turned 20 degrees read 14) at 64 / 96 / 128 / 160 px: held-out 3 / 2 / 4 / 6,
-  `layout_eval` 68 / 66 / 71 / -; shipped, by area at 96: 6, 66 (7, 67 in float64). Before it, the caption band alone
-  cut straight: held-out true boxes 11 -> 10, through the pipeline 16 -> 15. The held-out backs the finder misses (3 of
-  the 6 tiles still wrong; it boxes them at 0.13 to 0.27): the finder at 0.2, or its unsure boxes (0.1 to 0.3) kept
-  where they touch a sure box of the same size, find them (held-out pipeline 6 -> 7 / 4, every hand tile right in 423 ->
-  429 photos) but cost whole hands (397 -> 393 / 390 exact); not shipped. JPEGs are now decoded by simplejpeg
-  (TurboJPEG, strict) at the DCT scale Pillow's draft picks, the same pixels on all 61 evaluation photos: the 12 MP
-  photo 42 -> 30 ms. Then no name is read by more tiles than a set holds (`vision/agreement.at_most`,
-  `DetectorConfig.copies` 4; backs any number): where more read one name, the tile that loses least by it (the smallest
-  ratio of that name's probability to its likeliest name with room) takes that name, the names it gave more kept among
-  its choices at half its new one's probability, until none is crowded. The held-out sets show all four white dragons
-  and all four 8s, and read 5z as 8s 23 times: 59 -> 42 of their 2031 tiles wrong, 5z read 8s 23 -> 2. The generator
-  draws loose tiles without minding a set's four copies, and a few of its photos show a fifth, which no set holds (2 of
-  the 60 held-out hands, 7 of `layout_eval`'s 500); those are read with four: held-out true boxes 6 -> 8 mistakes,
-  `layout_eval` 66 -> 70; whole hands read the same (every photo's reading and exactness unchanged), from first names
-  only 380 -> 377, every hand tile right 423 -> 416. Final `bench/eval_vision.py`: held-out hands, all 43 classes,
-  **0.993** (8 of 1101 wrong; mAP50 0.993), sets **0.979**, naming alone on the true boxes 0.993, real photos 0.962 as
-  before; the 12 MP photo 134.4 ms against the baseline's 178.6 (ratio 0.75).
+  the same names. `bench/eval_vision.py`: held-out hands, all 43 classes, 0.986 -> **0.995** (mAP50 0.980 -> 0.995),
+  sets 0.962 -> 0.971, naming alone on the true boxes 0.990 -> 0.995; whole hands (`bench/eval_layout.py --detector`)
+  395 -> 397 exact, 357 -> 358 from the photo alone, 374 -> 380 from first names only, 417 -> 423 with every hand tile
+  right. It costs 5.1 ms on the 12 MP photo's 21 tiles; that photo took 129.3 ms in the final run, the baseline 163.3
+  (95.7 and 135.6 in the session's first run, before any change; 153.5 and 184.0 in another). Tried, not shipped: the
+  mean direction (squared strength): held-out true boxes 3 but real photos 0.962 -> 0.774 (a face's strokes lead it,
+  where no edge is in sight); the mean over a ring at the crop's border (0.15 of its side): 5, `layout_eval` 70, real
+  photos 0.882; the histogram's peak unrefined: 6, 71, 0.962; the tilt read from a crop_tiles crop (sampled, not shrunk
+  by area: a rectangle turned 20 degrees read 14) at 64 / 96 / 128 / 160 px: held-out 3 / 2 / 4 / 6, `layout_eval` 68 /
+  66 / 71 / -; shipped, by area at 96: 6, 66 (7, 67 in float64). Before it, the caption band alone cut straight: held-
+  out true boxes 11 -> 10, through the pipeline 16 -> 15. The held-out backs the finder misses (3 of the 6 tiles still
+  wrong; it boxes them at 0.13 to 0.27): the finder at 0.2, or its unsure boxes (0.1 to 0.3) kept where they touch a
+  sure box of the same size, find them (held-out pipeline 6 -> 7 / 4, every hand tile right in 423 -> 429 photos) but
+  cost whole hands (397 -> 393 / 390 exact); not shipped. JPEGs are now decoded by simplejpeg (TurboJPEG, strict) at the
+  DCT scale Pillow's draft picks, the same pixels on all 61 evaluation photos: the 12 MP photo 42 -> 30 ms.
 - 2026-11-23 (sixteenth session): a caption reader (`models/caption_reader.onnx`, `vision/captions.py`). Export sets
   print each flower's English name under its picture (SPRING, Plum, AUT ...), and the held-out style does: of its 25
   tiles read wrong on the true boxes, 13 were captioned flowers whose pictures (a butterfly, a sun, a maple leaf) the

@@ -151,7 +151,7 @@ class DetectorConfig:
     alike: float = 0.85
     alike_weight: float = 1.0
     # no name read by more tiles than a set holds (``vision/agreement.at_most``; 0: no limit): held-out sets laid out
-    # 59 -> 42 tiles read wrong of 2031; the generator's few photos that show a fifth copy (2 of the 60 held-out hands,
+    # 59 -> 39 tiles read wrong of 2031; the generator's few photos that show a fifth copy (2 of the 60 held-out hands,
     # 7 of ``layout_eval``'s 500), which no set holds, are read with four: their true boxes 6 -> 8 and 66 -> 70 mistakes
     copies: int = 4
 
