@@ -1,6 +1,5 @@
 """Tiles of one photo that look alike share a name: each tile's names are pulled towards the names of the tiles
-whose look (the classifier's features of the crop turned upright) is close to its own. And no name is read more often
-than a set holds it (``at_most``).
+whose look (the classifier's features of the crop turned upright) is close to its own.
 
 All the tiles of a photo come from one set, so two crops that the network sees alike are very likely the same tile;
 a copy read unsurely is then read as its surer twins are. On the true boxes of the held-out style (1101 tiles) this
@@ -37,41 +36,3 @@ def agree(p: np.ndarray, look: np.ndarray, alike: float, weight: float) -> np.nd
     votes[np.arange(len(p)), p.argmax(1)] = p.max(1)
     q = p + weight * w @ votes
     return q / q.sum(1, keepdims=True)
-
-
-def at_most(p: np.ndarray, copies: int, free: int) -> np.ndarray:
-    """``p`` (N, names) with no name read (the most probable) by more than ``copies`` tiles, but name ``free`` (the
-    back, face down, of which a photo may show any number); 0: no limit. All the tiles of a photo come from one set,
-    which holds 4 of each tile: where more read one name, the one that loses least by it (the smallest ratio of that
-    name's probability to the likeliest name with room) reads that name instead, its probabilities of the names it
-    gave more (the crowded one, and any without room) taken to half that of its new one, so that they stay among its
-    choices. Each turn takes one tile off a crowded name, and none onto one: it ends.
-    On held-out sets laid out (2031 tiles) 59 -> 39 read wrong, their white dragons read 8s 23 -> 2.
-
-    >>> p = np.array([[0.9, 0.1, 0.0]] * 3 + [[0.6, 0.4, 0.0]])  # four read name 0; a set holds three
-    >>> at_most(p, 3, 2).argmax(1).tolist(), at_most(p, 3, 2)[3].round(3).tolist()
-    ([0, 0, 0, 1], [0.333, 0.667, 0.0])
-    >>> bool(np.allclose(at_most(p, 0, 2), p)) and bool(np.allclose(at_most(p, 4, 2), p))
-    True
-    """
-    if not copies:
-        return p
-    p = p.copy()
-    while True:
-        read = p.argmax(1)
-        counts = np.bincount(read, minlength=p.shape[1])
-        counts[free] = 0
-        crowded = np.flatnonzero(counts > copies)
-        if len(crowded) == 0:
-            return p
-        name = crowded[0]
-        tiles = np.flatnonzero(read == name)
-        room = np.maximum(p[tiles], 1e-12) * (counts < copies)  # (the free name's count is 0: it has room)
-        room[:, name] = 0.0
-        other = room.argmax(1)
-        loss = np.log(np.maximum(p[tiles, name], 1e-12)) - np.log(np.maximum(room[np.arange(len(tiles)), other], 1e-12))
-        k = int(loss.argmin())
-        i, j = tiles[k], other[k]
-        p[i, j] = max(p[i, j], 1e-12)
-        p[i, p[i] > p[i, j]] = 0.5 * p[i, j]  # the crowded name, and any full one it gave more
-        p[i] /= p[i].sum()

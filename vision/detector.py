@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.agreement import agree, at_most
+from vision.agreement import agree
 from vision.captions import CaptionReader
 from vision.crops import CROP, crop_tiles, tile_sides, tilts
 from vision.detection import Detection
@@ -150,10 +150,6 @@ class DetectorConfig:
     # 1: 108 / 106 / 108 / 110 mistakes of 8979, none 117; at 0.85 weight 0.5 / 1.5: 107 / 109)
     alike: float = 0.85
     alike_weight: float = 1.0
-    # no name read by more tiles than a set holds (``vision/agreement.at_most``; 0: no limit): held-out sets laid out
-    # 59 -> 39 tiles read wrong of 2031; the generator's few photos that show a fifth copy (2 of the 60 held-out hands,
-    # 7 of ``layout_eval``'s 500), which no set holds, are read with four: their true boxes 6 -> 8 and 66 -> 70 mistakes
-    copies: int = 4
 
     def __post_init__(self) -> None:
         if self.turns not in (1, 2, 3, 4):
@@ -324,7 +320,7 @@ class TileDetector:
                 half = np.where(np.isnan(upside), half, upside)
         if self._captions is not None:
             p = self._read_captions(rgb, boxes, tilt, p, up, half)
-        return at_most(agree(p, look, c.alike, c.alike_weight), c.copies, NAMES.index("back")), up
+        return agree(p, look, c.alike, c.alike_weight), up
 
     def _read(self, reader: _Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
               p: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

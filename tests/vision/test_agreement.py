@@ -1,5 +1,4 @@
-"""Tiles of one photo that look alike share a name, and no name is read more often than a set holds it
-(``vision/agreement.py`` and its use in ``TileDetector``)."""
+"""Tiles of one photo that look alike share a name (``vision/agreement.py`` and its use in ``TileDetector``)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.agreement import agree, at_most
+from vision.agreement import agree
 from vision.crops import crop_tiles
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -77,48 +76,6 @@ def _detector(config: object) -> object:
     det._captions = None
     det._classifier, det._crop, det._readers, det.config = _Classifier(), 64, [], config
     return det
-
-
-def test_no_name_is_read_by_more_tiles_than_a_set_holds() -> None:
-    from vision.detector import NAMES
-
-    s8, z5, s9, back = (NAMES.index(n) for n in ("8s", "5z", "9s", "back"))
-    p = np.full((9, len(NAMES)), 1e-4)
-    p[:4, s8] = 0.95  # four sure 8s
-    p[4, s8], p[4, z5] = 0.6, 0.3  # a white dragon read 8s: the fifth
-    p[5:8, s9] = 0.9  # three 9s, and a fourth 9s whose second choice, 8s, is crowded
-    p[8, s9], p[8, s8] = 0.5, 0.45
-    p[:, back] = 0.0
-    p /= p.sum(1, keepdims=True)
-    q = at_most(p, 4, back)
-    assert [NAMES[k] for k in q.argmax(1)] == ["8s"] * 4 + ["5z"] + ["9s"] * 4
-    assert q[4, s8] == pytest.approx(0.5 * q[4, z5]) and q.sum(1) == pytest.approx(np.ones(9))
-    assert np.array_equal(q[[0, 1, 2, 3, 5, 6, 7, 8]], p[[0, 1, 2, 3, 5, 6, 7, 8]])  # the others as they were
-    # a fifth and sixth 9s: the two least sure go, each to its likeliest name with room (a crowded one has none)
-    more = np.vstack([p, p[8:9], p[8:9]])
-    more[9:, z5] = [0.02, 0.03]
-    more[9:] /= more[9:].sum(1, keepdims=True)
-    r = at_most(more, 4, back)
-    assert (np.bincount(r.argmax(1), minlength=len(NAMES))[[s8, s9]] <= 4).all()
-    assert [NAMES[k] for k in r.argmax(1)[9:]] == ["5z", "5z"]
-    # any number of backs; and no limit at 0
-    backs = np.zeros((6, len(NAMES)))
-    backs[:, back] = 1.0
-    assert np.array_equal(at_most(backs, 4, back), backs) and np.array_equal(at_most(more, 0, back), more)
-
-
-def test_the_detector_reads_no_name_more_often_than_its_copies() -> None:
-    from vision.detector import NAMES, DetectorConfig
-
-    img = np.zeros((60, 420, 3), np.uint8)
-    boxes = []
-    for k in range(5):  # five tiles the stand-in reads 6p, surely
-        img[10:50, 10 + 80 * k:50 + 80 * k] = _art(230)
-        boxes.append([10.0 + 80 * k, 10, 50 + 80 * k, 50])
-    for copies, sixes in ((3, 3), (4, 4), (0, 5)):
-        det = _detector(DetectorConfig(turns=1, alike=1.01, copies=copies))
-        read = [NAMES[k] for k in det.classify(img, np.array(boxes))[0].argmax(1)]
-        assert read.count("6p") == sixes
 
 
 def test_the_detector_compares_tiles_turned_upright() -> None:
