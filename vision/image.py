@@ -68,7 +68,7 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
             scale = max(a for a in (1, 2, 4, 8) if a <= min(full_w // want[0], full_h // want[1]))
         orientation = img.getexif().get(ORIENTATION, 1)
         # (a CMYK JPEG, rare and often stored inverted, is left to PIL)
-        rgb = _turbo(data, scale) if data is not None and jpeg and img.mode in ("RGB", "L") else None
+        rgb = _turbo(data, (full_w, full_h), scale) if data is not None and jpeg and img.mode in ("RGB", "L") else None
         if rgb is not None:
             img = Image.fromarray(rgb) if max_side and max(rgb.shape[:2]) > max_side * 1.5 else None
         else:
@@ -90,12 +90,12 @@ def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray
     return rgb, max(rgb.shape[:2]) / max(full_w, full_h)
 
 
-def _turbo(data: bytes, scale: int) -> np.ndarray | None:
-    """A JPEG's pixels as stored (RGB, not turned), decoded at 1 / ``scale`` (DCT scaling; TurboJPEG would pick eighths
-    too, which PIL does not), by simplejpeg; None when it will not decode them (PIL then tries, and names what is
-    wrong)."""
+def _turbo(data: bytes, size: tuple[int, int], scale: int) -> np.ndarray | None:
+    """A JPEG's pixels as stored (RGB, not turned; ``size`` its stored width and height, as PIL read them), decoded at
+    1 / ``scale`` (DCT scaling; TurboJPEG would pick eighths too, which PIL does not), by simplejpeg; None when it will
+    not decode them (PIL then tries, and names what is wrong)."""
+    w, h = size if scale > 1 else (0, 0)
     try:
-        w, h = simplejpeg.decode_jpeg_header(data)[1::-1] if scale > 1 else (0, 0)
         return simplejpeg.decode_jpeg(data, colorspace="RGB", min_width=-(-w // scale), min_height=-(-h // scale))
     except ValueError:
         return None
