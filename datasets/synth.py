@@ -31,14 +31,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-SUITS = "mps"
-NAMES: tuple[str, ...] = tuple(
-    [f"{n}{s}" for s in SUITS for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
-    + [f"{n}f" for n in range(1, 9)] + ["back"]
-)
-CLASS_ID = {n: i for i, n in enumerate(NAMES)}
-FACE_LABELS = NAMES[:34]
-FLOWER_LABELS = NAMES[34:42]
+from vision.names import CLASS_ID, FACE_NAMES, FLOWER_NAMES, NAMES, SUITS
+
+FACE_LABELS = FACE_NAMES
+FLOWER_LABELS = FLOWER_NAMES
 DEFAULT_ART = Path("/work/cache/art/faces")
 MARKS_FILE = "marks.json"  # per style: each tile's index mark, where known (fetch_art.set_marks, drawn_art.index_mark)
 HELD_OUT_STYLES = ("kd_traditional",)

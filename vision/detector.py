@@ -26,6 +26,7 @@ from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.finder import Finder
 from vision.image import ImageInput, load_image
+from vision.names import FLOWER_NAMES, NAMES
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
@@ -39,11 +40,7 @@ CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx")
 # a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``models/caption.py``)
 CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
-NAMES: tuple[str, ...] = tuple(
-    [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
-    + [f"{n}f" for n in range(1, 9)] + ["back"]
-)
-FLOWERS = np.array([NAMES.index(f"{n}f") for n in range(1, 9)])
+FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
 # the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
 # when its set prints one: a suit tile its number, a flower its number in its row (0..8 for 1..9; -1: none)
 MARK_NAMES = (*"123456789", "other")
