@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from PIL import Image, UnidentifiedImageError
 
 from api.cli import fail, render
-from scorer import ContextError, ScorerError, ScoreResult
+from scorer import ContextError, ScorerError, ScoreResult, is_complete_tiles
 from scorer.request import error_object, score_parsed
 from vision.detection import Detection
 from vision.errors import BadImageError, VisionError
@@ -86,7 +86,7 @@ def detection_dict(d: Detection) -> dict[str, Any]:
 
 def _read(image: ImageInput, detector: Detector) -> tuple[dict[str, Any], list[Detection], Layout]:
     width, height = image_size(image)
-    layout, dets = read_hand(detector.detect(image))
+    layout, dets = read_hand(detector.detect(image), complete=is_complete_tiles)
     rec = {"image": {"width": width, "height": height}, "detections": [detection_dict(d) for d in dets],
            "hand": layout.hand, "layout": layout.to_dict()}
     return rec, dets, layout
