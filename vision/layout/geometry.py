@@ -17,15 +17,18 @@ from vision.layout.tuning import BOX_DEPTH, DUP_IOU, GROUP_GAP, OVERLAP, ROW_GAP
 
 
 class DetectionLike(Protocol):
+    """What the layout reads of a detection (``vision.Detection`` has it): a name, a box xyxy, a sideways flag."""
+
     label: str
     confidence: float
     box: Sequence[float]
     sideways: bool
 
 
-
 @dataclass
 class Tiles:
+    """The kept detections measured in the turned frame (local indices 0..n-1)."""
+
     labels: list[str]
     side: np.ndarray  # bool
     conf: np.ndarray

@@ -30,4 +30,3 @@ def tile_key(label: str) -> tuple[int, int]:
     s = "mpszfb".find(label[1] if len(label) == 2 else "b")
     d = label[0]
     return (s, int(d) if d.isdigit() and d != "0" else 5)
-

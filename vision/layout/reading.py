@@ -16,6 +16,8 @@ Complete = Callable[[Sequence[str]], bool]  # tile names (concealed part and win
 
 @dataclass
 class Parse:
+    """One reading of the hand rows, in local tile indices."""
+
     melds: list[tuple[str, list[int]]] = field(default_factory=list)  # (kind, local indices)
     concealed: list[int] = field(default_factory=list)
     win: int | None = None
@@ -25,7 +27,6 @@ class Parse:
     rows: list[tuple[str, list[list[int]]]] = field(default_factory=list)
     conc_row: int = -1
     deficit: float = 0.0  # how far the borders between concealed tiles, winning tile and melds are from gaps
-
 
 
 def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, drops: Sequence[int]) -> Parse | None:
