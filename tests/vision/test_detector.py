@@ -1,4 +1,5 @@
-"""vision.detect and its parts: image loading (EXIF), crops, sideways, and the shipped weights on a fresh photo."""
+"""vision.detect and its parts: the finder's looks, the classifier's turns, the readers, sideways, and the shipped
+weights on a fresh photo (image loading and crops: test_image.py, test_crops.py)."""
 
 from __future__ import annotations
 
@@ -7,188 +8,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image, ImageOps
+from PIL import Image
 
 import vision
-from vision.crops import crop_tiles, tile_sides, tilts
+from vision.crops import crop_tiles, tilts
 from vision.detection import Detection
-from vision.errors import BadImageError, ModelNotFoundError, VisionError
+from vision.errors import ModelNotFoundError
 from vision.image import load_image
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SHIPPED = all((MODELS / f).exists()
               for f in ("tile_finder.onnx", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx"))
 RAW = Path(__file__).resolve().parents[3] / "shared" / "real" / "camerash" / "raw-images"
-
-
-def _jpeg(w: int, h: int, orientation: int | None = None) -> bytes:
-    img = Image.new("RGB", (w, h), (200, 30, 30))
-    img.paste((30, 30, 200), (0, 0, w // 2, h // 2))  # blue top-left quarter
-    buf = io.BytesIO()
-    exif = Image.Exif()
-    if orientation:
-        exif[0x0112] = orientation
-    img.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
-    return buf.getvalue()
-
-
-@pytest.mark.parametrize("kind", ["bytes", "path", "pil"])
-def test_load_image_applies_exif_orientation(kind: str, tmp_path: Path) -> None:
-    data = _jpeg(40, 20, orientation=6)  # stored landscape, shown rotated 90 degrees clockwise
-    src: object = data
-    if kind == "path":
-        src = tmp_path / "p.jpg"
-        src.write_bytes(data)
-    elif kind == "pil":
-        src = Image.open(io.BytesIO(data))
-    rgb, scale = load_image(src)  # type: ignore[arg-type]
-    assert rgb.shape == (40, 20, 3)
-    assert scale == 1.0
-    assert rgb[2, 17, 2] > 150  # the blue quarter is now top-right
-
-
-@pytest.mark.parametrize("orientation", range(1, 9))
-def test_every_exif_orientation_is_turned_as_pil_turns_it(orientation: int) -> None:
-    rng = np.random.default_rng(orientation)
-    img, buf, exif = Image.fromarray(rng.integers(0, 256, (3, 4, 3), np.uint8)), io.BytesIO(), Image.Exif()
-    img = img.resize((40, 30))
-    exif[0x0112] = orientation
-    img.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
-    upright = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(buf.getvalue()))))
-    for src in (buf.getvalue(), Image.open(io.BytesIO(buf.getvalue()))):  # decoded by simplejpeg, then by PIL
-        rgb, scale = load_image(src)  # type: ignore[arg-type]
-        assert rgb.flags.c_contiguous and scale == 1.0
-        assert np.array_equal(rgb, upright)
-
-
-@pytest.mark.parametrize(("size", "scale"), [((4000, 3000), 2), ((3062, 2296), 1), ((4430, 2492), 2), ((900, 700), 1)])
-def test_a_jpeg_is_decoded_by_simplejpeg_with_pils_pixels(size: tuple[int, int], scale: int,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """At the DCT scale PIL's draft picks (1/2 for 4000 x 3000; none for 3062 x 2296, which TurboJPEG alone would
-    decode at 5/8), then shrunk as PIL's image was."""
-    import simplejpeg
-
-    calls = []
-    decode = simplejpeg.decode_jpeg
-    monkeypatch.setattr(simplejpeg, "decode_jpeg", lambda *a, **k: calls.append(k) or decode(*a, **k))
-    data = _jpeg(*size)
-    rgb, got = load_image(data, max_side=1600)
-    pil = Image.open(io.BytesIO(data))
-    if max(size) > 1600:
-        pil.draft("RGB", (int(size[0] * 1600 / max(size)) + 1, int(size[1] * 1600 / max(size)) + 1))
-    if max(pil.size) > 2400:
-        pil = pil.resize((round(pil.width * 1600 / max(pil.size)), round(pil.height * 1600 / max(pil.size))),
-                         Image.BILINEAR)
-    assert len(calls) == 1 and calls[0]["min_width"] in (0, -(-size[0] // scale))
-    assert np.array_equal(rgb, np.asarray(pil)) and got == max(pil.size) / max(size)
-
-
-def test_a_cmyk_jpeg_is_left_to_pil() -> None:
-    buf = io.BytesIO()
-    Image.new("CMYK", (50, 20), (0, 200, 200, 0)).save(buf, "JPEG")
-    rgb, _ = load_image(buf.getvalue())
-    assert np.array_equal(rgb, np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB")))
-
-
-def test_load_image_shrinks_large_jpegs() -> None:
-    rgb, scale = load_image(_jpeg(4000, 3000), max_side=1600)  # decoded at 1/2 by DCT scaling
-    assert rgb.shape == (1500, 2000, 3)
-    assert scale == pytest.approx(0.5)
-    png = io.BytesIO()
-    Image.new("RGB", (4000, 3000)).save(png, "PNG")
-    rgb, scale = load_image(png.getvalue(), max_side=1600)
-    assert rgb.shape == (1200, 1600, 3)
-    assert scale == pytest.approx(0.4)
-
-
-def test_a_multi_picture_jpeg_is_read_as_its_first_picture() -> None:
-    rng = np.random.default_rng(0)
-    photo, gain_map = (Image.fromarray(rng.integers(0, 256, (30, 40, 3), np.uint8)).resize(size, Image.NEAREST)
-                       for size in ((4000, 3000), (1000, 750)))
-    buf = io.BytesIO()  # as phones write an HDR gain map after the photo: PIL reads it as MPO
-    photo.save(buf, "MPO", save_all=True, append_images=[gain_map], quality=90)
-    pil = Image.open(io.BytesIO(buf.getvalue()))
-    pil.draft("RGB", (1601, 1201))
-    rgb, scale = load_image(buf.getvalue(), max_side=1600)  # decoded at 1/2, as a JPEG is
-    assert pil.format == "MPO" and np.array_equal(rgb, np.asarray(pil)) and scale == 0.5
-
-
-def test_a_corrupt_jpeg_is_a_typed_error_even_with_its_end_marker() -> None:
-    img, buf = Image.new("RGB", (400, 300), (200, 30, 30)), io.BytesIO()
-    img.paste((30, 30, 200), (0, 0, 200, 150))
-    img.save(buf, "JPEG")
-    data = bytearray(buf.getvalue())
-    data[627] = 0xFF  # a marker byte in the scan: OpenCV's decoder warned on stderr and gave an image of garbage
-    with pytest.raises(BadImageError, match="cannot read the image"):
-        load_image(bytes(data))
-    cut = buf.getvalue()[:400] + buf.getvalue()[-2:]  # cut short, its end marker kept
-    with pytest.raises(BadImageError, match="cannot read the image"):
-        load_image(cut)
-
-
-def test_a_grey_jpeg_is_read_as_colour() -> None:
-    buf = io.BytesIO()
-    Image.new("L", (50, 20), 90).save(buf, "JPEG")
-    rgb, _ = load_image(buf.getvalue())
-    assert rgb.shape == (20, 50, 3) and abs(int(rgb[5, 5, 0]) - 90) <= 2
-
-
-def test_bad_image_is_a_typed_error() -> None:
-    with pytest.raises(BadImageError) as info:
-        load_image(b"not an image")
-    assert isinstance(info.value, VisionError)
-    assert info.value.code == "bad_image"
-
-
-def test_crop_centres_the_box() -> None:
-    img = np.zeros((100, 200, 3), np.uint8)
-    img[40:60, 90:110] = 255
-    crop = crop_tiles(img, np.array([[90.0, 40.0, 110.0, 60.0]]), size=16, margin=2.0)[0]
-    assert crop[8, 8].tolist() == [255, 255, 255]
-    assert crop[0, 0].tolist() == [0, 0, 0]
-
-
-@pytest.mark.parametrize("degrees", [0, 12, 30, -25, 40])
-def test_a_tilted_tile_is_cut_straight(degrees: float, art_dir: Path) -> None:
-    """A tile lying at an angle, cut turned by its tilt, looks as the same tile lying straight does, and it fills
-    its crop as that one does; cut square around its box it is smaller and slanted."""
-    import cv2
-
-    img = np.full((400, 400, 3), (40, 110, 60), np.uint8)  # a tile on a green table: its face on its white body
-    img[134:266, 149:251] = 235
-    img[140:260, 155:245] = np.asarray(Image.open(art_dir / "fluffy" / "8m.png").convert("RGB").resize((90, 120)))
-    straight = crop_tiles(img, np.array([[149.0, 134.0, 251.0, 266.0]]), 96)[0]
-    turned = cv2.warpAffine(img, cv2.getRotationMatrix2D((200, 200), degrees, 1.0), (400, 400),
-                            borderMode=cv2.BORDER_REPLICATE)
-    ys, xs = np.nonzero(np.abs(turned.astype(int) - (40, 110, 60)).sum(2) > 60)
-    box = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float64)
-    tilt = tilts(turned, box)
-    assert np.degrees(tilt[0]) == pytest.approx(-degrees, abs=2.0)
-    assert tile_sides(box, tilt)[0] == pytest.approx([102, 132], abs=6)
-    cut = crop_tiles(turned, box, 96, tilt=tilt)[0]
-    off = np.abs(cut.astype(int) - straight).mean()
-    assert off < 20
-    if abs(degrees) >= 12:
-        assert np.abs(crop_tiles(turned, box, 96)[0].astype(int) - straight).mean() > 2 * off
-
-
-def test_a_box_of_no_size_or_off_the_photo_has_no_tilt() -> None:
-    """Boxes a look cut to the photo may have no width or height, at its edges too: each reads no tilt and is cut."""
-    img = np.random.default_rng(0).integers(0, 255, (100, 200, 3), np.uint8)
-    boxes = np.array([[200.0, 50, 200, 50], [200, 100, 200, 100], [0, 100, 0, 100], [0, 0, 0, 0], [-5, -5, 5, 5],
-                      [300, 300, 310, 310], [195, 40, 200, 60]])
-    assert tilts(img, boxes).tolist() == [0.0] * len(boxes)
-    assert crop_tiles(img, boxes, 16, tilt=np.full(len(boxes), 0.3)).shape == (len(boxes), 16, 16, 3)
-
-
-@pytest.mark.skipif(not RAW.exists(), reason="../shared/real not beside")
-def test_a_close_up_showing_no_edge_is_not_turned() -> None:
-    """camerash's 8p and 5p close-ups show no edge of their tiles, only dots in rows: the commonest direction of
-    their gradients (43 degrees, along the rows of dots) is no clear one, and they are cut as they lie."""
-    for name in ("395.jpg", "362.jpg"):
-        rgb, _ = load_image(RAW.parent / "tiles-resized" / name)
-        h, w = rgb.shape[:2]
-        assert tilts(rgb, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]])).tolist() == [0.0]
 
 
 def test_missing_weights_raise_model_not_found(tmp_path: Path) -> None:
@@ -294,7 +125,6 @@ def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art
     from ultralytics import YOLO
 
     from vision.detector import MODELS, TileDetector
-    from vision.image import load_image
 
     det = TileDetector(readers=())
     torch_finder = YOLO(str(MODELS / "tile_finder.pt"), task="detect")
