@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorer import ScoreResult
-from vision.names import NAMES
+from vision.names import BACK, NAMES
 
 if TYPE_CHECKING:  # the picture's modules (Pillow, numpy) load only when a picture is drawn
     from vision.image import ImageInput
@@ -47,7 +47,7 @@ def tile_row(rec: dict[str, Any]) -> str:
     '🀆🀆🀆  🀇  + 🀇'
     """
     lay = rec["layout"]
-    parts = ["".join(GLYPHS.get(t, "?") for t in (m["tiles"] or ["back"] * 4)) for m in lay["melds"]]
+    parts = ["".join(GLYPHS.get(t, "?") for t in (m["tiles"] or [BACK] * 4)) for m in lay["melds"]]
     if lay.get("concealed"):
         parts.append("".join(GLYPHS.get(t, "?") for t in lay["concealed"]))
     if lay.get("win_tile"):

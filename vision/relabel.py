@@ -18,6 +18,7 @@ from itertools import combinations
 from typing import Any
 
 from vision.layout import Complete, Layout, group_melds
+from vision.names import BACK
 
 MAX_CHANGES = 3  # tiles renamed at once
 MAX_OPTIONS = 12  # the likeliest single renamings considered
@@ -72,7 +73,7 @@ def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
             if p > 0 and p >= MIN_RATIO * d.ranked[0][1]:
                 out.append((math.log(d.ranked[0][1] / p), i, name))
         sp = getattr(d, "sideways_p", None)
-        if sp is not None and d.label != "back":
+        if sp is not None and d.label != BACK:
             now, other = (sp, 1 - sp) if d.sideways else (1 - sp, sp)
             if other > 0 and other >= MIN_RATIO * now:
                 out.append((math.log(now / other), i, FLIP))
@@ -92,4 +93,4 @@ def _rename(d: Any, name: str) -> Any:
     ranked = ((name, p[name]), *((n, q) for n, q in d.ranked if n != name))
     confidence = round(d.confidence * p[name] / d.ranked[0][1], 4)
     return replace(d, label=name, confidence=confidence, ranked=ranked,
-                   sideways=d.sideways and name != "back")
+                   sideways=d.sideways and name != BACK)

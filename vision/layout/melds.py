@@ -10,7 +10,7 @@ from vision.layout.geometry import Tiles, gap_between
 from vision.layout.notation import plain_name
 from vision.layout.result import Meld
 from vision.layout.tuning import GROUP_GAP
-from vision.names import SUITS
+from vision.names import BACK, SUITS
 
 
 def meld_kind(tiles: Sequence[str]) -> str | None:
@@ -34,9 +34,9 @@ def meld_kind(tiles: Sequence[str]) -> str | None:
 def classify(t: Tiles, g: list[int]) -> str | None:
     """An exposed or concealed meld shown as such (sideways tile, backs), else None (a free group)."""
     labels = [t.labels[i] for i in g]
-    backs = labels.count("back")
+    backs = labels.count(BACK)
     if len(g) == 4 and backs in (2, 4):
-        faces = [lb for lb in labels if lb != "back"]
+        faces = [lb for lb in labels if lb != BACK]
         if backs == 4 or (len(set(faces)) == 1 and meld_kind(faces * 2) == "kong"):
             return "concealed_kong"
     if len(g) in (3, 4) and t.side[g].any() and backs == 0:
@@ -47,9 +47,9 @@ def classify(t: Tiles, g: list[int]) -> str | None:
 def chunk_kind(t: Tiles, chunk: Sequence[int]) -> str | None:
     """The meld a run of tiles shows: a concealed kong (4 with 2 or 4 backs), else chow, pung or kong, or None."""
     labels = [t.labels[i] for i in chunk]
-    backs = labels.count("back")
+    backs = labels.count(BACK)
     if backs:
-        faces = [lb for lb in labels if lb != "back"]
+        faces = [lb for lb in labels if lb != BACK]
         ok = len(labels) == 4 and backs in (2, 4) and len(set(faces)) <= 1 and all(not f.endswith("f") for f in faces)
         return "concealed_kong" if ok else None
     return meld_kind(labels)
@@ -92,5 +92,5 @@ def segment(t: Tiles, groups: Sequence[Sequence[int]]) -> list[tuple[str, list[i
 
 
 def kong_tiles(m: Meld) -> tuple[str, ...]:
-    faces = [x for x in m.tiles if x != "back"]
+    faces = [x for x in m.tiles if x != BACK]
     return (faces[0],) * 4 if faces else ()

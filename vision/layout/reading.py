@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from vision.layout.geometry import Tiles, gap_between, single_loose
 from vision.layout.melds import chunk_kind, classify, segment
 from vision.layout.tuning import BORDER, GROUP_GAP, HAND_SIZES
+from vision.names import BACK
 
 Complete = Callable[[Sequence[str]], bool]  # tile names (concealed part and winning tile) -> a complete hand?
 
@@ -69,7 +70,7 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
         for k, g in enumerate(groups):
             if kinds[k] is not None:
                 continue
-            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != "back" and not single_loose(t, g[0], t.ref, 2.0):
+            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != BACK and not single_loose(t, g[0], t.ref, 2.0):
                 seg = segment(t, groups[k + 1:])
                 if seg is not None:
                     borders = [(groups[k - 1][-1], g[0], BORDER)] if k > 0 else []
@@ -104,7 +105,7 @@ def rank_reading(t: Tiles, p: Parse, complete: Complete) -> tuple:
     detected tiles (so that a client sees them all)."""
     n = tile_count(p)
     tiles = [t.labels[i] for i in p.concealed] + ([t.labels[p.win]] if p.win is not None else [])
-    backs = any(t.labels[i] == "back" for i in p.concealed + ([p.win] if p.win is not None else []))
+    backs = any(t.labels[i] == BACK for i in p.concealed + ([p.win] if p.win is not None else []))
     legal = n in HAND_SIZES and not p.bad_groups and not backs
     used = len(tiles) + sum(len(g) for _, g in p.melds)
     if legal:

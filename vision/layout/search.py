@@ -26,6 +26,7 @@ from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row
 from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, SHAPE_TOL, WIN_GAP
+from vision.names import BACK
 
 
 def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
@@ -80,7 +81,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
             # a flower beside the end of the hand: twice the tolerance too
             beside = is_flower[i] and bool(gaps) and min(gaps) <= 1.8 * t.u
             slack = 2.0 if close or beside else 1.0
-            if (apart and (t.labels[i] == "back" or single_loose(t, i, ref, slack))) or far:
+            if (apart and (t.labels[i] == BACK or single_loose(t, i, ref, slack))) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
 
@@ -125,7 +126,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
 
     g_idx = kept  # local -> original index
     melds = tuple(Meld(kind, tuple(sorted((t.labels[i] for i in g), key=tile_key))
-                       if not all(t.labels[i] == "back" for i in g) else (), tuple(g_idx[i] for i in g))
+                       if not all(t.labels[i] == BACK for i in g) else (), tuple(g_idx[i] for i in g))
                   for kind, g in p.melds)
     melds = tuple(Meld(m.kind, kong_tiles(m), m.detections) if m.kind == "concealed_kong" else m for m in melds)
     # a stable order, whichever way the photo is turned: exposed melds, then concealed kongs, each in mpsz order
@@ -195,8 +196,8 @@ def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, 
         return Problem("tile_count", f"read {n} tiles (kongs counted as 3) but a hand has 14 (17 in Fuzhou): "
                        f"{what}{where}; check for a tile the camera missed or a loose tile taken for the hand", n,
                        HAND_SIZES)
-    bad = [i for i in p.concealed if t.labels[i] == "back"]
-    if bad or (p.win is not None and t.labels[p.win] == "back"):
+    bad = [i for i in p.concealed if t.labels[i] == BACK]
+    if bad or (p.win is not None and t.labels[p.win] == BACK):
         return Problem("bad_group", "a face-down tile lies among the concealed tiles")
     every = Counter([*concealed, *([win] if win else []), *(x for m in melds for x in m.tiles)])
     fifth = sorted(k for k, v in every.items() if v > 4)
