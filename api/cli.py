@@ -19,7 +19,7 @@ from scorer import ScorerError
 from scorer.request import RULE_SETS, error_object, score_parsed, score_request
 
 if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only for the photo commands
-    from api.pipeline import Detector
+    from api.pipeline import Detector, Reading
 
 COMMANDS = ("score", "batch", "detect", "serve")
 
@@ -198,32 +198,33 @@ def _photo(args: argparse.Namespace, detector: Detector | None) -> int:
     return run_photo(args, request, detector)
 
 
-def _load(args: argparse.Namespace) -> tuple[Detector | None, int]:
-    from api.pipeline import default_detector
+def _read(args: argparse.Namespace, detector: Detector | None) -> Reading | int:
+    """The photo ``args.photo`` read (the shipped detector loaded when none is given), or the exit code of the
+    error reported: a bad file fails before the model loads."""
+    from api.pipeline import default_detector, image_size, read_photo
     from vision.errors import VisionError
 
     try:
-        return default_detector(), 0
+        image_size(args.photo)
+        if detector is None:
+            try:
+                detector = default_detector()
+            except VisionError as exc:
+                return fail(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)",
+                            args.json)
+        return read_photo(args.photo, detector)
     except VisionError as exc:
-        return None, fail(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)",
-                           args.json)
+        return fail(exc.code, str(exc), args.json)
 
 
 def run_detect(args: argparse.Namespace, detector: Detector | None = None) -> int:
     """``mjscore detect PHOTO [--json]``: the recognition object, or a readable summary."""
-    from api.pipeline import image_size, recognize
     from api.render import describe, detection_lines
-    from vision.errors import VisionError
 
-    try:
-        image_size(args.photo)  # a bad file fails before the model loads
-        if detector is None:
-            detector, code = _load(args)
-            if detector is None:
-                return code
-        rec = recognize(args.photo, detector)
-    except VisionError as exc:
-        return fail(exc.code, str(exc), args.json)
+    reading = _read(args, detector)
+    if isinstance(reading, int):
+        return reading
+    rec = reading.recognition
     if args.json:
         print(json.dumps(rec, ensure_ascii=False))
     else:
@@ -235,19 +236,13 @@ def run_detect(args: argparse.Namespace, detector: Detector | None = None) -> in
 
 def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detector | None = None) -> int:
     """``mjscore PHOTO --rules ...``: read the photo, score it, print the reading and the score (or JSON)."""
-    from api.pipeline import image_size, read_photo, score_reading
+    from api.pipeline import score_reading
     from api.render import annotate, describe
     from vision.errors import VisionError
 
-    try:
-        image_size(args.photo)
-        if detector is None:
-            detector, code = _load(args)
-            if detector is None:
-                return code
-        reading = read_photo(args.photo, detector)
-    except VisionError as exc:
-        return fail(exc.code, str(exc), args.json)
+    reading = _read(args, detector)
+    if isinstance(reading, int):
+        return reading
     scored = score_reading(reading, request)
     rec, result = scored.recognition, scored.result
     annotated = args.annotated
