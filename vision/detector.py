@@ -206,7 +206,7 @@ class TileDetector:
         them."""
         det = cls.__new__(cls)
         det.config = config or DetectorConfig()
-        det._finder, det._set_finder = finder, set_finder  # type: ignore[assignment]
+        det._finder, det._set_finder = finder, set_finder
         det._classifier, det._crop = classifier, crop
         det._readers, det._captions = list(readers), captions
         return det

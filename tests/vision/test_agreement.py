@@ -72,7 +72,7 @@ class _Classifier:
 def _detector(config: object) -> object:
     from vision.detector import TileDetector
 
-    return TileDetector.from_parts(_Classifier(), crop=64, config=config)  # type: ignore[arg-type]
+    return TileDetector.from_parts(_Classifier(), crop=64, config=config)
 
 
 def test_the_detector_compares_tiles_turned_upright() -> None:

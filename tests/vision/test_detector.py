@@ -506,7 +506,7 @@ def _two_finders(config: object, answer: Callable[[np.ndarray, int, object], tup
     from vision.detector import TileDetector
 
     hand, sets = _StandInFinder(answer), _StandInFinder(answer)
-    return TileDetector.from_parts(finder=hand, set_finder=sets, config=config), hand, sets  # type: ignore[arg-type]
+    return TileDetector.from_parts(finder=hand, set_finder=sets, config=config), hand, sets
 
 
 def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> None:
