@@ -233,7 +233,7 @@ def _figure(d: dict, *keys: str) -> float | None:
 
 
 def _evaluation(bench: dict) -> list[str]:
-    lines = ["## Evaluation (`python bench/eval_vision.py`)"]
+    lines = ["## Evaluation (`python -m bench.eval_vision`)"]
     if "mjscore" not in bench:
         return [*lines, "- not run yet for these weights"]
     m, b = bench["mjscore"], bench.get("mahjong-detector", {})
