@@ -426,8 +426,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
-    if hasattr(args, "runs"):
-        args.runs.mkdir(parents=True, exist_ok=True)
+    for folder in ("runs", "models"):
+        if hasattr(args, folder):
+            getattr(args, folder).mkdir(parents=True, exist_ok=True)
     try:
         return args.run(args)
     except (FileNotFoundError, ValueError) as exc:
