@@ -45,7 +45,7 @@ def load_styles(art: Path, include: list[str] | None = None, exclude: list[str] 
     """The styles under ``art``; ``include`` and ``exclude`` hold names or shell patterns (``'dr_*'``); the drawn
     styles (``DRAWN_STYLES``) only when ``include`` names them."""
     styles = []
-    for d in sorted(p for p in art.iterdir() if p.is_dir()):
+    for d in sorted(p for p in art.iterdir() if p.is_dir()) if art.is_dir() else ():
         if d.name in SKIP_STYLES or (include and not _named(d.name, include)) or _named(d.name, exclude):
             continue
         if _named(d.name, list(DRAWN_STYLES)) and not include:
