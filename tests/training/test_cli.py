@@ -71,3 +71,34 @@ def test_a_run_not_there_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"{tmp_path / 'gone' / 'summary.json'} not found" in capsys.readouterr().err
     assert cli.main(["synth", "--out", str(tmp_path / "d"), "--art", str(tmp_path / "no-art"), "--train", "1"]) == 2
     assert "no tile styles under" in capsys.readouterr().err
+
+
+def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from training import card, classifier, finder, ship
+
+    monkeypatch.setenv("MJ_CACHE", str(tmp_path / "c"))
+    steps: list[tuple] = []
+
+    def train_classifier(data: list, real: Path, run: Path, epochs: int, *rest: object) -> dict:
+        steps.append(("classifier", data, epochs))
+        run.mkdir(parents=True)
+        (run / "summary.json").write_text("{}")
+        return {}
+
+    def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, hours: float) -> Path:
+        steps.append(("finder", data, epochs, imgsz))
+        return runs / "finder" / "weights" / "best.pt"
+
+    monkeypatch.setattr(classifier, "train_classifier", train_classifier)
+    monkeypatch.setattr(ship, "ship_run", lambda run, dest, calibration: steps.append(("ship", dest.name)) or dest)
+    monkeypatch.setattr(finder, "train_finder", train_finder)
+    monkeypatch.setattr(finder, "export_finder", lambda best, models: steps.append(("export", best.name)) or best)
+    monkeypatch.setattr(card, "write_card", lambda models, runs, *rest: steps.append(("card", *rest)) or models)
+    data, models = tmp_path / "d", tmp_path / "m"
+    assert cli.main(["all", "--data", str(data), "--runs", str(tmp_path / "r"), "--models", str(models),
+                     "--imgsz", "320", "--classifiers", "c1", "c2"]) == 0
+    assert steps == [("classifier", [data], 8), ("ship", "tile_classifier.onnx"), ("finder", data, 12, 320),
+                     ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
+                                             [], None)]
+    assert "card: " in capsys.readouterr().out
