@@ -46,6 +46,7 @@ from vision.crops import CROP
 
 Run = Callable[[argparse.Namespace], int]
 FAMILIES = ("flower", "character", "dot", "mark")
+TRAIN_EXTRA = ("torch", "torchvision", "ultralytics", "onnx")  # what the runtime install lacks
 
 
 # ---------------------------------------------------------------------------------------------------- data ----
@@ -431,6 +432,12 @@ def main(argv: list[str] | None = None) -> int:
             getattr(args, folder).mkdir(parents=True, exist_ok=True)
     try:
         return args.run(args)
+    except ModuleNotFoundError as exc:
+        if exc.name not in TRAIN_EXTRA:
+            raise
+        print(f"python -m training {args.command}: {exc.name} is not installed; training needs the train extra: "
+              f"pip install -e '.[train]'", file=sys.stderr)
+        return 2
     except (FileNotFoundError, ValueError) as exc:
         print(f"python -m training {args.command}: {exc}", file=sys.stderr)
         return 2

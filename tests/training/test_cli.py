@@ -102,3 +102,14 @@ def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkey
                      ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
                                              [], None)]
     assert "card: " in capsys.readouterr().out
+
+
+def test_training_without_the_train_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def no_torch(args: argparse.Namespace) -> int:
+        raise ModuleNotFoundError("No module named 'torch'", name="torch")
+
+    monkeypatch.setattr(cli, "_classifier", no_torch)
+    assert cli.main(["classifier", "--runs", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == ("python -m training classifier: torch is not installed; training needs the "
+                                       "train extra: pip install -e '.[train]'\n")
