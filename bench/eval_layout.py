@@ -3,7 +3,7 @@
     python -m bench.eval_layout [--data DIR] [--split val] [--n 500] [--detector]
 
 ``--data`` defaults to ``$MJ_CACHE/datasets/layout_eval`` (``MJ_CACHE`` defaults to ``./cache``). The data is made by
-the generator: ``python -m training.synth --out DIR --train 0 --val 500 --seed 4242`` (a seed the detector was not
+the generator: ``python -m training synth --out DIR --train 0 --val 500 --seed 4242`` (a seed the detector was not
 trained on). For each photo, the generator's sidecar (``layout/<split>/NNNNNN.json``) holds the true hand.
 ``--source true`` (default) reads the hand from the true boxes (the layout stage alone: every labelled tile,
 distractors included, with its true label and sideways flag); ``--detector`` reads it from the shipped detector's
@@ -136,7 +136,7 @@ def check_data(data: Path, split: str, n: int, seed: int) -> str | None:
     if found >= n:
         return None
     return (f"{data / 'layout' / split} holds {found} of the {n} sidecars needed; make them with "
-            f"python -m training.synth --out {data} --train 0 --val {n} --seed {seed}")
+            f"python -m training synth --out {data} --train 0 --val {n} --seed {seed}")
 
 
 def main(argv: list[str] | None = None) -> int:

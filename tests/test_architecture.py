@@ -1,6 +1,7 @@
 """The package boundaries of STYLE.md, checked on the source: scorer is standard library only, vision never imports
-scorer or api; the project's imports make no circle and follow the flow photo -> detections -> layout -> hand ->
-scorer -> result, no module importing back up it; and each package's ``__all__`` is sorted and complete."""
+scorer or api, neither imports the training wing; the project's imports make no circle and follow the flow photo ->
+detections -> layout -> hand -> scorer -> result, no module importing back up it; and each package's ``__all__`` is
+sorted and complete."""
 
 from __future__ import annotations
 
@@ -35,9 +36,10 @@ def test_vision_never_imports_scorer_or_api() -> None:
     assert {(f, m) for f, m in _imports("vision") if m in ("scorer", "api")} == set()
 
 
-def test_only_the_detector_imports_ultralytics() -> None:
-    users = {f for f, m in _imports("vision") if m == "ultralytics"}
-    assert users <= {"vision/detector.py"}
+def test_the_runtime_never_imports_the_training_wing() -> None:
+    """vision and api run on ONNX Runtime: PyTorch, ultralytics and ``training`` (the ``train`` extra) stay out."""
+    training_only = {"torch", "torchvision", "ultralytics", "training"}
+    assert {(f, m) for package in ("vision", "api") for f, m in _imports(package) if m in training_only} == set()
 
 
 @pytest.mark.parametrize("name", ["scorer", "scorer.mcr", "vision", "vision.layout"])

@@ -240,16 +240,12 @@ def _fresh_scenes(synth: object, styles: list, seed: int = 2026) -> Iterator[tup
 
 @pytest.mark.skipif(not all(p.exists() for p in WEIGHTS),
                     reason=f"models/ lacks shipped weights ({', '.join(SHIPPED)})")
-def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str], art_dir: Path) -> None:
     """Freshly generated photos through ``mjscore PHOTO --json`` with the shipped weights: a photo read whole gives
     the generator's hand and its score."""
-    art = Path("/work/cache/art/faces")
-    if not (art / "fluffy").exists() and not (art / "kd_default").exists():
-        pytest.skip("no tile art to generate a photo with (datasets/fetch_art.py)")
-    sys.path.insert(0, str(ROOT / "datasets"))
-    import synth
+    from training import synth
 
-    styles = synth.load_styles(art, exclude=list(synth.HELD_OUT_STYLES))
+    styles = synth.load_styles(art_dir, exclude=list(synth.HELD_OUT_STYLES))
     # the detector names every tile of a whole photo right in about a third to a half of the photos (see
     # docs/photo.md), so the first of the fresh scenes it reads whole is scored; at most 8 are tried
     tried = []

@@ -30,15 +30,15 @@ from vision.names import FLOWER_NAMES, NAMES
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
-# the finder fine-tuned on tile sets laid out in grids of touching tiles too (``datasets/synth.py --sets``): it boxes
-# every tile of such a photo where the hand finder boxes some in pairs or not at all, but it reads hands a little
+# the finder fine-tuned on tile sets laid out in grids of touching tiles too (``python -m training synth --sets``): it
+# boxes every tile of such a photo where the hand finder boxes some in pairs or not at all, but it reads hands a little
 # worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
 SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader last: it weighs the names the others left
 READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx")
-# a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``models/caption.py``)
+# a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``training/caption.py``)
 CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
 FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
 # the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
@@ -189,7 +189,7 @@ class TileDetector:
         if [o.name for o in self._classifier.get_outputs()] != ["tile", "up", "look"]:
             msg = (f"{classifier} is no tile classifier of this version: its outputs are "
                    f"{[o.name for o in self._classifier.get_outputs()]}, detection reads tile, up and look "
-                   f"(export it again: models/train.py ship --classifier-run RUN)")
+                   f"(export it again: python -m training ship --classifier-run RUN)")
             raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
         self._readers = [Reader.load(_session(r, opts), r) for r in readers]
@@ -442,7 +442,7 @@ class Reader:
             return cls(session, np.zeros(0, np.int64), _crop_side(session), marks=True)
         if len(names) < 2 or names[-1] != "other" or not set(names[:-1]) <= set(NAMES) or len(set(names)) < len(names):
             msg = (f"{path} is no reader: its metadata names {names[:-1] or 'no tiles'}, a reader names some of the "
-                   f"tiles and then 'other' (models/reader_train.py)")
+                   f"tiles and then 'other' (python -m training reader)")
             raise ModelNotFoundError(msg)
         return cls(session, np.array([NAMES.index(n) for n in names[:-1]]), _crop_side(session))
 

@@ -12,7 +12,6 @@ import pytest
 from PIL import Image
 
 import vision
-from vision.crops import crop_tiles, tilts
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.image import load_image
@@ -63,7 +62,7 @@ def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
-    import synth
+    from training import synth
 
     styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
     found = read = total = 0
@@ -83,8 +82,7 @@ def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_a_set_laid_out_is_looked_at_by_the_set_finder(art_dir: Path) -> None:
-    import synth
-
+    from training import synth
     from vision.detector import DetectorConfig, TileDetector
 
     styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
@@ -123,9 +121,9 @@ def test_a_real_close_up_of_touching_tiles_is_read_tile_by_tile() -> None:
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art_dir: Path) -> None:
     import onnxruntime as ort
-    import synth
     from ultralytics import YOLO
 
+    from training import synth
     from vision.detector import FINDER_WEIGHTS, MODELS, DetectorConfig
     from vision.finder import Finder
 
@@ -441,51 +439,6 @@ def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads()
                                   config=DetectorConfig(turns=1, reader_sure=0.6))
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
     assert reader.session.batches == [2] and NAMES[int(p[0].argmax())] == "7p"
-
-
-@pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")
-def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: Path) -> None:
-    import sys
-
-    import torch
-
-    sys.path.insert(0, str(MODELS))
-    from classifier_train import export
-
-    from vision.classifier_net import TileNet
-    from vision.detector import NAMES, TileDetector
-
-    torch.manual_seed(0)
-    net = TileNet(len(NAMES))
-    onnx = export(net, tmp_path / "c80.onnx", 80)
-    det = TileDetector(classifier=onnx, readers=())  # the classifier alone
-    img = np.random.default_rng(0).integers(0, 255, (200, 300, 3), np.uint8)
-    boxes = np.array([[10.0, 10.0, 60.0, 80.0], [100.0, 50.0, 170.0, 100.0]])
-    p, up = det.classify(img, boxes)
-    assert p.shape == (2, len(NAMES)) and up.shape == (2, 4)
-    x = torch.from_numpy(crop_tiles(img, boxes, 80, tilt=tilts(img, boxes))).permute(0, 3, 1, 2).float() / 255
-    with torch.no_grad():
-        want = torch.softmax(net.eval()(x)[0], 1).numpy()
-        look = net.look(x).numpy()
-    det.config = type(det.config)(turns=1, alike=1.01)  # as it lies, no look-alikes: the network's own names
-    assert det.classify(img, boxes)[0] == pytest.approx(want, abs=1e-4)
-    import onnxruntime as ort
-
-    session = ort.InferenceSession(str(onnx), providers=["CPUExecutionProvider"])
-    assert session.run(["look"], {"crops": x.numpy()})[0] == pytest.approx(look, abs=1e-4)
-
-
-def test_the_network_keeps_64_pixel_features_as_they_are() -> None:
-    import torch
-
-    from vision.classifier_net import TileNet
-
-    net = TileNet().eval()
-    x = torch.rand(2, 3, 64, 64)
-    with torch.no_grad():
-        f = net.features[:-1](x)
-        assert f.shape[-2:] == (4, 4) and torch.equal(net.features(x), f)
-        assert [t.shape for t in net(torch.rand(2, 3, 96, 96))] == [(2, 43), (2, 4)]
 
 
 class _StandInFinder:

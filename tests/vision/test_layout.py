@@ -295,9 +295,8 @@ def _normal(hand: str | None) -> tuple | None:
 def test_generated_scenes_read_from_their_true_boxes(art_dir: Path) -> None:
     """Scenes from the generator (rotation, tilt, perspective, loose tiles, clutter): the whole hand read from
     the true boxes matches the recorded one in nearly every scene."""
-    import synth
-
     from bench.eval_layout import four_back_kongs, true_detections
+    from training import synth
 
     styles = synth.load_styles(art_dir, exclude=list(synth.HELD_OUT_STYLES))
     n, exact, wrong = 30, 0, []

@@ -1,14 +1,12 @@
-"""The model card (``models/card.py``): its reader sections, written from the runs' own records, old and new, and
+"""The model card (``training/card.py``): its reader sections, written from the runs' own records, old and new, and
 its evaluation."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "models"))
-import card  # noqa: E402
+from training import card
 
 
 def _run(runs: Path, name: str, val: dict, **more: object) -> None:

@@ -6,11 +6,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
-import drawn_art
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
-from synth import FACE_LABELS, FLOWER_LABELS
+
+from training import cli, drawn_art, fetch_art
+from vision.names import FACE_NAMES, FLOWER_NAMES
 
 DEJAVU = sorted(Path("/usr/share/fonts").rglob("DejaVuSans*.ttf"))
 FULL = tuple(words[0] for words in drawn_art.CAPTIONS)  # SPRING ... BAMBOO
@@ -60,14 +61,14 @@ def test_other_stick_layouts_are_the_count(n: int, k: int) -> None:
 
 def test_every_tile_draws_and_dots_and_bamboo_differ() -> None:
     look = _look()  # DejaVu has no CJK glyphs: characters and honours are not compared here
-    faces = {label: np.asarray(drawn_art.draw_face(look, label)) for label in FACE_LABELS + FLOWER_LABELS}
+    faces = {label: np.asarray(drawn_art.draw_face(look, label)) for label in FACE_NAMES + FLOWER_NAMES}
     assert all(f.shape == (200, 150, 3) for f in faces.values())
     drawn = [faces[f"{n}{s}"].tobytes() for s in "ps" for n in range(1, 10)]
     assert len(set(drawn)) == 18
 
 
 def test_unicode_order_names_every_tile_once() -> None:
-    assert sorted(drawn_art.UNICODE_ORDER) == sorted(FACE_LABELS + FLOWER_LABELS)
+    assert sorted(drawn_art.UNICODE_ORDER) == sorted(FACE_NAMES + FLOWER_NAMES)
 
 
 def test_inside_outline_drops_the_drawn_frame_only() -> None:
@@ -188,8 +189,6 @@ def test_a_borrowed_bird_is_the_one_of_bamboo_below_its_index(tmp_path: Path) ->
 
 
 def test_only_the_packages_not_yet_fetched_are_downloaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import fetch_art
-
     calls: list[list[str]] = []
     monkeypatch.setattr(fetch_art, "_run", lambda cmd, **kw: calls.append(cmd))
     (tmp_path / "debs").mkdir()
@@ -239,17 +238,20 @@ def test_a_decoy_suit_tile_shows_another_count_under_its_own_index(label: str, s
     assert not np.array_equal(np.asarray(decoy), np.asarray(drawn_art.draw_face(look, f"{shown}{label[1]}")))
 
 
-def test_birds_are_borrowed_only_beside_the_flowers(capsys: pytest.CaptureFixture[str]) -> None:
+def test_birds_are_borrowed_only_beside_the_flowers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        drawn_art.main(["--birds"])
+        cli.main(["drawn-art", "--cache", str(tmp_path), "--birds"])
     assert "--birds goes with --borrow FACES" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="birds go with borrow"):
+        drawn_art.draw_styles(tmp_path, 1, birds=True)
+    assert not any(tmp_path.iterdir())  # refused before anything is fetched or drawn
 
 
 def test_a_style_records_the_index_marks_it_draws() -> None:
     indexed, plain = _look(index="tr", flower=4), _look(index=None, flower=4)
     assert [drawn_art.index_mark(indexed, t) for t in ("6p", "9m", "1s", "1z", "4z", "5z", "7f")] == [
         "6", "9", "1", "E", "N", "", ""]  # a captioned flower: no number
-    assert {drawn_art.index_mark(plain, t) for t in (*FACE_LABELS, *FLOWER_LABELS)} == {""}
+    assert {drawn_art.index_mark(plain, t) for t in (*FACE_NAMES, *FLOWER_NAMES)} == {""}
     for flower in (1, 2):  # numbered flowers: their number in their row, indexed set or not
         assert [drawn_art.index_mark(_look(index=None, flower=flower), t) for t in ("3f", "7f")] == ["3", "3"]
     # what is recorded is what is drawn: an indexed wind differs from a plain one only in its corner, by its letter

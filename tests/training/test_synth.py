@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
-import fetch_art
 import numpy as np
 import pytest
-import synth
+
+from training import cli, fetch_art, scene, synth
+from training.classifier import load_synth
+from vision.names import FACE_NAMES, FLOWER_NAMES, NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_NAMES = (
@@ -26,7 +27,7 @@ def _small(out: Path, seed: int = 0, art: Path = Path("plain")) -> Path:
 
 
 def test_names_are_the_contract_tiles() -> None:
-    assert list(synth.NAMES) == CONTRACT_NAMES
+    assert list(NAMES) == CONTRACT_NAMES
     text = (ROOT / "datasets" / "hands.yaml").read_text()
     assert re.findall(r"^\s+\d+: '([^']+)'", text, re.M) == CONTRACT_NAMES
     assert not re.search(r"^(download|path)\s*:", text, re.M)
@@ -64,7 +65,7 @@ def test_labels_match_what_was_drawn() -> None:
         assert len(lines) == len(shown)
         for line, t in zip(lines, shown, strict=True):
             cls, cx, cy, bw, bh = line.split()
-            assert synth.NAMES[int(cls)] == t["label"]
+            assert NAMES[int(cls)] == t["label"]
             x0, y0, x1, y1 = t["box"]
             assert float(cx) == pytest.approx((x0 + x1) / 2 / w, abs=1e-5)
             assert float(bw) == pytest.approx((x1 - x0) / w, abs=1e-5)
@@ -119,7 +120,7 @@ def _check_labels(jpg: bytes, lines: list[str], tiles: list[dict]) -> tuple[int,
     for line, t in zip(lines, tiles, strict=True):
         cls, cx, cy, bw, bh = (float(v) for v in line.split())
         x0, y0, x1, y1 = t["box"]
-        assert synth.NAMES[int(cls)] == t["label"] and 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+        assert NAMES[int(cls)] == t["label"] and 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
         assert (cx, cy, bw, bh) == pytest.approx(((x0 + x1) / 2 / w, (y0 + y1) / 2 / h, (x1 - x0) / w,
                                                   (y1 - y0) / h), abs=1e-5)
         middle = img[int(y0 + y1) // 2 - 1:int(y0 + y1) // 2 + 2, int(x0 + x1) // 2 - 1:int(x0 + x1) // 2 + 2]
@@ -153,7 +154,7 @@ def test_styles_are_chosen_by_name_or_pattern(tmp_path: Path) -> None:
     face = np.full((200, 150, 3), 230, np.uint8)
     for style in ("dr_00", "dr_01", "kd_x", "uc_y"):
         (tmp_path / style).mkdir()
-        for label in synth.FACE_LABELS:
+        for label in FACE_NAMES:
             cv2.imwrite(str(tmp_path / style / f"{label}.png"), face)
 
     def names(**kw: list[str]) -> list[str]:
@@ -169,7 +170,7 @@ def test_styles_are_chosen_by_name_or_pattern(tmp_path: Path) -> None:
 @pytest.mark.parametrize("kd_set", fetch_art.KD_SETS)
 def test_every_kmahjongg_set_names_each_tile_once(kd_set: str) -> None:
     labels = sorted((fetch_art.KD_IDS | fetch_art.KD_SET_IDS.get(kd_set, {})).values())
-    assert labels == sorted(synth.FACE_LABELS + synth.FLOWER_LABELS)
+    assert labels == sorted(FACE_NAMES + FLOWER_NAMES)
 
 
 def test_classic_reads_its_flowers_by_name() -> None:
@@ -196,7 +197,7 @@ def test_a_flower_rich_set_sets_flowers_aside_in_every_hand() -> None:
 def test_flowers_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     for bad in (["2", "3"], ["1", "9"], ["1", "2.5"], ["1", "x"]):
         with pytest.raises(SystemExit):
-            synth.main(["--out", "unused", "--flowers", *bad])
+            cli.main(["synth", "--out", "unused", "--flowers", *bad])
         assert "--flowers" in capsys.readouterr().err
 
 
@@ -204,7 +205,7 @@ def test_a_style_s_index_marks_go_with_its_photos(tmp_path: Path) -> None:
     face = np.full((200, 150, 3), 230, np.uint8)
     for style in ("kd_default", "gn_smooth", "kd_traditional"):  # indexed, plain, not read (held out)
         (tmp_path / style).mkdir()
-        for label in synth.FACE_LABELS:
+        for label in FACE_NAMES:
             cv2.imwrite(str(tmp_path / style / f"{label}.png"), face)
     fetch_art.write_marks(tmp_path)
     assert sorted(p.parent.name for p in tmp_path.glob(f"*/{synth.MARKS_FILE}")) == ["gn_smooth", "kd_default"]
@@ -218,19 +219,16 @@ def test_a_style_s_index_marks_go_with_its_photos(tmp_path: Path) -> None:
 
 
 def test_load_synth_gives_each_crop_its_index_mark(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "models"))
-    from classifier_train import load_synth
-
     face = np.full((200, 150, 3), 230, np.uint8)
     (tmp_path / "art" / "kd_jade").mkdir(parents=True)
-    for label in synth.FACE_LABELS:
+    for label in FACE_NAMES:
         cv2.imwrite(str(tmp_path / "art" / "kd_jade" / f"{label}.png"), face)
     fetch_art.write_marks(tmp_path / "art")
     data = synth.generate(tmp_path / "ds", {"train": 0, "val": 2}, 3, tmp_path / "art", min_mp=0.3, max_mp=0.4,
                           progress=False).parent
     marks: list = []
     _, cls, _ = load_synth(data, "val", 1, np.random.default_rng(0), size=32, index_marks=marks)
-    names = [synth.NAMES[c] for c in cls]
+    names = [NAMES[c] for c in cls]
     assert len(marks) == len(names) > 10
     for name, mark in zip(names, marks, strict=True):  # suits their number, backs none, honours not known
         assert mark == (name[0] if name[1] in "mps" else "" if name == "back" else None)
@@ -242,7 +240,7 @@ def test_a_tile_set_is_laid_out_in_a_grid_of_its_tiles() -> None:
     style = synth.plain_style()
     kinds = Counter()
     for seed in range(40):
-        placed = synth.layout_set(np.random.default_rng(seed), style)
+        placed = scene.layout_set(np.random.default_rng(seed), style)
         counts = Counter(p.label for p in placed)
         assert all(n <= (1 if label.endswith("f") else 4) for label, n in counts.items())  # no more than a set has
         families = {label[1] for label in counts}
@@ -250,8 +248,8 @@ def test_a_tile_set_is_laid_out_in_a_grid_of_its_tiles() -> None:
         xs, ys = sorted({p.x for p in placed}), sorted({p.y for p in placed})
         assert len({(p.x, p.y) for p in placed}) == len(placed)  # a tile on each place of the grid
         assert len(xs) * len(ys) - max(len(xs), len(ys)) < len(placed)  # but for the end of its last line
-        step = np.diff(xs).min() if len(xs) > 1 else synth.TILE_W
-        assert synth.TILE_W <= step <= synth.TILE_W * 1.08 + 1e-9  # touching or nearly
+        step = np.diff(xs).min() if len(xs) > 1 else scene.TILE_W
+        assert scene.TILE_W <= step <= scene.TILE_W * 1.08 + 1e-9  # touching or nearly
     assert min(kinds.values()) >= 4 and len(kinds) == 3
 
 
@@ -268,5 +266,5 @@ def test_set_scenes_label_every_tile_and_leave_hands_as_they_were() -> None:
 
 def test_sets_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        synth.main(["--out", "unused", "--sets", "1.5"])
+        cli.main(["synth", "--out", "unused", "--sets", "1.5"])
     assert "--sets" in capsys.readouterr().err

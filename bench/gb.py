@@ -1,4 +1,4 @@
-"""Translation between mjscore's notation and PyMahjongGB's arguments (tests only)."""
+"""Translation between mjscore's notation and PyMahjongGB's arguments, for the differential test and the benchmark."""
 
 from __future__ import annotations
 

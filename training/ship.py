@@ -10,7 +10,7 @@ Runtime multiplies unsigned activations by signed weights with an instruction th
 and saturates. The 8-bit classifier shipped first named 0.80 of the held-out real photos there, against 0.96 on the
 CPU it was measured on (with VNNI) and 0.96 for its float twin on both. Weights of 7 bits cannot saturate: the same
 names on either CPU, as fast. ``requantize`` rewrites a shipped network that way from its float twin
-(``float_twin``) when its run is gone. Called by ``models/train.py ship``, ``ship-reader`` and ``requantize``.
+(``float_twin``) when its run is gone. Called by ``python -m training ship``, ``ship-reader`` and ``requantize``.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from classifier_train import export, load_synth
-from reader_train import reader_names, upright
-from synth import NAMES
 
+from training.classifier import export, load_synth
+from training.reader import reader_names, upright
 from vision.crops import CROP
+from vision.names import NAMES
 
 CALIBRATION_CROPS = 512
 CALIBRATION_BATCH = 32
@@ -123,7 +123,7 @@ def twin_checkpoint(shipped: Path, dest: Path) -> Path:
     import torch
     from onnx import numpy_helper
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     with tempfile.TemporaryDirectory() as tmp:
         graph = onnx.load(str(float_twin(shipped, Path(tmp) / shipped.name))).graph
@@ -171,7 +171,7 @@ def ship_run(run: Path, dest: Path, calibration: Path | None = None) -> Path:
     dataset the run trained on)."""
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     summary = json.loads((run / "summary.json").read_text())
     family = summary.get("family")

@@ -1,4 +1,5 @@
-"""The tile classifier network (PyTorch), used to train and export it; detection runs its ONNX export.
+"""The tile classifier network, TileNet (PyTorch), used to train and export it and the readers; detection runs their
+ONNX exports.
 
 Input: (N, 3, S, S) float RGB in 0..1, S = 64 (``vision.crops.CROP``) or larger: the features are resampled to 4 x
 4. Outputs: tile-name logits (N, 43) and up-direction logits (N, 4; the art's up points 0/90/180/270 degrees

@@ -16,26 +16,25 @@ picture it has seen on another set's flower; with ``--birds`` as well, most styl
 stick) cut from a fetched set's one of bamboo: a picture without a caption is no flower.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
-``dx_NN/<label>.png``, ``bp_NN/<label>.png``. Usage: ``python datasets/drawn_art.py [--cache /work/cache/art]
-[--styles 24] [--seed 0] [--decoys | --borrow /work/cache/art/faces [--birds]]``.
+``dx_NN/<label>.png``, ``bp_NN/<label>.png``. Usage: ``python -m training drawn-art [--cache cache/art]
+[--styles 24] [--seed 0] [--decoys | --borrow cache/art/faces [--birds]]``.
 """
 
 from __future__ import annotations
 
-import argparse
 import fnmatch
 import json
 import math
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
-from synth import DECOY_PREFIX, DRAWN_STYLES, FACE_LABELS, FLOWER_LABELS, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
 
+from training.fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
+from training.styles import DECOY_PREFIX, DRAWN_STYLES, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
 from vision.captions import CAPTIONS  # export sets' English captions: a style picks one word per flower
+from vision.names import FACE_NAMES, FLOWER_NAMES
 
 FONT_PACKAGES = (
     "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
@@ -638,75 +637,68 @@ def unicode_faces(font_path: Path, dest: Path, rng: np.random.Generator) -> None
         canvas.resize((FACE_W, FACE_H), Image.LANCZOS).save(dest / f"{label}.png")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", type=Path, default=Path("/work/cache/art"))
-    ap.add_argument("--styles", type=int, default=24, help="how many drawn styles")
-    ap.add_argument("--seed", type=int, default=0)
-    kind = ap.add_mutually_exclusive_group()
-    kind.add_argument("--decoys", action="store_true",
-                    help="draw decoy styles dx_NN instead: every one indexed, every suit tile's numeral, dots or "
-                         "sticks another number than its index's (the index names the tile; a reader learns to read "
-                         "it)")
-    kind.add_argument("--borrow", type=Path, metavar="FACES",
-                    help="draw captioned styles bp_NN instead, whose flowers show pictures cut from the flowers of the "
-                         "fetched sets in FACES (not the held-out style), any picture on any flower: a reader learns "
-                         "that the caption, not the picture, names a captioned flower")
-    ap.add_argument("--any-latin", action="store_true",
-                    help="index numerals and captions in any font that draws them (Noto's, the CJK fonts' own, "
-                         "DejaVu's), not DejaVu's four alone")
-    ap.add_argument("--birds", action="store_true",
-                    help="with --borrow: three styles in four show on their 1s the picture of a fetched set's 1s (not "
-                         "the held-out style's), drawn by a throw of their own (--borrow alone draws as before)")
-    args = ap.parse_args(argv)
-    if args.birds and not args.borrow:
-        ap.error("--birds goes with --borrow FACES")
-    pictures = borrowable_pictures(args.borrow, NOT_BORROWED) if args.borrow else []
-    birds = borrowable_pictures(args.borrow, NOT_BIRDS, ("1s",), BIRD_CUT) if args.birds else []
-    if args.borrow and not pictures or args.birds and not birds:
-        print(f"no fetched {'flowers' if not pictures else 'ones of bamboo'} to borrow under {args.borrow}",
-              file=sys.stderr)
-        return 2
-    root = fetch_debs(args.cache / "fonts", FONT_PACKAGES)
+@dataclass(frozen=True)
+class Drawn:
+    """What ``draw_styles`` drew: the faces' folder, its drawn styles, the CJK fonts they drew from, the Unicode-tile
+    styles, and the contact sheet to check them by eye."""
+
+    faces: Path
+    styles: int
+    fonts: int
+    unicode: int
+    sheet: Path
+
+
+def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = False, borrow: Path | None = None,
+                any_latin: bool = False, birds: bool = False) -> Drawn:
+    """Draw ``count`` styles (seeded by ``seed``) into ``cache/faces`` from the fonts of Debian's packages (fetched
+    into ``cache/fonts``), then, unless ``decoys`` or ``borrow``, the Unicode-tile styles; ``decoys``, ``borrow``,
+    ``any_latin`` and ``birds`` as the command's options say (``python -m training drawn-art --help``)."""
+    if decoys and borrow is not None:
+        msg = "decoys and borrow draw different styles: one or the other"
+        raise ValueError(msg)
+    if birds and borrow is None:
+        msg = "birds go with borrow FACES"
+        raise ValueError(msg)
+    pictures = borrowable_pictures(borrow, NOT_BORROWED) if borrow else []
+    birds_cut = borrowable_pictures(borrow, NOT_BIRDS, ("1s",), BIRD_CUT) if borrow and birds else []
+    if borrow and not pictures or birds and not birds_cut:
+        msg = f"no fetched {'flowers' if not pictures else 'ones of bamboo'} to borrow under {borrow}"
+        raise FileNotFoundError(msg)
+    root = fetch_debs(cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
-    latin = [p for p in Path("/usr/share/fonts").rglob("*.ttf") if p.name in LATIN_FONTS] or [fonts[0][0]]
-    if args.any_latin:
-        latin = latin_fonts([root, Path("/usr/share/fonts")]) or latin
     if not fonts:
-        print(f"no CJK font with the tile glyphs under {root}", file=sys.stderr)
-        return 2
-    faces = args.cache / "faces"
-    rng = np.random.default_rng(args.seed)
-    bird_rng = np.random.default_rng([args.seed, 1])
-    for k in range(args.styles):
+        msg = f"no CJK font with the tile glyphs under {root}"
+        raise FileNotFoundError(msg)
+    latin = [p for p in Path("/usr/share/fonts").rglob("*.ttf") if p.name in LATIN_FONTS] or [fonts[0][0]]
+    if any_latin:
+        latin = latin_fonts([root, Path("/usr/share/fonts")]) or latin
+    faces = cache / "faces"
+    rng = np.random.default_rng(seed)
+    bird_rng = np.random.default_rng([seed, 1])
+    for k in range(count):
         look = make_look(rng, fonts, latin)
-        if args.decoys:
+        if decoys:
             look = replace(look, index=_pick(rng, ("tl", "tr", "tr")))
         if pictures:
             look = replace(look, flower=3 if rng.random() < 0.85 else 4, borrowed=tuple(
                 _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
-        if birds and bird_rng.random() < 0.75:
-            look = replace(look, bird=_pick(bird_rng, birds))
-        prefix = DECOY_PREFIX[:-1] if args.decoys else "bp" if pictures else "dr"
+        if birds_cut and bird_rng.random() < 0.75:
+            look = replace(look, bird=_pick(bird_rng, birds_cut))
+        prefix = DECOY_PREFIX[:-1] if decoys else "bp" if pictures else "dr"
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
-        labels = [*FACE_LABELS, *FLOWER_LABELS]
+        labels = [*FACE_NAMES, *FLOWER_NAMES]
         (dest / MARKS_FILE).write_text(json.dumps({label: index_mark(look, label) for label in labels}, indent=0))
         for label in labels:
             n = int(label[0])
-            decoy = 1 + (n - 1 + int(rng.integers(1, 9))) % 9 if args.decoys and label[1] in "mps" else None
+            decoy = 1 + (n - 1 + int(rng.integers(1, 9))) % 9 if decoys and label[1] in "mps" else None
             img = draw_face(look, label, decoy)
             if rng.random() < 0.3:
                 img = img.filter(ImageFilter.GaussianBlur(0.6))
             img.save(dest / f"{label}.png")
-    tiled = [] if args.decoys or pictures else mahjong_fonts(root)
+    tiled = [] if decoys or pictures else mahjong_fonts(root)
     for path in tiled:
         unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
-    contact_sheet(faces, args.cache / "contact_sheet.png")
-    print(f"{args.styles} drawn styles from {len(fonts)} fonts, {len(tiled)} Unicode-tile styles "
-          f"in {faces}; check {args.cache / 'contact_sheet.png'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    contact_sheet(faces, cache / "contact_sheet.png")
+    return Drawn(faces, count, len(fonts), len(tiled), cache / "contact_sheet.png")

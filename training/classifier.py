@@ -1,24 +1,30 @@
-"""Train the tile classifier (``vision/classifier_net.py``) on crops; resumable; exports models/tile_classifier.onnx.
+"""Train the tile classifier (``training/net.py``) on crops; resumable; exports its run's tile_classifier.onnx.
 
-Crops come from the synthetic hands (``datasets/synth.py`` sidecars give each tile's box, name and up direction;
+Crops come from the synthetic hands (``training/synth.py`` sidecars give each tile's box, name and up direction;
 boxes are jittered the way a finder misses) and from the training part of the real camerash photos (rotated by
 multiples of 90 degrees). The real photos whose name hashes into ``real_holdout`` are never trained on.
-Called by ``models/train.py classifier``.
+Called by ``python -m training classifier``; ``ship`` stores a run's network as int8 in
+``models/``.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import time
 import warnings
 from pathlib import Path
 
 import cv2
 import numpy as np
-from synth import CLASS_ID, DECOY_PREFIX, NAMES, real_photos
 
+from training.real import real_photos
+from training.styles import DECOY_PREFIX
 from vision.crops import CROP, MARGIN, crop_tiles
+from vision.names import CLASS_ID, NAMES
+
+log = logging.getLogger(__name__)
 
 
 def load_real(root: Path, holdout: bool, size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
@@ -85,7 +91,7 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
     """Jittered ``size``-pixel crops of every labelled tile in a split: (crops, class ids, up-direction bins);
     ``marks``: the share of crops given a random index mark (``add_marks``); ``index_marks``, when given, is extended
     by each crop's index mark as its style records it (``layout["marks"]``: "" none, None not known); without
-    ``decoys``, the photos of decoy styles (``drawn_art.py --decoys``: a suit tile's body shows another number than
+    ``decoys``, the photos of decoy styles (``drawn-art --decoys``: a suit tile's body shows another number than
     its label) are left out."""
     crops, cls, ori = [], [], []
     files = sorted((data / "layout" / split).glob("*.json"))
@@ -118,7 +124,7 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
     return np.concatenate(crops), np.array(cls, np.int64), np.array(ori, np.int64)
 
 
-def _augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True) -> torch.Tensor:  # noqa: F821
+def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True) -> torch.Tensor:  # noqa: F821
     """Photometric jitter; with ``strong``, also style jitter so unseen tile sets read: ink colours swapped
     (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn."""
     import torch
@@ -208,7 +214,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     import torch
     from torch import nn
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     torch.set_num_threads(threads)
     run.mkdir(parents=True, exist_ok=True)
@@ -222,8 +228,8 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     xr, yr = load_real(real, holdout=False, size=size)
     xh, yh = load_real(real, holdout=True, size=size)
     xrr, yrr, orr = _rot_real(xr, yr, 24, rng)
-    print(f"crops: synth train {len(xs)}, synth val {len(xv)}, real train {len(xr)} (x24 rotated), "
-          f"real held out {len(xh)}; loaded in {time.time() - t0:.0f} s", flush=True)
+    log.info(f"crops: synth train {len(xs)}, synth val {len(xv)}, real train {len(xr)} (x24 rotated), "
+             f"real held out {len(xh)}; loaded in {time.time() - t0:.0f} s")
     x_all = np.concatenate([xs, xrr])
     y_all = np.concatenate([ys, yrr])
     o_all = np.concatenate([os_, orr])
@@ -239,12 +245,12 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
         opt.load_state_dict(state["opt"])
         start, history = state["epoch"] + 1, state["history"]
         frozen_norms = bool(state.get("frozen_norms", False))
-        print(f"resuming classifier at epoch {start}", flush=True)
+        log.info(f"resuming classifier at epoch {start}")
     elif init is not None:
         start_from = torch.load(init, map_location="cpu", weights_only=False)
         net.load_state_dict(start_from["model"])
         frozen_norms = bool(start_from.get("frozen_norms", False))
-        print(f"starting from {init}", flush=True)
+        log.info(f"starting from {init}")
     steps_per_epoch = (len(x_all) // 2 + 127) // 128  # half the synthetic variants each epoch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
                                                 last_epoch=start * steps_per_epoch - 1 if start else -1)
@@ -260,7 +266,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
             if len(idx) == 0:
                 continue
             xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
-            xb = _augment(xb, gen)
+            xb = augment(xb, gen)
             lc, lo = net(xb)
             loss = lossf(lc, torch.from_numpy(y_all[idx])) + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]))
             opt.zero_grad()
@@ -271,10 +277,10 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
         rec = {"epoch": epoch, "loss": tot / steps_per_epoch, "seconds": round(time.time() - te, 1),
                "synth_val": evaluate(net, xv, yv, ov), "real_holdout": evaluate(net, xh, yh)}
         history.append(rec)
-        print(json.dumps(rec), flush=True)
+        log.info(json.dumps(rec))
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history,
                     "frozen_norms": frozen_norms}, ckpt)
-    export(net, run / "tile_classifier.onnx", size)  # shipped only on request (``models/train.py ship``)
+    export(net, run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
                "train_crops": int(len(xs)),
@@ -289,7 +295,7 @@ def export(net: torch.nn.Module, dest: Path, size: int = CROP,  # noqa: F821
     """The network as float ONNX for ONNX Runtime: batch size free, crops ``size`` pixels (detection reads the size);
     outputs ``tile``, ``up`` and, with ``look``, the features both read (``TileNet.look``; detection needs them from
     the classifier, not from a reader); a reader's ``names`` (its outputs' order) go in the model's metadata, where
-    detection reads them. ``models/ship.py`` stores it as int8 for shipping."""
+    detection reads them. ``training/ship.py`` stores it as int8 for shipping."""
     import torch
 
     class Heads(torch.nn.Module):

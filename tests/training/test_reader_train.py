@@ -1,19 +1,16 @@
-"""The readers' training (``models/reader_train.py``): their names, upright crops, and a short run whose weights load
+"""The readers' training (``training/reader.py``): their names, upright crops, and a short run whose weights load
 in ONNX Runtime with their names, resumed only as it was started."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-import synth
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "models"))
-from reader_train import (  # noqa: E402
+from training import fetch_art, synth
+from training.reader import (
     MARKS,
     family_score,
     load_mark_crops,
@@ -23,14 +20,15 @@ from reader_train import (  # noqa: E402
     train_reader,
     upright,
 )
+from vision.names import CLASS_ID, FACE_NAMES, NAMES
 
-REAL = ROOT.parent / "shared" / "real" / "camerash"
+REAL = Path(__file__).resolve().parents[3] / "shared" / "real" / "camerash"
 
 
 def test_a_reader_names_its_family_then_other() -> None:
     assert reader_names("flower") == ("1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f", "other")
     assert reader_names("character") == ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "other")
-    cls = np.array([synth.CLASS_ID[n] for n in ("1f", "8f", "5f", "1m", "9m", "9s", "7z", "back")])
+    cls = np.array([CLASS_ID[n] for n in ("1f", "8f", "5f", "1m", "9m", "9s", "7z", "back")])
     assert reader_labels(cls, "flower").tolist() == [0, 7, 4, 8, 8, 8, 8, 8]
     assert reader_labels(cls, "character").tolist() == [9, 9, 9, 0, 8, 9, 9, 9]
 
@@ -48,7 +46,7 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
     import onnxruntime as ort
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     data = synth.generate(tmp_path / "ds", {"train": 3, "val": 2}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
                           progress=False, flowers=(1.0, 8)).parent
@@ -60,7 +58,7 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
     assert (y == 8).sum() == min(len(tiles) - len(flowers), int(len(flowers) * 1.2))
 
     init = tmp_path / "classifier.pt"
-    torch.save({"model": TileNet(len(synth.NAMES)).state_dict()}, init)
+    torch.save({"model": TileNet(len(NAMES)).state_dict()}, init)
     run = tmp_path / "reader"
     summary = train_reader([data], REAL, run, 3, init, size=32, threads=1, family="character")
     assert summary["steps"] == 3 and summary["history"][-1]["step"] == 3 and summary["family"] == "character"
@@ -69,7 +67,7 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
     names, up = session.run(None, {"crops": np.zeros((2, 3, 32, 32), np.float32)})
     assert names.shape == (2, 10) and up.shape == (2, 4)
     assert session.get_modelmeta().custom_metadata_map["names"] == ",".join(reader_names("character"))
-    # the run's own export is float (``models/ship.py`` quantizes it for shipping): the trained network's names
+    # the run's own export is float (``training/ship.py`` quantizes it for shipping): the trained network's names
     net = TileNet(10)
     net.load_state_dict(torch.load(run / "last.pt", weights_only=False)["model"])
     x = np.random.default_rng(0).random((4, 3, 32, 32), np.float32)
@@ -106,12 +104,12 @@ def test_hard_others_are_the_other_tiles_scored_most_like_the_family(tmp_path: P
 def test_family_score_of_a_classifier_sums_the_family_and_of_a_reader_is_one_less_other() -> None:
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     torch.manual_seed(0)
     crops = np.random.default_rng(0).integers(0, 255, (3, 32, 32, 3), np.uint8)
     x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
-    for n, family, want in ((len(synth.NAMES), "flower", lambda p: p[:, 34:42].sum(1)),
+    for n, family, want in ((len(NAMES), "flower", lambda p: p[:, 34:42].sum(1)),
                             (10, "character", lambda p: 1 - p[:, 9])):
         net = TileNet(n).eval()
         with torch.no_grad():
@@ -121,16 +119,15 @@ def test_family_score_of_a_classifier_sums_the_family_and_of_a_reader_is_one_les
 
 def test_the_mark_reader_learns_the_numerals_from_the_styles_that_record_them(tmp_path: Path) -> None:
     import cv2
-    import fetch_art
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     assert reader_names("mark") == (*"123456789", "other")
     face = np.full((200, 150, 3), 230, np.uint8)
     for style in ("kd_default", "xm_real"):  # a set with index numerals, one without
         (tmp_path / "art" / style).mkdir(parents=True)
-        for label in synth.FACE_LABELS:
+        for label in FACE_NAMES:
             cv2.imwrite(str(tmp_path / "art" / style / f"{label}.png"), face)
     fetch_art.write_marks(tmp_path / "art")
     data = synth.generate(tmp_path / "ds", {"train": 3, "val": 3}, 1, tmp_path / "art", min_mp=0.3, max_mp=0.4,
@@ -140,7 +137,7 @@ def test_the_mark_reader_learns_the_numerals_from_the_styles_that_record_them(tm
     assert x.shape == (len(y), 32, 32, 3) and numbered > 5 and (y == len(MARKS)).sum() == numbered  # as many others
     init = tmp_path / "twin.pt"
     torch.manual_seed(0)
-    torch.save({"model": TileNet(len(synth.NAMES)).state_dict(), "frozen_norms": True}, init)
+    torch.save({"model": TileNet(len(NAMES)).state_dict(), "frozen_norms": True}, init)
     summary = train_reader([data], REAL, tmp_path / "run", 3, init, size=32, threads=1, family="mark")
     assert summary["family"] == "mark" and summary["train_crops"] < 400  # no real photos: their marks are unknown
     trained = torch.load(tmp_path / "run" / "last.pt", weights_only=False)

@@ -1,23 +1,25 @@
-"""Shipping a run (``models/ship.py``): its checkpoint exported as the detector reads it and stored as int8, calibrated
-on the crops of a dataset's val split; the shipped networks name as their float twins on whatever CPU runs this."""
+"""Shipping a run (``training/ship.py``): its checkpoint exported as the detector reads it and stored as int8,
+calibrated on the crops of a dataset's val split; the shipped networks name as their float twins on whatever CPU
+runs this."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-import synth
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "models"))
-from reader_train import reader_names, upright  # noqa: E402
-from ship import calibration_crops, float_twin, requantize, ship_run, twin_checkpoint  # noqa: E402
+from training import synth
+from training.classifier import load_synth
+from training.reader import reader_names, upright
+from training.real import real_photos
+from training.ship import calibration_crops, float_twin, requantize, ship_run, twin_checkpoint
+from vision.crops import crop_tiles
+from vision.detector import CLASSIFIER_WEIGHTS, MODELS, READER_WEIGHTS
+from vision.names import NAMES
 
-from vision.crops import crop_tiles  # noqa: E402
-from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS  # noqa: E402
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 
 SATURATION_FREE = 64  # |int8 weight| at most: 255 * 64 * 2 fits the 16 bits ONNX Runtime sums pairs in on AVX2
 
@@ -31,7 +33,7 @@ def hands(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(path: Path, n_names: int, summary: dict) -> tuple[Path, object]:
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     torch.manual_seed(0)
     net = TileNet(n_names).eval()
@@ -42,8 +44,6 @@ def _run(path: Path, n_names: int, summary: dict) -> tuple[Path, object]:
 
 
 def test_calibration_crops_are_the_val_tiles_as_the_network_sees_them(hands: Path) -> None:
-    from classifier_train import load_synth
-
     lying, _, up = load_synth(hands, "val", 1, np.random.default_rng(0), size=32)
     crops = calibration_crops(hands, 32, turn_upright=False, n=5)
     assert crops.shape == (5, 32, 32, 3) and {c.tobytes() for c in crops} <= {c.tobytes() for c in lying}
@@ -59,7 +59,7 @@ def test_a_shipped_network_is_int8_and_names_as_the_float_one(tmp_path: Path, ha
     import onnxruntime as ort
     import torch
 
-    names = reader_names(family) if family else synth.NAMES
+    names = reader_names(family) if family else NAMES
     summary = {"crop": 32, "data": f"{hands} + /elsewhere"} | ({"family": family} if family else {})
     run, net = _run(tmp_path / "run", len(names), summary)
     dest = ship_run(run, tmp_path / "shipped.onnx")  # calibrated on the run's first dataset
@@ -99,11 +99,11 @@ def _names(path: Path, x: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("shipped", [CLASSIFIER_WEIGHTS, *READER_WEIGHTS], ids=lambda p: p.stem)
 def test_a_shipped_network_names_real_photos_as_its_float_twin_on_this_cpu(tmp_path: Path, shipped: Path) -> None:
     """The 8-bit weights first shipped saturated ONNX Runtime's sums on a CPU without VNNI: the classifier named 0.80
-    of the held-out real photos right there, its float twin 0.96 (``models/ship.py``)."""
+    of the held-out real photos right there, its float twin 0.96 (``training/ship.py``)."""
     import onnx
 
     assert _widest_weight(onnx.load(str(shipped))) <= SATURATION_FREE
-    photos = synth.real_photos(ROOT.parent / "shared" / "real" / "camerash", holdout=True)[::3]
+    photos = real_photos(SHARED / "real" / "camerash", holdout=True)[::3]
     x = np.concatenate([crop_tiles(img, np.array([[0.04, 0.03, 0.96, 0.97]]) * (img.shape[1::-1] * 2), 96)
                         for _, img in photos])
     x = np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255
@@ -131,7 +131,7 @@ def test_a_twin_checkpoint_computes_the_float_twin_of_a_shipped_network(tmp_path
     import onnxruntime as ort
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     state = torch.load(twin_checkpoint(READER_WEIGHTS[1], tmp_path / "twin.pt"), weights_only=False)
     assert state["frozen_norms"] is True
@@ -151,7 +151,6 @@ def test_the_shipped_weights_stay_under_20_mb() -> None:
     from vision.detector import CAPTION_WEIGHTS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS
 
     shipped = [FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, *READER_WEIGHTS, CAPTION_WEIGHTS,
-               ROOT / "models" / "tile_finder.pt"]
-    models = ROOT / "models"
-    assert sorted(p.name for p in shipped) == sorted(p.name for p in [*models.glob("*.onnx"), *models.glob("*.pt")])
+               MODELS / "tile_finder.pt"]
+    assert sorted(p.name for p in shipped) == sorted(p.name for p in [*MODELS.glob("*.onnx"), *MODELS.glob("*.pt")])
     assert sum(p.stat().st_size for p in shipped) < 20e6

@@ -4,12 +4,11 @@ blank, the digits and the Latin letters (of 6625 characters; the rest are Chines
 float16 and cast back to float32 when ONNX Runtime loads it (3.9 MB instead of 10.9).
 
     pip download rapidocr-onnxruntime==1.4.4 --no-deps -d /tmp/ocr
-    python models/caption.py /tmp/ocr/rapidocr_onnxruntime-1.4.4-py3-none-any.whl
+    python -m training caption /tmp/ocr/rapidocr_onnxruntime-1.4.4-py3-none-any.whl
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import string
 import zipfile
@@ -17,13 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
+from training import paths
+
 SOURCE = "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"
 HEAD = ("linear_85.w_0", "linear_85.b_0")  # the last layer's weights and bias: one column per character
 KEEP = string.digits + string.ascii_uppercase + string.ascii_lowercase
-OUT = Path(__file__).resolve().parent / "caption_reader.onnx"
 
 
-def build(wheel: Path, out: Path = OUT) -> Path:
+def build(wheel: Path, out: Path = paths.MODELS / "caption_reader.onnx") -> Path:
     """The caption reader from the recogniser in ``wheel``, written to ``out``."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
@@ -53,17 +53,3 @@ def build(wheel: Path, out: Path = OUT) -> Path:
     onnx.checker.check_model(model)
     onnx.save(model, out)
     return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("wheel", type=Path, help="the rapidocr-onnxruntime 1.4.4 wheel")
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args(argv)
-    path = build(args.wheel, args.out)
-    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "models"))
-from classifier_train import add_marks  # noqa: E402
-
-from vision.crops import CROP, MARGIN  # noqa: E402
+from training.classifier import add_marks
+from vision.crops import CROP, MARGIN
 
 
 def _crops(n: int) -> np.ndarray:

@@ -8,26 +8,25 @@ Output: ``<cache>/faces/<style>/<label>.png`` (RGB, 150x200, face only, no bevel
 one, ``<label>_red.png`` for red fives where the style has them, and ``marks.json``: the index marks of the sets
 read (``set_marks``). Labels are the contract's tile names.
 
-Usage: ``python datasets/fetch_art.py [--cache /work/cache/art]``. Needs ``rsvg-convert`` (Debian: librsvg2-bin).
+Usage: ``python -m training fetch-art [--cache cache/art]``. Needs ``rsvg-convert`` (Debian: librsvg2-bin).
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from PIL import Image
-from synth import FACE_LABELS, FLOWER_LABELS, MARKS_FILE
+
+from training.styles import MARKS_FILE
+from vision.names import FACE_NAMES, FLOWER_NAMES
 
 FACE_W, FACE_H = 150, 200
 PACKAGES = ("kdegames-mahjongg-data-kf5", "gnome-mahjongg", "xmahjongg")
-SHARED_ART = Path(__file__).resolve().parents[1].parent / "shared" / "art"
 
 # kmahjongg element ids -> contract names
 KD_IDS: dict[str, str] = {}
@@ -257,12 +256,12 @@ def set_marks(style: str) -> dict[str, str] | None:
     ('7', '1', '', False)
     """
     if style in UNMARKED_SETS:
-        return dict.fromkeys((*FACE_LABELS, *FLOWER_LABELS), "")
+        return dict.fromkeys((*FACE_NAMES, *FLOWER_NAMES), "")
     if style not in INDEXED_SETS:
         return None
     kind = INDEXED_SETS[style]
-    marks = {t: "" if t in kind.get("unmarked", ()) else t[0] for t in FACE_LABELS if t[1] in "mps"}
-    return marks | {f: str((int(f[0]) - 1) % 4 + 1) if kind["flowers"] else "" for f in FLOWER_LABELS}
+    marks = {t: "" if t in kind.get("unmarked", ()) else t[0] for t in FACE_NAMES if t[1] in "mps"}
+    return marks | {f: str((int(f[0]) - 1) % 4 + 1) if kind["flowers"] else "" for f in FLOWER_NAMES}
 
 
 def write_marks(faces: Path) -> None:
@@ -271,27 +270,19 @@ def write_marks(faces: Path) -> None:
             (d / MARKS_FILE).write_text(json.dumps(marks, indent=0))
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", type=Path, default=Path("/work/cache/art"))
-    ap.add_argument("--fluffy", type=Path, default=SHARED_ART / "fluffystuff")
-    args = ap.parse_args(argv)
+def fetch_all(cache: Path, fluffy: Path | None = None) -> Path:
+    """Every style's faces under ``cache/faces`` (the Debian sets, and fluffystuff from ``fluffy`` when it exists),
+    their marks and a contact sheet ``cache/contact_sheet.png``; returns the faces' folder."""
     if shutil.which("rsvg-convert") is None:
-        print("rsvg-convert not found: apt-get install librsvg2-bin", file=sys.stderr)
-        return 2
-    root = fetch_debs(args.cache)
-    faces = args.cache / "faces"
+        msg = "rsvg-convert not found: apt-get install librsvg2-bin"
+        raise FileNotFoundError(msg)
+    root = fetch_debs(cache)
+    faces = cache / "faces"
     kd_faces(root, faces)
     gnome_faces(root, faces)
     xm_faces(root, faces)
-    if args.fluffy.exists():
-        fluffy_faces(args.fluffy, faces)
+    if fluffy is not None and fluffy.exists():
+        fluffy_faces(fluffy, faces)
     write_marks(faces)
-    contact_sheet(faces, args.cache / "contact_sheet.png")
-    n = sum(1 for _ in faces.rglob("*.png"))
-    print(f"{n} face images in {faces}; check {args.cache / 'contact_sheet.png'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    contact_sheet(faces, cache / "contact_sheet.png")
+    return faces

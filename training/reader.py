@@ -1,4 +1,4 @@
-"""Train a reader: the classifier's network (``vision/classifier_net.py``) with one family's names and ``other``, on
+"""Train a reader: the classifier's network (``training/net.py``) with one family's names and ``other``, on
 upright crops; resumable; exports ``<family>_reader.onnx`` with its names in the model's metadata and its weights
 stored as float16.
 
@@ -13,25 +13,29 @@ is wrong by half a turn on a third of an unseen style's flowers (19 of 65; by a 
 to read a tile either way up (and, as a side task, which way is up: its up head, bins 0 and 2, which detection does
 not use). ``other`` are crops of any other tile, so that it can say a tile is none of its family; with
 ``hard_others`` part of them are the other tiles its starting network takes most for the family. It starts from a
-classifier run's weights (all but the name layer) or another reader run's. Called by ``models/train.py reader``.
+classifier run's weights (all but the name layer) or another reader run's. Called by ``python -m training reader``.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-from classifier_train import _augment, export, load_real, load_synth, train_mode
-from synth import CLASS_ID
+
+from training.classifier import augment, export, load_real, load_synth, train_mode
+from vision.names import CLASS_ID
 
 FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10)),
             "dot": tuple(f"{n}p" for n in range(1, 10))}
 # the mark reader reads a tile's index numeral, whatever the tile: its names are the numerals, and ``other`` for a
 # tile that prints none (or a letter)
 MARKS = tuple("123456789")
+
+log = logging.getLogger(__name__)
 
 
 def reader_names(family: str) -> tuple[str, ...]:
@@ -71,7 +75,7 @@ def upright(crops: np.ndarray, up: np.ndarray) -> np.ndarray:
     up: k quarter turns counter-clockwise.
 
     >>> c = np.zeros((1, 2, 2, 3), np.uint8); c[0, 0, 1] = 9  # bright top right; up points right (bin 1)
-    >>> upright(c, np.array([1]))[0, 0, 0, 0]  # turned back a quarter: the bright pixel is at the top left
+    >>> int(upright(c, np.array([1]))[0, 0, 0, 0])  # turned back a quarter: the bright pixel is at the top left
     9
     """
     return np.stack([np.rot90(c, int(k)) for c, k in zip(crops, up, strict=True)]) if len(crops) else crops
@@ -123,7 +127,7 @@ def family_score(weights: dict, family: str) -> Callable[[np.ndarray], np.ndarra
     of the family: the family's names summed, or one less the reader's ``other``."""
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     n = weights["cls.weight"].shape[0]
     net = TileNet(n)
@@ -176,7 +180,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     ones ``init`` takes most for the family (``load_reader_crops``)."""
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     torch.set_num_threads(threads)
     run.mkdir(parents=True, exist_ok=True)
@@ -208,8 +212,8 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         hard = family_score(init_weights, family) if hard_others else None
         x, y = load_reader_crops(data, real, "train", size, rng, family, hard=hard, hard_share=hard_others)
         xv, yv = load_reader_crops(data, real, "val", size, rng, family)
-    print(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
-          f"loaded in {time.time() - t0:.0f} s", flush=True)
+    log.info(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
+             f"loaded in {time.time() - t0:.0f} s")
     net = TileNet(len(names))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -219,19 +223,19 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
             part.load_state_dict(state[key])
         start, history = state["step"], state["history"]
         rng = np.random.default_rng(start)
-        print(f"resuming the reader at step {start}", flush=True)
+        log.info(f"resuming the reader at step {start}")
     else:
         own = net.state_dict()
         # all that fits: a classifier's but its 43 names, another reader's whole
         net.load_state_dict({k: v for k, v in init_weights.items() if v.shape == own[k].shape}, strict=False)
-        print(f"starting from {init}", flush=True)
+        log.info(f"starting from {init}")
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(start)
     train_mode(net, frozen_norms)
     te = time.time()
     for step in range(start + 1, steps + 1):
         idx = np.sort(rng.integers(0, len(x), batch))
-        xb = _augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen)
+        xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen)
         flip = torch.rand(len(idx), generator=gen) < 0.5
         xb[flip] = torch.rot90(xb[flip], 2, (2, 3))
         logits, up = net(xb)
@@ -245,7 +249,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
                    "synth_val": _eval(net, xv, yv, other)}
             train_mode(net, frozen_norms)
             history.append(rec)
-            print(json.dumps(rec), flush=True)
+            log.info(json.dumps(rec))
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                         "step": step, "steps": steps, "family": family, "hard_others": hard_others,
                         "frozen_norms": frozen_norms,

@@ -1,21 +1,19 @@
-"""The classifier's training (``models/classifier_train.py``): decoy styles left out of its crops, and a short run
+"""The classifier's training (``training/classifier.py``): decoy styles left out of its crops, and a short run
 from a shipped network's float twin that keeps the twin's folded norms fixed, also when resumed."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-import synth
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "models"))
-from classifier_train import load_synth, train_classifier  # noqa: E402
+from training import synth
+from training.classifier import load_synth, train_classifier
+from vision.names import NAMES
 
-REAL = ROOT.parent / "shared" / "real" / "camerash"
+REAL = Path(__file__).resolve().parents[3] / "shared" / "real" / "camerash"
 
 
 def _dataset(root: Path) -> Path:
@@ -47,12 +45,12 @@ def test_decoy_styles_are_left_out_when_asked(tmp_path: Path) -> None:
 def test_a_run_from_a_twin_keeps_its_norms_and_leaves_decoys_out(tmp_path: Path) -> None:
     import torch
 
-    from vision.classifier_net import TileNet
+    from training.net import TileNet
 
     data = _dataset(tmp_path / "ds")
     torch.manual_seed(0)
     init = tmp_path / "twin.pt"
-    torch.save({"model": TileNet(len(synth.NAMES)).state_dict(), "frozen_norms": True}, init)
+    torch.save({"model": TileNet(len(NAMES)).state_dict(), "frozen_norms": True}, init)
     start = torch.load(init, weights_only=False)["model"]
     run = tmp_path / "run"
     train_classifier([data], REAL, run, 1, init=init, size=32)
