@@ -31,8 +31,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import schemas
 from api.config import Settings, get_settings
+from api.datasets.errors import DatasetError
 from api.deps import ApiError, PhotoSlots
-from api.routes import health, recognize, rules, score
+from api.routes import datasets, health, layout, recognize, rules, score
 from scorer.errors import ScorerError
 from vision.errors import BadImageError, ModelNotFoundError, VisionError
 
@@ -69,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.dependency_overrides[get_settings] = lambda: settings
-    for router in (score.router, rules.router, recognize.router):
+    for router in (score.router, rules.router, recognize.router, layout.router, datasets.router):
         app.include_router(router, prefix="/v1")
     app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC, html=True), name="static")
@@ -190,6 +191,10 @@ def _add_handlers(app: FastAPI) -> None:
         status = 400 if isinstance(exc, BadImageError) else 422
         return error_response(status, exc.code, str(exc))
 
+    async def dataset_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, DatasetError)
+        return error_response(exc.status, exc.code, str(exc))
+
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         rid = request.scope.get("state", {}).get("request_id", "?")
         log.error("unhandled error in %s %s (request %s)", request.method, request.url.path, rid, exc_info=exc)
@@ -200,6 +205,7 @@ def _add_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(ScorerError, scorer_error)
     app.add_exception_handler(VisionError, vision_error)
+    app.add_exception_handler(DatasetError, dataset_error)
     app.add_exception_handler(Exception, internal_error)
 
 
@@ -213,6 +219,15 @@ def _describe(errors: Any) -> str:
 
 
 # --- request id, one log line, body limits (a plain ASGI middleware: cheap on the hot path) ----------------------
+
+
+def body_limit(path: str, settings: Settings) -> int:
+    """The largest body a path takes: a photo upload, a dataset archive, or JSON."""
+    if path in PHOTO_PATHS or path.startswith("/v1/datasets/") and path.endswith("/photos"):
+        return settings.max_upload_bytes + MULTIPART_SLACK
+    if path.startswith("/v1/datasets/") and path.endswith("/import"):
+        return settings.max_import_bytes + MULTIPART_SLACK
+    return settings.max_json_bytes
 
 
 class BodyTooLarge(ApiError):
@@ -244,8 +259,7 @@ class RequestMiddleware:
                 declared = int(value) if value.isdigit() else 0
         rid = rid or uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = rid
-        limit = (self.settings.max_upload_bytes + MULTIPART_SLACK if scope["path"] in PHOTO_PATHS
-                 else self.settings.max_json_bytes)
+        limit = body_limit(scope["path"], self.settings)
         status = 0
         sent = 0
         received = 0
