@@ -71,7 +71,8 @@ class Staged:
                     os.link(path, old)  # the old file stays reachable until finish()
                 self._old[path] = old
                 if path in self._temps:
-                    os.replace(self._temps.pop(path), path)
+                    os.replace(self._temps[path], path)
+                    del self._temps[path]
                 elif old is not None:
                     path.unlink()
         except BaseException:
@@ -82,10 +83,12 @@ class Staged:
         """Put back the old files (a file that did not exist before is removed)."""
         for path, old in self._old.items():
             with contextlib.suppress(OSError):
-                if old is not None:
-                    os.replace(old, path)
-                else:
+                if old is None:
                     path.unlink(missing_ok=True)
+                elif path.exists() and os.path.samefile(old, path):  # not replaced yet (rename would do nothing)
+                    old.unlink()
+                else:
+                    os.replace(old, path)
         self._old.clear()
         self.discard()
 

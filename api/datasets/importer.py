@@ -173,7 +173,8 @@ def _used_classes(arc: _Archive, items: list[_Item]) -> set[int]:
 def import_archive(store: Store, name: str, fh: IO[bytes], who: str, check: Callable[[bytes], str],
                    max_photo_bytes: int) -> Report:
     """Add the archive's photos and labels to the dataset ``name`` (which must exist). ``check(data)`` vets a
-    photo's bytes as an upload is vetted and returns its type (``jpeg``, ``png``, ``webp``, ``heic``)."""
+    photo's bytes as an upload is vetted and returns its type (``jpeg``, ``png``, ``webp``, ``heic``), or raises
+    ``ValueError`` saying why the photo is refused (it is then skipped)."""
     store.progress(name)  # the dataset exists
     arc = _Archive(fh)
     fmt, names = _names(arc)

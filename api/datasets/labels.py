@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from api.datasets.errors import BadLabelsError
+from api.datasets.errors import BadLabelsError, BadNameError
 from api.datasets.names import group_name
 from scorer import ScorerError, parse_hand
 from vision.names import CLASS_ID, NAMES
@@ -93,7 +93,10 @@ class Labels:
                     raise BadLabelsError(f"'hand': {exc}") from None
         group = obj.get("group") or ""
         if group:
-            group_name(group)
+            try:
+                group_name(group)
+            except BadNameError as exc:
+                raise BadLabelsError(f"'group': {exc}") from None
         status = obj.get("status", "todo")
         if status not in STATUSES:
             raise BadLabelsError(f"'status' must be one of {', '.join(STATUSES)}, not {status!r}")

@@ -76,12 +76,12 @@ def inside(root: Path, *parts: str) -> Path:
     for part in parts:
         if not part or "\x00" in part or os.sep in part or part in (".", ".."):
             raise BadNameError(f"path part {_shown(part)} is not allowed")
-    resolved = path.resolve()
-    if resolved != path or not resolved.is_relative_to(base):
-        raise BadNameError(f"{_shown('/'.join(parts))} leads outside the data folder")
     probe = base
-    for part in parts:  # resolve() would follow a link that stays inside; refuse links altogether
+    for part in parts:  # a link that stays inside is refused too: the data folder holds none
         probe = probe / part
         if probe.is_symlink():
             raise BadNameError(f"{_shown('/'.join(parts))} is a symbolic link; the data folder holds none")
+    resolved = path.resolve()
+    if resolved != path or not resolved.is_relative_to(base):
+        raise BadNameError(f"{_shown('/'.join(parts))} leads outside the data folder")
     return path

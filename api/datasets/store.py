@@ -149,6 +149,24 @@ class Store:
         finally:
             con.close()
 
+    @contextlib.contextmanager
+    def _changing(self, doing: str) -> Iterator[tuple[sqlite3.Connection, list[Staged]]]:
+        """A write transaction that also changes files: the block stages them (``Staged``, added to the list) and
+        applies them before the commit; if anything fails, the commit included, the old files are put back."""
+        staged: list[Staged] = []
+        try:
+            with self._write(doing) as con:
+                yield con, staged
+        except BaseException:
+            for files in staged:
+                files.undo()
+            raise
+        for files in staged:
+            try:
+                files.finish()
+            except OSError as exc:  # committed already; only the folder's flush failed
+                log.warning("flushing the data folder failed after a commit: %s", exc)
+
     @staticmethod
     def _rollback(con: sqlite3.Connection) -> None:
         if con.in_transaction:
@@ -172,12 +190,6 @@ class Store:
         if image is not None:
             files[inside(self.root, dataset, "images", photo)] = image
         return files
-
-    def _commit_files(self, staged: Staged, doing: str) -> None:
-        try:
-            staged.apply()
-        except OSError as exc:
-            raise storage_error(exc, doing) from exc
 
     # --- datasets ----------------------------------------------------------------------------------------------
 
@@ -262,8 +274,7 @@ class Store:
         its first labels as version 1. ``ConflictError`` duplicate_photo when the same bytes are there already."""
         photo_name(filename)
         sha = hashlib.sha256(image).hexdigest()
-        doing = f"adding {filename} to {name}"
-        with self._write(doing) as con:
+        with self._changing(f"adding {filename} to {name}") as (con, staged):
             self._require(con, name)
             same = con.execute("SELECT name FROM photos WHERE dataset=? AND sha256=?", (name, sha)).fetchone()
             if same:
@@ -271,23 +282,16 @@ class Store:
                                     "duplicate_photo")
             photo = self._free_name(con, name, filename)
             at = _now()
-            try:
-                staged = Staged(self._files(name, photo, labels, 1, at, who, image))
-            except OSError as exc:
-                raise storage_error(exc, doing) from exc
-            try:
-                con.execute("INSERT INTO photos VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
-                            (name, photo, sha, labels.width, labels.height, labels.status, labels.group,
-                             len(labels.boxes), at, who, at, who))
-                con.execute("INSERT INTO versions VALUES (?, ?, 1, ?, ?, ?)",
-                            (name, photo, json.dumps(labels.to_json()), at, who))
-                self._audit(con, who, "add_photo", name, photo,
-                            f"{labels.width}x{labels.height}, {len(labels.boxes)} boxes{'; ' + note if note else ''}")
-                self._commit_files(staged, doing)
-            except BaseException:
-                staged.undo()
-                raise
-        self._finish(staged)
+            files = Staged(self._files(name, photo, labels, 1, at, who, image))
+            staged.append(files)
+            con.execute("INSERT INTO photos VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
+                        (name, photo, sha, labels.width, labels.height, labels.status, labels.group,
+                         len(labels.boxes), at, who, at, who))
+            con.execute("INSERT INTO versions VALUES (?, ?, 1, ?, ?, ?)",
+                        (name, photo, json.dumps(labels.to_json()), at, who))
+            self._audit(con, who, "add_photo", name, photo,
+                        f"{labels.width}x{labels.height}, {len(labels.boxes)} boxes{'; ' + note if note else ''}")
+            files.apply()
         return self.photo(name, photo)
 
     @staticmethod
@@ -299,13 +303,6 @@ class Store:
             n += 1
             candidate = f"{stem[:95]}-{n}.{ext}"
         return candidate
-
-    @staticmethod
-    def _finish(staged: Staged) -> None:
-        try:
-            staged.finish()
-        except OSError as exc:  # committed already; only the folder's flush failed
-            log.warning("flushing the data folder failed after a commit: %s", exc)
 
     def photo(self, name: str, photo: str) -> dict[str, Any]:
         """The photo's current labels with its version and who saved it when."""
@@ -334,8 +331,7 @@ class Store:
         """Save ``labels`` as the next version of ``photo`` if its current version is ``base``; else
         ``ConflictError`` version_conflict (nothing is written)."""
         photo_name(photo)
-        doing = f"saving {photo}"
-        with self._write(doing) as con:
+        with self._changing(f"saving {photo}") as (con, staged):
             self._require(con, name)
             row = con.execute("SELECT version, width, height, saved_at, saved_by FROM photos WHERE dataset=? AND "
                               "name=?", (name, photo)).fetchone()
@@ -349,30 +345,21 @@ class Store:
                 raise BadLabelsError(f"the labels are for a {labels.width}x{labels.height} photo; {photo} is "
                                      f"{row['width']}x{row['height']}")
             version, at = base + 1, _now()
-            try:
-                staged = Staged(self._files(name, photo, labels, version, at, who))
-            except OSError as exc:
-                raise storage_error(exc, doing) from exc
-            try:
-                con.execute("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
-                            (name, photo, version, json.dumps(labels.to_json()), at, who))
-                con.execute("UPDATE photos SET version=?, status=?, grp=?, boxes=?, saved_at=?, saved_by=? "
-                            "WHERE dataset=? AND name=?",
-                            (version, labels.status, labels.group, len(labels.boxes), at, who, name, photo))
-                self._audit(con, who, "save", name, photo,
-                            f"version {version}: {len(labels.boxes)} boxes, {labels.status}")
-                self._commit_files(staged, doing)
-            except BaseException:
-                staged.undo()
-                raise
-        self._finish(staged)
+            files = Staged(self._files(name, photo, labels, version, at, who))
+            staged.append(files)
+            con.execute("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
+                        (name, photo, version, json.dumps(labels.to_json()), at, who))
+            con.execute("UPDATE photos SET version=?, status=?, grp=?, boxes=?, saved_at=?, saved_by=? "
+                        "WHERE dataset=? AND name=?",
+                        (version, labels.status, labels.group, len(labels.boxes), at, who, name, photo))
+            self._audit(con, who, "save", name, photo, f"version {version}: {len(labels.boxes)} boxes, {labels.status}")
+            files.apply()
         return self.photo(name, photo)
 
     def delete_photo(self, name: str, photo: str, base: int, who: str) -> None:
         """Remove a photo, its files and its versions (if its current version is ``base``)."""
         photo_name(photo)
-        doing = f"deleting {photo}"
-        with self._write(doing) as con:
+        with self._changing(f"deleting {photo}") as (con, staged):
             self._require(con, name)
             row = con.execute("SELECT version FROM photos WHERE dataset=? AND name=?", (name, photo)).fetchone()
             if row is None:
@@ -381,18 +368,14 @@ class Store:
                 raise ConflictError(f"{photo} changed (version {row['version']}) since version {base}; reload it",
                                     "version_conflict")
             stem = _stem(photo)
-            staged = Staged({inside(self.root, name, "images", photo): None,
-                             inside(self.root, name, "labels", f"{stem}.txt"): None,
-                             inside(self.root, name, "meta", f"{stem}.json"): None})
-            try:
-                con.execute("DELETE FROM photos WHERE dataset=? AND name=?", (name, photo))
-                con.execute("DELETE FROM versions WHERE dataset=? AND photo=?", (name, photo))
-                self._audit(con, who, "delete_photo", name, photo, f"at version {base}")
-                self._commit_files(staged, doing)
-            except BaseException:
-                staged.undo()
-                raise
-        self._finish(staged)
+            files = Staged({inside(self.root, name, "images", photo): None,
+                            inside(self.root, name, "labels", f"{stem}.txt"): None,
+                            inside(self.root, name, "meta", f"{stem}.json"): None})
+            staged.append(files)
+            con.execute("DELETE FROM photos WHERE dataset=? AND name=?", (name, photo))
+            con.execute("DELETE FROM versions WHERE dataset=? AND photo=?", (name, photo))
+            self._audit(con, who, "delete_photo", name, photo, f"at version {base}")
+            files.apply()
 
     def versions(self, name: str, photo: str) -> list[dict[str, Any]]:
         """Every saved version of a photo's labels, newest first."""
