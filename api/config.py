@@ -22,6 +22,8 @@ from vision.detector import (
     SET_FINDER_WEIGHTS,
 )
 
+MIN_TOKEN = 16  # characters of MJ_ANNOTATE_TOKEN
+
 
 class Settings(BaseSettings):
     """Limits, model paths, CORS and logging of the HTTP service."""
@@ -66,6 +68,13 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("annotate_token")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < MIN_TOKEN:
+            raise ValueError(f"MJ_ANNOTATE_TOKEN must be at least {MIN_TOKEN} characters (a random secret)")
+        return value
 
     @field_validator("cors_origins", "reader_weights", mode="before")
     @classmethod

@@ -80,7 +80,8 @@ class Labels:
                                                                                      MAX_BOXES)))
         win = obj.get("win")
         if win is not None and not (_int(win, zero=True) and win < len(read)):
-            raise BadLabelsError(f"'win' must be the index of a box (0 to {len(read) - 1}) or null, not {win!r}")
+            which = f"the index of a box (0 to {len(read) - 1}) or null" if read else "null when there is no box"
+            raise BadLabelsError(f"'win' must be {which}, not {win!r}")
         hand = obj.get("hand")
         if hand is not None:
             if not isinstance(hand, str) or len(hand) > 200:

@@ -24,7 +24,7 @@ from starlette.datastructures import UploadFile
 
 from api import schemas
 from api.config import Settings
-from api.datasets.errors import StorageError, storage_error
+from api.datasets.errors import BadLabelsError, StorageError, storage_error
 from api.datasets.export import VAL_PERCENT, write_zip
 from api.datasets.images import upright
 from api.datasets.importer import import_archive
@@ -122,7 +122,11 @@ async def _prelabel(photo: Any, slots: Any, data: bytes, detector: Detector | No
         return None, f"not pre-labelled: {exc.message}"
     except VisionError as exc:
         return None, f"not pre-labelled: {exc}"
-    return Labels.from_reading(rec, group), f"pre-labelled: {len(rec['detections'])} tiles"
+    try:
+        labels = Labels.from_reading(rec, group)
+    except BadLabelsError as exc:  # a detector's box outside the photo, say
+        return None, f"not pre-labelled: the detector's reading is not valid labels: {exc}"
+    return labels, f"pre-labelled: {len(rec['detections'])} tiles"
 
 
 # --- datasets ----------------------------------------------------------------------------------------------------
