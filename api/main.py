@@ -174,7 +174,11 @@ def _add_handlers(app: FastAPI) -> None:
         if isinstance(exc, ApiError):
             return await api_error(request, exc)
         code = _HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500 else "unavailable")
-        return error_response(exc.status_code, code, str(exc.detail), exc.headers)
+        headers = exc.headers
+        allowed = _allowed(app, request.url.path) if exc.status_code == 405 else []
+        if allowed:  # Starlette names only the first route's methods where a path has several
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
+        return error_response(exc.status_code, code, str(exc.detail), headers)
 
     async def validation_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -207,6 +211,16 @@ def _add_handlers(app: FastAPI) -> None:
     app.add_exception_handler(VisionError, vision_error)
     app.add_exception_handler(DatasetError, dataset_error)
     app.add_exception_handler(Exception, internal_error)
+
+
+def _allowed(app: FastAPI, path: str) -> list[str]:
+    """The methods the schema documents for ``path`` (its templates' ``{name}`` matching one path segment)."""
+    methods: set[str] = set()
+    for template, ops in app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            methods.update(m.upper() for m in ops)
+    return sorted(methods)
 
 
 def _describe(errors: Any) -> str:

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from api import schemas
 from api.datasets.errors import BadLabelsError
 from api.datasets.labels import Labels, reading
-from api.routes.score import read_json
+from api.routes.score import ERRORS, read_json
 from vision.detection import Detection
 from vision.layout import Layout
 from vision.relabel import read_hand
@@ -50,7 +50,7 @@ def why_no_hand(layout: Layout, count: int) -> str | None:
 
 
 @router.post("", summary="Read the hand from boxes", responses={
-    422: {"model": schemas.ErrorPublic, "description": "the boxes are not valid (`bad_labels`)"}},
+    422: {"model": schemas.ErrorPublic, "description": "the boxes are not valid (`bad_labels`)"}, **ERRORS},
     openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
         "examples": {"one row": {"summary": "a concealed hand in one row", "value": EXAMPLE}}}}}})
 async def layout(request: Request) -> dict[str, Any]:
