@@ -227,5 +227,9 @@ def test_plain_docs_page_without_fastapi_offline(monkeypatch):
 def test_annotation_page_is_served(client):
     assert client.get("/annotate", follow_redirects=False).headers["location"] == "/static/annotate.html"
     r = client.get("/static/annotate.html")
-    assert r.status_code == 200 and "/v1/recognize" in r.text
-    assert "https://" not in r.text and "http://" not in r.text  # works offline
+    assert r.status_code == 200 and 'src="annotate.js"' in r.text and 'href="annotate.css"' in r.text
+    assert "<style" not in r.text and " style=" not in r.text and " on" + "click=" not in r.text  # a strict CSP
+    for asset in ("annotate.html", "annotate.js", "annotate.css"):
+        text = client.get(f"/static/{asset}").text
+        assert "https://" not in text and "http://" not in text  # works offline
+    assert "<script>" not in r.text and "eval(" not in client.get("/static/annotate.js").text
