@@ -22,7 +22,7 @@ CHROMIUM = Path(os.environ.get("MJ_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # the Content-Security-Policy the page must work under: no inline script or style, no eval, nothing from elsewhere
-CSP = "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 
 def free_port() -> int:
