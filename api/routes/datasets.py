@@ -22,7 +22,6 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.background import BackgroundTask
 from starlette.datastructures import UploadFile
 
-from api import schemas
 from api.config import Settings
 from api.datasets.errors import BadLabelsError, StorageError, storage_error
 from api.datasets.export import VAL_PERCENT, write_zip
@@ -32,6 +31,7 @@ from api.datasets.labels import STATUSES, Labels
 from api.datasets.names import dataset_name, group_name, photo_slug
 from api.datasets.store import CHECKED, Store
 from api.deps import ApiError, Detector, PhotoDep, SettingsDep, SlotsDep, check_photo, read_upload
+from api.routes import datasets_docs as docs
 from api.routes.score import read_json
 from vision.errors import BadImageError, VisionError
 
@@ -41,19 +41,6 @@ router = APIRouter(prefix="/datasets", tags=["datasets"])
 
 _WHO = re.compile(r"[^\x00-\x1f\x7f]{1,60}")
 MEDIA = {"jpg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": schemas.ErrorPublic, "description": "a dataset, photo or group name that is not allowed "
-                                                       "(`bad_name`), or a photo that cannot be read (`bad_image`)"},
-    401: {"model": schemas.ErrorPublic, "description": "no token, or not MJ_ANNOTATE_TOKEN (`unauthorized`)"},
-    403: {"model": schemas.ErrorPublic, "description": "MJ_ANNOTATE_TOKEN is not set (`annotate_disabled`)"},
-    404: {"model": schemas.ErrorPublic, "description": "`dataset_not_found` or `photo_not_found`"},
-    409: {"model": schemas.ErrorPublic, "description": "`version_conflict` (saved by someone else since; reload), "
-                                                       "`dataset_exists`, `duplicate_photo`"},
-    422: {"model": schemas.ErrorPublic, "description": "`bad_labels`, `bad_archive`, `unknown_classes`, "
-                                                       "`empty_export`"},
-    503: {"model": schemas.ErrorPublic, "description": "the data folder cannot be written (`storage_unavailable`)"},
-    507: {"model": schemas.ErrorPublic, "description": "the disk is full (`storage_full`); nothing was changed"},
-}
 
 
 # --- who may: the token, and the annotator's name ----------------------------------------------------------------
@@ -132,13 +119,14 @@ async def _prelabel(photo: Any, slots: Any, data: bytes, detector: Detector | No
 # --- datasets ----------------------------------------------------------------------------------------------------
 
 
-@router.get("", summary="List the datasets", responses=ERRORS)
+@router.get("", summary="List the datasets", responses=docs.answers(docs.DATASETS))
 def list_datasets(who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """Every dataset with its photo counts (todo, labelled, reviewed)."""
     return {"datasets": store.datasets()}
 
 
-@router.post("", status_code=201, summary="Create a dataset", responses=ERRORS)
+@router.post("", status_code=201, summary="Create a dataset", responses=docs.answers(docs.PROGRESS, 201),
+             openapi_extra=docs.json_body({"a new dataset": {"name": "my-set"}}))
 async def create_dataset(request: Request, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """Body ``{"name": "my-set"}``; answers the new dataset's progress."""
     body = await read_json(request)
@@ -148,13 +136,13 @@ async def create_dataset(request: Request, who: WhoDep, store: StoreDep) -> dict
     return await anyio.to_thread.run_sync(store.create, name, who)
 
 
-@router.get("/{dataset}", summary="A dataset's progress", responses=ERRORS)
+@router.get("/{dataset}", summary="A dataset's progress", responses=docs.answers(docs.PROGRESS))
 def progress(dataset: str, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """Photos by status (todo, labelled, reviewed), groups, boxes, and the count of each tile in checked photos."""
     return store.progress(dataset)
 
 
-@router.get("/{dataset}/log", summary="Who changed what", responses=ERRORS)
+@router.get("/{dataset}/log", summary="Who changed what", responses=docs.answers(docs.LOG))
 def audit_log(dataset: str, who: WhoDep, store: StoreDep,
               limit: Annotated[int, Query(ge=1, le=10_000)] = 200) -> dict[str, Any]:
     """The dataset's audit log, newest first: when, who, what (create, add, save, delete, import, export)."""
@@ -164,18 +152,10 @@ def audit_log(dataset: str, who: WhoDep, store: StoreDep,
 # --- photos ------------------------------------------------------------------------------------------------------
 
 
-@router.get("/{dataset}/photos", summary="The photos of a dataset", responses=ERRORS)
+@router.get("/{dataset}/photos", summary="The photos of a dataset", responses=docs.answers(docs.PHOTOS))
 def list_photos(dataset: str, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """Each photo's status, group, version, box count and size, in name order."""
     return {"photos": store.photos(dataset)}
-
-
-def _multipart(fields: dict[str, str]) -> dict[str, Any]:
-    """``openapi_extra`` documenting a multipart body read by hand (after the token is checked)."""
-    props = {name: {"type": "string", **({"format": "binary"} if name == "file" else {}), "description": text}
-             for name, text in fields.items()}
-    return {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
-        "type": "object", "required": ["file"], "properties": props}}}}}
 
 
 async def _form_file(request: Request, fields: tuple[str, ...] = ()) -> tuple[UploadFile, dict[str, str]]:
@@ -193,10 +173,11 @@ async def _form_file(request: Request, fields: tuple[str, ...] = ()) -> tuple[Up
     return file, {k: v for k, v in form.items() if isinstance(v, str)}
 
 
-@router.post("/{dataset}/photos", status_code=201, summary="Add a photo", responses=ERRORS,
-             openapi_extra=_multipart({"file": "the photo: JPEG, PNG, WebP or HEIC",
-                                       "group": "the hand this photo shows (empty: the photo alone)",
-                                       "prelabel": "true (default): let the detector label it first; false: no boxes"}))
+@router.post("/{dataset}/photos", status_code=201, summary="Add a photo", responses=docs.answers(docs.ADDED, 201),
+             openapi_extra=docs.multipart({
+                 "file": ("the photo: JPEG, PNG, WebP or HEIC", None),
+                 "group": ("the hand this photo shows (empty: the photo alone)", "hand-7"),
+                 "prelabel": ("true (default): let the detector label it first; false: no boxes", "true")}))
 async def add_photo(dataset: str, request: Request, who: WhoDep, store: StoreDep, settings: SettingsDep,
                     photo: PhotoDep, slots: SlotsDep, detector: OptionalDetectorDep) -> dict[str, Any]:
     """A photo in (part ``file``); stored upright, pre-labelled by the detector as version 1 (status todo)."""
@@ -223,14 +204,14 @@ async def add_photo(dataset: str, request: Request, who: WhoDep, store: StoreDep
     return {**rec, "note": note}
 
 
-@router.get("/{dataset}/photos/{photo}", summary="A photo's labels", responses=ERRORS)
+@router.get("/{dataset}/photos/{photo}", summary="A photo's labels", responses=docs.answers(docs.RECORD))
 def get_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """The photo's current labels (boxes, melds, win, hand, group, status), its version, who saved it, when."""
     return store.photo(dataset, photo)
 
 
 @router.get("/{dataset}/photos/{photo}/image", summary="The photo itself", response_class=FileResponse,
-            responses=ERRORS)
+            responses=docs.file_answer(tuple(MEDIA.values()), "the photo, upright"))
 def get_image(dataset: str, photo: str, who: WhoDep, store: StoreDep) -> FileResponse:
     """The stored photo, upright."""
     path = store.image_path(dataset, photo)
@@ -240,7 +221,8 @@ def get_image(dataset: str, photo: str, who: WhoDep, store: StoreDep) -> FileRes
                         headers={"Cache-Control": "private, no-store"})
 
 
-@router.put("/{dataset}/photos/{photo}", summary="Save a photo's labels", responses=ERRORS)
+@router.put("/{dataset}/photos/{photo}", summary="Save a photo's labels", responses=docs.answers(docs.RECORD),
+            openapi_extra=docs.json_body({"labels made on version 2": {"version": 2, **docs.LABELS}}))
 async def save_photo(dataset: str, photo: str, request: Request, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """Body: the labels object and ``version``, the version the changes were made on; 409 when it is stale."""
     version, fields = _labels_body(await read_json(request))
@@ -249,7 +231,7 @@ async def save_photo(dataset: str, photo: str, request: Request, who: WhoDep, st
     return await anyio.to_thread.run_sync(store.save, dataset, photo, version, labels, who)
 
 
-@router.delete("/{dataset}/photos/{photo}", status_code=204, summary="Remove a photo", responses=ERRORS)
+@router.delete("/{dataset}/photos/{photo}", status_code=204, summary="Remove a photo", responses=docs.ERRORS)
 def delete_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep,
                  version: Annotated[int, Query(ge=1, description="the version last seen")]) -> Response:
     """Remove the photo, its labels and its versions (409 when it changed since ``version``)."""
@@ -257,13 +239,15 @@ def delete_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep,
     return Response(status_code=204)
 
 
-@router.get("/{dataset}/photos/{photo}/versions", summary="A photo's saved versions", responses=ERRORS)
+@router.get("/{dataset}/photos/{photo}/versions", summary="A photo's saved versions",
+            responses=docs.answers(docs.VERSIONS))
 def versions(dataset: str, photo: str, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """Every saved version of the photo's labels, newest first, with who saved it and when."""
     return {"versions": store.versions(dataset, photo)}
 
 
-@router.post("/{dataset}/photos/{photo}/prelabel", summary="The detector's labels for a photo", responses=ERRORS)
+@router.post("/{dataset}/photos/{photo}/prelabel", summary="The detector's labels for a photo",
+             responses=docs.answers(docs.PRELABEL))
 async def prelabel_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep, module: PhotoDep, slots: SlotsDep,
                          detector: OptionalDetectorDep) -> dict[str, Any]:
     """What the detector reads on the stored photo, as a labels object (not saved)."""
@@ -282,7 +266,7 @@ async def prelabel_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep,
 
 
 @router.get("/{dataset}/export", summary="The dataset as a zip ultralytics trains on", response_class=FileResponse,
-            responses=ERRORS)
+            responses=docs.file_answer(("application/zip",), "data.yaml, images/, labels/, meta/, manifest.json"))
 async def export(dataset: str, who: WhoDep, store: StoreDep,
                  include: Annotated[str, Query(pattern="^(checked|all)$",
                                                description="checked: labelled and reviewed photos; all: todo too")
@@ -308,8 +292,10 @@ async def export(dataset: str, who: WhoDep, store: StoreDep,
                         background=BackgroundTask(os.unlink, tmp), headers={"Cache-Control": "private, no-store"})
 
 
-@router.post("/{dataset}/import", summary="Add a YOLO dataset archive", responses=ERRORS,
-             openapi_extra=_multipart({"file": "a zip: ours, ultralytics', CVAT's YOLO 1.1 or Label Studio's YOLO"}))
+@router.post("/{dataset}/import", summary="Add a YOLO dataset archive",
+             responses={**docs.answers(docs.IMPORTED), **docs.answers(docs.IMPORTED | {"created": True}, 201)},
+             openapi_extra=docs.multipart({"file": ("a zip: ours, ultralytics', CVAT's YOLO 1.1 or Label Studio's YOLO",
+                                                    None)}))
 async def import_zip(dataset: str, request: Request, who: WhoDep, store: StoreDep,
                      settings: SettingsDep) -> JSONResponse:
     """A YOLO archive in; its photos and labels added to the dataset (created when missing) to go on labelling."""

@@ -14,18 +14,13 @@ from fastapi import APIRouter, Request
 from api import schemas
 from api.datasets.errors import BadLabelsError
 from api.datasets.labels import Labels, reading
+from api.routes import datasets_docs as docs
 from api.routes.score import ERRORS, read_json
 from vision.detection import Detection
 from vision.layout import Layout
 from vision.relabel import read_hand
 
 router = APIRouter(prefix="/layout", tags=["photo"])
-
-EXAMPLE = {"image": {"width": 640, "height": 120}, "detections": [
-    {"tile": t, "box": [10 + 40 * i + (40 if i == 13 else 0), 20, 46 + 40 * i + (40 if i == 13 else 0), 70],
-     "sideways": False}
-    for i, t in enumerate(["2m", "3m", "4m", "4p", "5p", "6p", "3s", "4s", "5s", "6s", "7s", "9s", "9s", "8s"])]}
-
 
 def read_layout(boxes: Labels) -> Layout:
     """The layout of the boxes (the one call into the layout stage)."""
@@ -50,9 +45,10 @@ def why_no_hand(layout: Layout, count: int) -> str | None:
 
 
 @router.post("", summary="Read the hand from boxes", responses={
+    200: {"content": {"application/json": {"examples": {"a hand": {"value": docs.LAYOUT},
+                                                        "no hand": {"value": docs.NO_HAND}}}}},
     422: {"model": schemas.ErrorPublic, "description": "the boxes are not valid (`bad_labels`)"}, **ERRORS},
-    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-        "examples": {"one row": {"summary": "a concealed hand in one row", "value": EXAMPLE}}}}}})
+    openapi_extra=docs.json_body({"a concealed hand in one row": docs.LAYOUT_REQUEST}))
 async def layout(request: Request) -> dict[str, Any]:
     """Boxes in (``{"image": {width, height}, "detections": [...], "win": index or null}``); the hand out."""
     body = await read_json(request)

@@ -181,12 +181,27 @@ def test_create_app_reads_the_environment(monkeypatch):
 def test_openapi_has_every_endpoint_with_examples(client):
     spec = client.get("/openapi.json").json()
     ops = {(m, p): op for p, item in spec["paths"].items() for m, op in item.items()}
+    datasets = {(m, "/v1/datasets" + p) for m, p in (
+        ("get", ""), ("post", ""), ("get", "/{dataset}"), ("get", "/{dataset}/log"), ("get", "/{dataset}/photos"),
+        ("post", "/{dataset}/photos"), ("get", "/{dataset}/photos/{photo}"), ("put", "/{dataset}/photos/{photo}"),
+        ("delete", "/{dataset}/photos/{photo}"), ("get", "/{dataset}/photos/{photo}/image"),
+        ("get", "/{dataset}/photos/{photo}/versions"), ("post", "/{dataset}/photos/{photo}/prelabel"),
+        ("get", "/{dataset}/export"), ("post", "/{dataset}/import"))}
     assert set(ops) == {("post", "/v1/score"), ("post", "/v1/score/batch"), ("post", "/v1/recognize"),
-                        ("post", "/v1/score-photo"), ("get", "/v1/rules"), ("get", "/healthz"), ("get", "/readyz")}
+                        ("post", "/v1/score-photo"), ("get", "/v1/rules"), ("get", "/healthz"), ("get", "/readyz"),
+                        ("post", "/v1/layout"), *datasets}
+    files = {("get", "/v1/datasets/{dataset}/photos/{photo}/image"): "image/jpeg",
+             ("get", "/v1/datasets/{dataset}/export"): "application/zip"}
     schemas = spec["components"]["schemas"]
     for (method, path), op in ops.items():
         assert op.get("summary") and op.get("description"), path
-        ok = op["responses"]["200"]["content"]["application/json"]
+        success = min(s for s in op["responses"] if s.startswith("2"))
+        if success == "204":  # no body
+            continue
+        if (method, path) in files:
+            assert files[method, path] in op["responses"][success]["content"], path
+            continue
+        ok = op["responses"][success]["content"]["application/json"]
         has = "example" in ok or "examples" in ok
         ref = ok.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
         has = has or bool(schemas.get(ref, {}).get("examples"))
