@@ -29,33 +29,28 @@ def _shown(name: object) -> str:
     return repr(name)[:80]
 
 
-def dataset_name(name: str) -> str:
-    """``name`` when it is a valid dataset name (lower-case ASCII letters, digits, ``-``, ``_``; 1 to 63
-    characters, starting with a letter or digit); else ``BadNameError``."""
-    if not isinstance(name, str) or not DATASET.fullmatch(name):
-        msg = (f"dataset name {_shown(name)} is not allowed: use 1 to 63 lower-case letters a-z, digits, '-' or "
-               "'_', starting with a letter or digit")
-        raise BadNameError(msg)
+def _valid(pattern: re.Pattern[str], name: str, what: str, rule: str) -> str:
+    if not isinstance(name, str) or not pattern.fullmatch(name):
+        raise BadNameError(f"{what} {_shown(name)} is not allowed: use {rule}")
     return name
+
+
+def dataset_name(name: str) -> str:
+    """``name`` when it is a valid dataset name; else ``BadNameError``."""
+    return _valid(DATASET, name, "dataset name", "1 to 63 lower-case letters a-z, digits, '-' or '_', starting "
+                                                 "with a letter or digit")
 
 
 def photo_name(name: str) -> str:
-    """``name`` when it is a valid photo name (``stem.jpg``, ``.png`` or ``.webp``; the stem as a dataset name,
-    up to 100 characters); else ``BadNameError``."""
-    if not isinstance(name, str) or not PHOTO.fullmatch(name):
-        msg = (f"photo name {_shown(name)} is not allowed: use a stem of lower-case letters a-z, digits, '-' or "
-               "'_' (up to 100, starting with a letter or digit) and .jpg, .png or .webp")
-        raise BadNameError(msg)
-    return name
+    """``name`` when it is a valid photo name (``stem.jpg``, ``.png`` or ``.webp``); else ``BadNameError``."""
+    return _valid(PHOTO, name, "photo name", "a stem of lower-case letters a-z, digits, '-' or '_' (up to 100, "
+                                             "starting with a letter or digit) and .jpg, .png or .webp")
 
 
 def group_name(name: str) -> str:
-    """``name`` when it is a valid group (hand) id: ASCII letters, digits, ``-``, ``_``, ``.``; up to 64."""
-    if not isinstance(name, str) or not GROUP.fullmatch(name):
-        msg = (f"group {_shown(name)} is not allowed: use 1 to 64 ASCII letters, digits, '-', '_' or '.', "
-               "starting with a letter or digit")
-        raise BadNameError(msg)
-    return name
+    """``name`` when it is a valid group (hand) id; else ``BadNameError``."""
+    return _valid(GROUP, name, "group", "1 to 64 ASCII letters, digits, '-', '_' or '.', starting with a letter "
+                                        "or digit")
 
 
 def photo_slug(filename: str, ext: str) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.browser.support import browser, service, with_csp
+from tests.browser.support import browser, open_page, service
 
 TOKEN = "screenshot-token-0123456789"
 
@@ -30,15 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         with service(folder / "data", TOKEN, detector="") as url, browser(folder / "profile", 1400, 860) as context:
             page = context.new_page()
-            with_csp(page)
-            page.goto(url + "/static/annotate.html")
-            page.fill("#token", TOKEN)
-            page.fill("#name", "ana")
-            page.click("#signIn")
-            page.wait_for_selector("#whoami:has-text('signed in')")
-            page.fill("#newName", "my-set")
-            page.click("#create")
-            page.wait_for_selector("#status:has-text('created')")
+            open_page(page, url, TOKEN, "ana", "my-set")
             page.set_input_files("#files", [str(args.photo)])
             page.wait_for_selector("#status:has-text('added')", timeout=120_000)
             page.wait_for_selector("#reading:has-text('boxes read')")

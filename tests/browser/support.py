@@ -88,3 +88,16 @@ def with_csp(page: Any) -> None:
         route.fulfill(response=response, headers={**response.headers, "content-security-policy": CSP})
 
     page.route("**/static/annotate.html*", add)
+
+
+def open_page(page: Any, url: str, token: str, who: str, dataset: str) -> None:
+    """Open the page under ``CSP``, sign in as ``who`` and create ``dataset``."""
+    with_csp(page)
+    page.goto(url + "/static/annotate.html")
+    page.fill("#token", token)
+    page.fill("#name", who)
+    page.click("#signIn")
+    page.wait_for_selector(f"#whoami:has-text('signed in as {who}')")
+    page.fill("#newName", dataset)
+    page.click("#create")
+    page.wait_for_selector(f"#status:has-text('dataset {dataset} created')")

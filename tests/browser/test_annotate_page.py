@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from tests.browser.support import CHROMIUM, browser, service, with_csp
+from tests.browser.support import CHROMIUM, browser, open_page, service
 
 TOKEN = "browser-test-token-0123456789"
 # a 4xx answer of the API is logged by Chromium as a console error; the page shows it (e.g. a hand that is not winning)
@@ -65,17 +65,8 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
         page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" and not
                 ANSWERED.match(msg.text) else None)
-        with_csp(page)
-        page.goto(url + "/static/annotate.html")
-
         # sign in once, make a dataset, add two photos (the detector labels them first)
-        page.fill("#token", TOKEN)
-        page.fill("#name", "tester")
-        page.click("#signIn")
-        page.wait_for_selector("#whoami:has-text('signed in as tester')")
-        page.fill("#newName", "hands")
-        page.click("#create")
-        page.wait_for_selector("#status:has-text('dataset hands created')")
+        open_page(page, url, TOKEN, "tester", "hands")
         page.set_input_files("#files", [str(p) for p in photos])
         page.wait_for_selector("#status:has-text('2 photo(s) added')")
         page.wait_for_selector("#photoName:has-text('hand-a.jpg')")
