@@ -3,7 +3,7 @@
     python bench/photo.py [--photos DIR] [--n 20] [--rules mcr]
 
 Without ``--photos`` it generates ``n`` phone-size (12 MP) synthetic JPEGs once, under
-``/work/cache/bench_photo/`` (seed 515), and times ``api.photo.score_photo(path, detector, request)`` on each, the
+``/work/cache/bench_photo/`` (seed 515), and times ``api.pipeline.score_photo(path, detector, request)`` on each, the
 shipped detector loaded once and warmed up first (as the CLI's and the service's long-lived process do). Each
 photo is read from disk, decoded (large JPEGs in draft mode), detected, laid out and scored, every winning-tile
 candidate scored when none is set apart. The same photos are also timed, in turn, through the detector without its
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PIL import Image
 
-    from api.photo import score_photo
+    from api.pipeline import score_photo
     from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
     from vision.errors import ModelNotFoundError
 

@@ -192,8 +192,24 @@ class TileDetector:
                    f"(export it again: models/train.py ship --classifier-run RUN)")
             raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
-        self._readers = [_Reader.load(_session(r, opts), r) for r in readers]
+        self._readers = [Reader.load(_session(r, opts), r) for r in readers]
         self._captions = CaptionReader(_session(captions, opts), captions) if captions else None
+
+    @classmethod
+    def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
+                   captions: CaptionReader | None = None, finder: object = None, set_finder: object = None,
+                   config: DetectorConfig | None = None) -> TileDetector:
+        """A detector from networks already loaded, or from stand-ins with their methods (to try one part without
+        weights): ``classifier`` answers ``run(outputs, {"crops": x})`` as an ONNX Runtime session does, for crops of
+        ``crop`` pixels; ``finder`` and ``set_finder`` answer ``boxes(rgb, imgsz, conf, iou, max_det)`` as
+        ``vision.finder.Finder`` does; ``readers`` and ``captions`` as ``Reader.load`` and ``CaptionReader`` make
+        them."""
+        det = cls.__new__(cls)
+        det.config = config or DetectorConfig()
+        det._finder, det._set_finder = finder, set_finder
+        det._classifier, det._crop = classifier, crop
+        det._readers, det._captions = list(readers), captions
+        return det
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -319,7 +335,7 @@ class TileDetector:
             p = self._read_captions(rgb, boxes, tilt, p, up, half)
         return agree(p, look, c.alike, c.alike_weight), up
 
-    def _read(self, reader: _Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
+    def _read(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
               p: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``p`` with ``reader``'s names averaged in, for the tiles the classifier thinks may be of its family and does
         not name surely; and, for those tiles, the probability the reader gives to their being upside down as turned
@@ -404,7 +420,9 @@ class TileDetector:
 
 
 @dataclass(frozen=True, slots=True)
-class _Reader:
+class Reader:
+    """A reader: a network that reads again, upright, the tiles that may be of its family (``load`` it)."""
+
     session: object  # an onnxruntime.InferenceSession
     ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
     side: int  # the crop side it was exported for
@@ -416,7 +434,7 @@ class _Reader:
         return len(self.ids) > 0 and set(self.ids) <= set(FLOWERS)
 
     @classmethod
-    def load(cls, session: object, path: Path) -> _Reader:
+    def load(cls, session: object, path: Path) -> Reader:
         """A reader's session and its names, from the model's metadata (``names``: its names in order, ``other``
         last); a model without them is no reader."""
         names = session.get_modelmeta().custom_metadata_map.get("names", "").split(",")

@@ -11,8 +11,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, UploadFile
 
-from api import schemas
-from api.deps import ApiError, DetectorDep, PhotoDep, SettingsDep, SlotsDep, check_photo, read_upload
+from api import pipeline, schemas
+from api.deps import ApiError, DetectorDep, SettingsDep, SlotsDep, check_photo, read_upload
 from api.routes.score import precheck
 from scorer.request import FIELDS, RULE_SETS, context_from
 
@@ -45,15 +45,15 @@ async def _photo_bytes(file: UploadFile, settings: Any) -> bytes:
     responses={200: {"content": {"application/json": {"example": schemas.RECOGNITION_EXAMPLE}}}, **PHOTO_ERRORS},
 )
 async def recognize(
-    file: FileField, settings: SettingsDep, detector: DetectorDep, photo: PhotoDep, slots: SlotsDep
+    file: FileField, settings: SettingsDep, detector: DetectorDep, slots: SlotsDep
 ) -> dict[str, Any]:
     """A photo in (multipart part ``file``); the detections, the layout and the hand they read as out."""
     data = await _photo_bytes(file, settings)
-    result: dict[str, Any] = await slots.run(photo.recognize, data, detector)
+    result: dict[str, Any] = await slots.run(pipeline.recognize, data, detector)
     return result
 
 
-def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[str, Any]:
+def parse_photo_request(text: str) -> dict[str, Any]:
     """The ``request`` part, checked before the photo is read: a request object whose ``hand``, when present,
     corrects the reading, plus the pipeline's own fields (``concealed_kongs``, ``win_tile``)."""
     try:
@@ -65,7 +65,7 @@ def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[s
         raise ApiError(422, "bad_request", "the request part must be a JSON object, e.g. {\"rules\": \"mcr\"}")
     if "hand" in obj and not isinstance(obj["hand"], str | None):
         raise ApiError(422, "bad_request", "'hand' (a corrected reading) must be a string in notation")
-    known = FIELDS | set(photo_fields)
+    known = FIELDS | set(pipeline.PHOTO_FIELDS)
     unknown = sorted(set(obj) - known)
     if unknown:
         msg = f"unknown field {unknown[0]!r}; known fields: {', '.join(sorted(known))}"
@@ -102,11 +102,10 @@ async def score_photo(
     )],
     settings: SettingsDep,
     detector: DetectorDep,
-    photo: PhotoDep,
     slots: SlotsDep,
 ) -> dict[str, Any]:
     """A photo (part ``file``) and a request object (part ``request``) in; the recognition and the result out."""
-    obj = parse_photo_request(request, tuple(getattr(photo, "PHOTO_FIELDS", ())))
+    obj = parse_photo_request(request)
     data = await _photo_bytes(file, settings)
-    answer: dict[str, Any] = await slots.run(photo.score_photo, data, detector, obj)
+    answer: dict[str, Any] = await slots.run(pipeline.score_photo, data, detector, obj)
     return answer
