@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.background import BackgroundTask
 from starlette.datastructures import UploadFile
 
+from api import pipeline
 from api.config import Settings
 from api.datasets.errors import BadLabelsError, StorageError, storage_error
 from api.datasets.export import VAL_PERCENT, write_zip
@@ -30,7 +31,7 @@ from api.datasets.importer import import_archive
 from api.datasets.labels import STATUSES, Labels
 from api.datasets.names import dataset_name, group_name, photo_slug
 from api.datasets.store import CHECKED, Store
-from api.deps import ApiError, Detector, PhotoDep, SettingsDep, SlotsDep, check_photo, read_upload
+from api.deps import ApiError, Detector, SettingsDep, SlotsDep, check_photo, read_upload
 from api.routes import datasets_docs as docs
 from api.routes.score import read_json
 from vision.errors import BadImageError, VisionError
@@ -96,13 +97,12 @@ def _labels_body(body: Any) -> tuple[int, dict[str, Any]]:
 # --- the photo pipeline: the one call into it --------------------------------------------------------------------
 
 
-async def _prelabel(photo: Any, slots: Any, data: bytes, detector: Detector | None, group: str) -> tuple[
-        Labels | None, str]:
+async def _prelabel(slots: Any, data: bytes, detector: Detector | None, group: str) -> tuple[Labels | None, str]:
     """The detector's labels for a photo (status todo), or None and why not."""
     if detector is None:
         return None, "not pre-labelled: the tile detector is not loaded"
     try:
-        rec = await slots.run(photo.recognize, data, detector)
+        rec = await slots.run(pipeline.recognize, data, detector)
     except BadImageError:
         raise
     except ApiError as exc:  # every photo slot busy
@@ -179,7 +179,7 @@ async def _form_file(request: Request, fields: tuple[str, ...] = ()) -> tuple[Up
                  "group": ("the hand this photo shows (empty: the photo alone)", "hand-7"),
                  "prelabel": ("true (default): let the detector label it first; false: no boxes", "true")}))
 async def add_photo(dataset: str, request: Request, who: WhoDep, store: StoreDep, settings: SettingsDep,
-                    photo: PhotoDep, slots: SlotsDep, detector: OptionalDetectorDep) -> dict[str, Any]:
+                    slots: SlotsDep, detector: OptionalDetectorDep) -> dict[str, Any]:
     """A photo in (part ``file``); stored upright, pre-labelled by the detector as version 1 (status todo)."""
     dataset_name(dataset)
     file, form = await _form_file(request, ("group", "prelabel"))
@@ -197,7 +197,7 @@ async def add_photo(dataset: str, request: Request, who: WhoDep, store: StoreDep
     name = photo_slug(file.filename or "photo", ext)
     labels, note = None, ""
     if form.get("prelabel", "true").lower() in ("true", "1"):
-        labels, note = await _prelabel(photo, slots, stored, detector, group)
+        labels, note = await _prelabel(slots, stored, detector, group)
     if labels is None:
         labels = Labels(width, height, group=group)
     rec = await anyio.to_thread.run_sync(store.add_photo, dataset, name, stored, labels, who, note)
@@ -248,7 +248,7 @@ def versions(dataset: str, photo: str, who: WhoDep, store: StoreDep) -> dict[str
 
 @router.post("/{dataset}/photos/{photo}/prelabel", summary="The detector's labels for a photo",
              responses=docs.answers(docs.PRELABEL))
-async def prelabel_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep, module: PhotoDep, slots: SlotsDep,
+async def prelabel_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep, slots: SlotsDep,
                          detector: OptionalDetectorDep) -> dict[str, Any]:
     """What the detector reads on the stored photo, as a labels object (not saved)."""
     path = await anyio.to_thread.run_sync(store.image_path, dataset, photo)
@@ -256,7 +256,7 @@ async def prelabel_photo(dataset: str, photo: str, who: WhoDep, store: StoreDep,
         raise ApiError(503, "model_not_ready", "photo reading is not available: the tile detector is not loaded")
     data = await anyio.Path(path).read_bytes()
     current = await anyio.to_thread.run_sync(store.labels_of, dataset, photo)
-    labels, note = await _prelabel(module, slots, data, detector, current.group)
+    labels, note = await _prelabel(slots, data, detector, current.group)
     if labels is None:
         raise ApiError(503, "model_not_ready", note)
     return {**labels.to_json(), "status": current.status, "note": note}

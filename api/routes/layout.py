@@ -16,6 +16,7 @@ from api.datasets.errors import BadLabelsError
 from api.datasets.labels import Labels, reading
 from api.routes import datasets_docs as docs
 from api.routes.score import ERRORS, read_json
+from scorer import is_complete_tiles
 from vision.detection import Detection
 from vision.layout import Layout
 from vision.relabel import read_hand
@@ -25,7 +26,7 @@ router = APIRouter(prefix="/layout", tags=["photo"])
 def read_layout(boxes: Labels) -> Layout:
     """The layout of the boxes (the one call into the layout stage)."""
     dets = [Detection(b.tile, 1.0, b.box, b.sideways) for b in boxes.boxes]
-    return read_hand(dets)[0]
+    return read_hand(dets, complete=is_complete_tiles)[0]
 
 
 def why_no_hand(layout: Layout, count: int) -> str | None:
