@@ -11,7 +11,10 @@ spaces ignored) and a clear error listing any name a label uses that is not a ti
 
 A photo with a label file (or a sidecar) arrives as ``labelled`` (its sidecar's status when it has one), one
 without as ``todo``. Photos are stored as uploads are (``api.datasets.images.upright``); the same photo twice is
-kept once. A photo that cannot be read is skipped and listed; a bad archive is refused before anything is stored.
+kept once. A photo that cannot be read is skipped and listed; a bad archive is refused before anything is stored:
+
+    archive = read_archive(fh)                                   # BadArchiveError: nothing stored
+    report = import_archive(store, name, archive, who, check, max_photo_bytes)
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import IO, Any
 
 import yaml
 
-from api.datasets.errors import BadArchiveError, BadLabelsError, ConflictError, DatasetError
+from api.datasets.errors import BadArchiveError, BadLabelsError, ConflictError
 from api.datasets.images import upright
 from api.datasets.labels import Labels
 from api.datasets.names import photo_slug
@@ -170,12 +173,20 @@ def _used_classes(arc: _Archive, items: list[_Item]) -> set[int]:
     return used
 
 
-def import_archive(store: Store, name: str, fh: IO[bytes], who: str, check: Callable[[bytes], str],
-                   max_photo_bytes: int) -> Report:
-    """Add the archive's photos and labels to the dataset ``name`` (which must exist). ``check(data)`` vets a
-    photo's bytes as an upload is vetted and returns its type (``jpeg``, ``png``, ``webp``, ``heic``), or raises
-    ``ValueError`` saying why the photo is refused (it is then skipped)."""
-    store.progress(name)  # the dataset exists
+@dataclass(frozen=True)
+class Archive:
+    """An archive read and checked (``read_archive``), ready to be added to a dataset (``import_archive``)."""
+
+    zip: _Archive
+    format: str
+    names: tuple[str, ...]  # our name of each class number (a name no label uses may stay foreign)
+    items: tuple[_Item, ...]
+    ignored: tuple[str, ...]  # class names that are no tiles, which no label uses
+
+
+def read_archive(fh: IO[bytes]) -> Archive:
+    """Read and check an archive: its format, its class names (each one a label uses must be a tile) and its
+    photos. Raises ``BadArchiveError`` (``unknown_classes`` listing the names) before anything is stored."""
     arc = _Archive(fh)
     fmt, names = _names(arc)
     items = _items(arc)
@@ -190,10 +201,20 @@ def import_archive(store: Store, name: str, fh: IO[bytes], who: str, check: Call
         raise BadArchiveError(f"these class names are not tiles: {', '.join(map(repr, unknown))}; rename them to "
                               "the tile names 1m..9m, 1p..9p, 1s..9s, 1z..7z (E S W N white green red), 1f..8f or "
                               "back, and export again", "unknown_classes")
-    ours = tuple(_ours(n) or n for n in names)
-    report = Report(name, fmt, ignored_classes=sorted({n for n in names if _ours(n) is None}))
+    ignored = tuple(sorted({n for n in names if _ours(n) is None}))
+    return Archive(arc, fmt, tuple(_ours(n) or n for n in names), tuple(items), ignored)
+
+
+def import_archive(store: Store, name: str, archive: Archive, who: str, check: Callable[[bytes], str],
+                   max_photo_bytes: int) -> Report:
+    """Add a checked archive's photos and labels to the dataset ``name`` (which must exist). ``check(data)`` vets a
+    photo's bytes as an upload is vetted and returns its type (``jpeg``, ``png``, ``webp``, ``heic``), or raises
+    ``ValueError`` saying why the photo is refused (it is then skipped)."""
+    store.progress(name)  # the dataset exists
+    arc, fmt = archive.zip, archive.format
+    report = Report(name, fmt, ignored_classes=list(archive.ignored))
     seen: set[str] = set()  # a photo in more than one split of the archive is read once
-    for item in items:
+    for item in archive.items:
         where = item.image
         try:
             data = arc.read(item.image, max_photo_bytes)
@@ -203,7 +224,7 @@ def import_archive(store: Store, name: str, fh: IO[bytes], who: str, check: Call
             seen.add(digest)
             kind = check(data)
             stored, ext, width, height = upright(data, kind)
-            labels = _labels(arc, item, ours, width, height)
+            labels = _labels(arc, item, archive.names, width, height)
             added = store.add_photo(name, photo_slug(item.image, ext), stored, labels, who, note=f"imported ({fmt})")
         except ConflictError as exc:
             if exc.code != "duplicate_photo":
@@ -213,8 +234,6 @@ def import_archive(store: Store, name: str, fh: IO[bytes], who: str, check: Call
         except (BadLabelsError, BadArchiveError, VisionError, ValueError) as exc:
             report.skipped.append({"file": where, "reason": str(exc)})
             continue
-        except DatasetError:
-            raise
         report.added.append(added["photo"])
     return report
 

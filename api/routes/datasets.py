@@ -8,7 +8,6 @@ name in ``X-Annotator`` (percent-encoded UTF-8; as given, not proven).
 from __future__ import annotations
 
 import hmac
-import logging
 import os
 import re
 import tempfile
@@ -27,7 +26,7 @@ from api.config import Settings
 from api.datasets.errors import BadLabelsError, StorageError, storage_error
 from api.datasets.export import VAL_PERCENT, write_zip
 from api.datasets.images import upright
-from api.datasets.importer import import_archive
+from api.datasets.importer import Archive, Report, import_archive, read_archive
 from api.datasets.labels import STATUSES, Labels
 from api.datasets.names import dataset_name, group_name, photo_slug
 from api.datasets.store import CHECKED, Store
@@ -35,8 +34,6 @@ from api.deps import ApiError, Detector, SettingsDep, SlotsDep, check_photo, rea
 from api.routes import datasets_docs as docs
 from api.routes.score import read_json
 from vision.errors import BadImageError, VisionError
-
-log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -301,23 +298,23 @@ async def import_zip(dataset: str, request: Request, who: WhoDep, store: StoreDe
     """A YOLO archive in; its photos and labels added to the dataset (created when missing) to go on labelling."""
     dataset_name(dataset)
     file, _ = await _form_file(request)
-    created = False
-    if not await anyio.to_thread.run_sync(store.exists, dataset):
+    await file.seek(0)
+    archive = await anyio.to_thread.run_sync(read_archive, file.file)  # a bad archive stores nothing
+    created = not await anyio.to_thread.run_sync(store.exists, dataset)
+    if created:
         await anyio.to_thread.run_sync(store.create, dataset, who)
-        created = True
-    report = await anyio.to_thread.run_sync(_import, store, dataset, file, who, settings)
+    report = await anyio.to_thread.run_sync(_import, store, dataset, archive, who, settings)
     return JSONResponse({**report.to_json(), "created": created}, status_code=201 if created else 200)
 
 
-def _import(store: Store, dataset: str, file: UploadFile, who: str, settings: Settings) -> Any:
+def _import(store: Store, dataset: str, archive: Archive, who: str, settings: Settings) -> Report:
     def check(data: bytes) -> str:
         try:
             return check_photo(data, settings.max_pixels)[0]
         except ApiError as exc:
             raise ValueError(exc.message) from None
 
-    file.file.seek(0)
-    report = import_archive(store, dataset, file.file, who, check, settings.max_upload_bytes)
+    report = import_archive(store, dataset, archive, who, check, settings.max_upload_bytes)
     store.note(dataset, who, "import", f"{report.format}: {len(report.added)} added, {len(report.duplicates)} "
                                        f"duplicates, {len(report.skipped)} skipped")
     return report

@@ -80,6 +80,11 @@ def test_a_missing_or_wrong_token_is_refused(api: TestClient, data: Path, header
     assert _disk(data) == before
 
 
+def test_a_wrong_method_names_every_method_of_the_path(shared: Any):
+    r = shared[0].patch("/v1/datasets/set1/photos/a.jpg", headers=AUTH)
+    assert error_of(r) == (405, "method_not_allowed") and r.headers["allow"] == "DELETE, GET, PUT"
+
+
 def test_a_short_token_is_refused_at_start():
     with pytest.raises(ValueError, match="at least 16"):
         make_app(None, annotate_token="short")
@@ -366,3 +371,7 @@ def test_bad_imports(api: TestClient):
         zf.writestr("labels/a.txt", "1 0.5 0.5 0.1 0.1\n")
     r = post(buf.getvalue())
     assert error_of(r) == (422, "unknown_classes") and "'plum blossom'" in r.json()["error"]["message"]
+    r = api.post("/v1/datasets/new-one/import", files={"file": ("x.zip", buf.getvalue(), "application/zip")},
+                 headers=AUTH)
+    assert error_of(r) == (422, "unknown_classes")
+    assert "new-one" not in [d["name"] for d in api.get("/v1/datasets", headers=AUTH).json()["datasets"]]
