@@ -31,8 +31,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import schemas
 from api.config import Settings, get_settings
+from api.datasets.errors import DatasetError
 from api.deps import ApiError, PhotoSlots
-from api.routes import health, recognize, rules, score
+from api.routes import datasets, health, layout, recognize, rules, score
 from scorer.errors import ScorerError
 from vision.errors import BadImageError, ModelNotFoundError, VisionError
 
@@ -69,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.dependency_overrides[get_settings] = lambda: settings
-    for router in (score.router, rules.router, recognize.router):
+    for router in (score.router, rules.router, recognize.router, layout.router, datasets.router):
         app.include_router(router, prefix="/v1")
     app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC, html=True), name="static")
@@ -173,7 +174,11 @@ def _add_handlers(app: FastAPI) -> None:
         if isinstance(exc, ApiError):
             return await api_error(request, exc)
         code = _HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500 else "unavailable")
-        return error_response(exc.status_code, code, str(exc.detail), exc.headers)
+        headers = exc.headers
+        allowed = _allowed(app, request.url.path) if exc.status_code == 405 else []
+        if allowed:  # Starlette names only the first route's methods where a path has several
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
+        return error_response(exc.status_code, code, str(exc.detail), headers)
 
     async def validation_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -190,6 +195,10 @@ def _add_handlers(app: FastAPI) -> None:
         status = 400 if isinstance(exc, BadImageError) else 422
         return error_response(status, exc.code, str(exc))
 
+    async def dataset_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, DatasetError)
+        return error_response(exc.status, exc.code, str(exc))
+
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         rid = request.scope.get("state", {}).get("request_id", "?")
         log.error("unhandled error in %s %s (request %s)", request.method, request.url.path, rid, exc_info=exc)
@@ -200,7 +209,18 @@ def _add_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(ScorerError, scorer_error)
     app.add_exception_handler(VisionError, vision_error)
+    app.add_exception_handler(DatasetError, dataset_error)
     app.add_exception_handler(Exception, internal_error)
+
+
+def _allowed(app: FastAPI, path: str) -> list[str]:
+    """The methods the schema documents for ``path`` (its templates' ``{name}`` matching one path segment)."""
+    methods: set[str] = set()
+    for template, ops in app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            methods.update(m.upper() for m in ops)
+    return sorted(methods)
 
 
 def _describe(errors: Any) -> str:
@@ -213,6 +233,15 @@ def _describe(errors: Any) -> str:
 
 
 # --- request id, one log line, body limits (a plain ASGI middleware: cheap on the hot path) ----------------------
+
+
+def body_limit(path: str, settings: Settings) -> int:
+    """The largest body a path takes: a photo upload, a dataset archive, or JSON."""
+    if path in PHOTO_PATHS or path.startswith("/v1/datasets/") and path.endswith("/photos"):
+        return settings.max_upload_bytes + MULTIPART_SLACK
+    if path.startswith("/v1/datasets/") and path.endswith("/import"):
+        return settings.max_import_bytes + MULTIPART_SLACK
+    return settings.max_json_bytes
 
 
 class BodyTooLarge(ApiError):
@@ -244,8 +273,7 @@ class RequestMiddleware:
                 declared = int(value) if value.isdigit() else 0
         rid = rid or uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = rid
-        limit = (self.settings.max_upload_bytes + MULTIPART_SLACK if scope["path"] in PHOTO_PATHS
-                 else self.settings.max_json_bytes)
+        limit = body_limit(scope["path"], self.settings)
         status = 0
         sent = 0
         received = 0
