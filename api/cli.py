@@ -5,12 +5,18 @@
     mjscore PHOTO --rules mcr [--self-draw ...] [--json] [--annotated out.png]
     mjscore detect PHOTO --json
     mjscore serve [--host --port --workers]
+    mjscore train --data DATASET [--out DIR] [--minutes N] [--resume]   (the training extra)
+
+``--weights DIR`` (or ``MJ_WEIGHTS``) reads photos with the weights ``mjscore train`` wrote; default: ``models/``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
+import subprocess
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -21,7 +27,8 @@ from scorer.request import RULE_SETS, error_object, score_parsed, score_request
 if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only for the photo commands
     from api.pipeline import Detector, Reading
 
-COMMANDS = ("score", "batch", "detect", "serve")
+COMMANDS = ("score", "batch", "detect", "serve", "train")
+TRAIN_EXTRA = ("torch", "ultralytics", "onnx")  # what `mjscore train` needs beyond the runtime
 
 
 def main(argv: list[str] | None = None, *, detector: Detector | None = None) -> int:
@@ -29,6 +36,8 @@ def main(argv: list[str] | None = None, *, detector: Detector | None = None) -> 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv.insert(0, "photo")
+    if argv and argv[0] == "train":  # its options are the training wing's own (mjscore train --help)
+        return _train(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
@@ -90,15 +99,25 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--concealed-kong", action="append", default=[], metavar="TILE",
                    help="the tile of a concealed kong shown as four backs, in reading order; repeatable")
     p.add_argument("--hand-override", default=None, help="score this hand (notation) instead of the reading")
+    _weights_flag(p)
     _context_flags(p)
     p = sub.add_parser("detect", help="find the tiles in a photo")
     p.add_argument("photo")
     p.add_argument("--json", action="store_true")
+    _weights_flag(p)
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: MJ_WORKERS, else 1)")
+    sub.add_parser("train", add_help=False, help="fine-tune the tile reader on a dataset of labelled photos (the "
+                   "training extra; mjscore train --help)")
     return parser
+
+
+def _weights_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--weights", metavar="DIR", default=os.environ.get("MJ_WEIGHTS") or None,
+                   help="read with the weights in DIR, as mjscore train writes them (default: MJ_WEIGHTS, else the "
+                        "shipped models/)")
 
 
 def request_from_args(args: argparse.Namespace, hand: str | None) -> dict[str, Any]:
@@ -208,10 +227,10 @@ def _read(args: argparse.Namespace, detector: Detector | None) -> Reading | int:
         image_size(args.photo)
         if detector is None:
             try:
-                detector = default_detector()
+                detector = default_detector(args.weights)
             except VisionError as exc:
-                return fail(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)",
-                            args.json)
+                where = "" if args.weights else "; the tile detector's weights are not installed (see models/)"
+                return fail(exc.code, f"{exc}{where}", args.json)
         return read_photo(args.photo, detector)
     except VisionError as exc:
         return fail(exc.code, str(exc), args.json)
@@ -263,6 +282,18 @@ def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detec
     if annotated:
         print(f"\nannotated photo: {annotated}")
     return 0 if result["ok"] else 1
+
+
+def _train(argv: list[str]) -> int:
+    """``mjscore train ...``: the training wing's command (``python -m training.learn``), run as a process of its
+    own (this one never imports PyTorch or the training wing), when the training extra is installed; else how to
+    install it (exit 2)."""
+    missing = [name for name in TRAIN_EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"mjscore train: {', '.join(missing)} not installed; training needs the training extra: "
+              f"pip install 'mjscore[train]'", file=sys.stderr)
+        return 2
+    return subprocess.call([sys.executable, "-m", "training.learn", *argv])
 
 
 def _serve(args: argparse.Namespace) -> int:

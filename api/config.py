@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     max_batch: int = Field(1000, ge=1, le=1000, description="most hands in one /v1/score/batch body")
     # the model
     load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
+    weights: Path | None = Field(None, description="a weights folder (mjscore train writes one) read instead of the "
+                                                   "shipped weights and the files below; empty: those")
     finder_weights: Path = Field(FINDER_WEIGHTS, description="the YOLO tile finder")
     set_finder_weights: Path | None = Field(
         SET_FINDER_WEIGHTS, description="the finder for photos of a whole set laid out (many tiles); empty: none")
@@ -64,7 +66,7 @@ class Settings(BaseSettings):
         None, description="the bearer token of the dataset endpoints; empty: the dataset endpoints answer 403")
     max_import_bytes: int = Field(2_000_000_000, ge=1, description="largest dataset archive to import, bytes")
 
-    @field_validator("set_finder_weights", "caption_weights", "annotate_token", mode="before")
+    @field_validator("weights", "set_finder_weights", "caption_weights", "annotate_token", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

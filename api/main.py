@@ -119,6 +119,10 @@ def _load_model(app: FastAPI, settings: Settings) -> None:
         if settings.detector:
             module, _, name = settings.detector.partition(":")
             detector = getattr(importlib.import_module(module), name)()
+        elif settings.weights:  # a weights folder (mjscore train) in place of the files named one by one
+            from vision.detector import TileDetector
+
+            detector = TileDetector.from_folder(settings.weights)
         else:
             from vision.detector import TileDetector
 

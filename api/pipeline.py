@@ -45,11 +45,12 @@ class Detector(Protocol):
     def detect(self, image: ImageInput) -> list[Detection]: ...
 
 
-def default_detector() -> Detector:
-    """The detector with the shipped weights, loaded once (``vision.ModelNotFoundError`` without them)."""
-    from vision import default_detector as shipped
+def default_detector(weights: str | None = None) -> Detector:
+    """The detector with the shipped weights, or those of the folder ``weights``, loaded once
+    (``vision.ModelNotFoundError`` without them, or for a folder that is no weights folder)."""
+    from vision import default_detector as loaded
 
-    return shipped()
+    return loaded(weights)
 
 
 # ----------------------------------------------------------------------------------------------- recognition ----

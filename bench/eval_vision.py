@@ -31,6 +31,7 @@ import numpy as np
 from PIL import Image
 
 from training import paths, synth
+from training.measure import iou, read_right
 from training.real import real_photo_files
 from vision.detector import READER_WEIGHTS
 from vision.names import NAMES
@@ -69,37 +70,6 @@ class Baseline:
 
 
 # --------------------------------------------------------------------------------------------------- scoring ----
-def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of one xyxy box against many."""
-    x0, y0 = np.maximum(a[0], b[:, 0]), np.maximum(a[1], b[:, 1])
-    x1, y1 = np.minimum(a[2], b[:, 2]), np.minimum(a[3], b[:, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area = lambda z: (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])  # noqa: E731
-    return inter / np.maximum(area(a) + area(b) - inter, 1e-9)
-
-
-def read_right(truth: list[tuple[str, tuple]], dets: list[tuple[str, float, tuple]]) -> tuple[int, int]:
-    """(true tiles matched at IoU >= 0.5 by a detection of the right name, true tiles); one detection per tile."""
-    if not truth:
-        return 0, 0
-    used: set[int] = set()
-    ok = 0
-    boxes = np.array([d[2] for d in dets], np.float64).reshape(-1, 4)
-    for label, box in truth:
-        if len(boxes) == 0:
-            break
-        ious = iou(np.array(box, np.float64), boxes)
-        for j in np.argsort(-ious):
-            if ious[j] < 0.5:
-                break
-            if j in used:
-                continue
-            used.add(int(j))
-            ok += dets[j][0] == label
-            break
-    return ok, len(truth)
-
-
 def map50(per_image: list[tuple[list, list]], classes: frozenset[str]) -> float:
     """Mean over classes (that occur in the truth) of all-point-interpolated AP at IoU 0.5."""
     aps = []

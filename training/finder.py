@@ -84,3 +84,32 @@ def export_finder(weights: Path, set_finder: bool = False, models: Path = paths.
     shutil.copy(tmp, dest)
     onnx = YOLO(str(dest), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17, imgsz=416)
     return Path(onnx)
+
+
+def tune_finder(train: list[Path], val: list[Path], init: Path, run: Path, minutes: float, imgsz: int = 416,
+                batch: int = 8) -> Path:
+    """Go on training the finder ``init`` (a ``tile_finder.pt``) for ``minutes`` on the photo folders ``train``
+    (labels beside them at ultralytics' paths, any of the 43 classes: trained as one), validated on ``val``, in the
+    run folder ``run``, at the fine-tunes' low learning rate; resumes an unfinished run. Returns its best weights."""
+    from ultralytics import YOLO
+
+    from vision.names import NAMES
+
+    data = run.parent / f"{run.name}.yaml"
+    last = run / "weights" / "last.pt"
+    run.parent.mkdir(parents=True, exist_ok=True)
+    data.write_text("train:\n" + "".join(f"  - {d.resolve()}\n" for d in train)
+                    + "val:\n" + "".join(f"  - {d.resolve()}\n" for d in val)
+                    + "names:\n" + "".join(f"  {k}: '{n}'\n" for k, n in enumerate(NAMES)))
+    if last.exists() and not (run / "done").exists():
+        YOLO(str(last)).train(resume=True)
+    elif not (run / "done").exists():
+        YOLO(str(init)).train(data=str(data), epochs=100, time=minutes / 60, imgsz=imgsz, batch=batch, workers=0,
+                              single_cls=True, project=str(run.parent.resolve()), name=run.name, exist_ok=True,
+                              plots=False, device="cpu", cache="ram", mosaic=0.0, scale=0.4, degrees=0.0,
+                              translate=0.1, fliplr=0.5, close_mosaic=0, seed=0, deterministic=False, amp=False,
+                              optimizer="AdamW", lr0=0.0004, lrf=0.2, warmup_epochs=0, patience=100, verbose=False)
+    (run / "done").write_text("\n")
+    best = run / "weights" / "best.pt"
+    return best if best.exists() else last
+

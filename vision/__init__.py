@@ -18,12 +18,13 @@ if TYPE_CHECKING:
 __all__ = ["BadImageError", "Detection", "ModelNotFoundError", "VisionError", "default_detector", "detect"]
 
 
-@lru_cache(maxsize=1)
-def default_detector() -> TileDetector:
-    """The detector with the shipped weights, loaded once."""
+@lru_cache(maxsize=2)
+def default_detector(weights: str | None = None) -> TileDetector:
+    """The detector with the shipped weights, or with those of the folder ``weights`` (``vision/weights.py``),
+    loaded once."""
     from vision.detector import TileDetector
 
-    return TileDetector()
+    return TileDetector() if weights is None else TileDetector.from_folder(weights)
 
 
 def detect(image: ImageInput) -> list[Detection]:

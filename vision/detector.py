@@ -191,6 +191,10 @@ class TileDetector:
                    f"{[o.name for o in self._classifier.get_outputs()]}, detection reads tile, up and look "
                    f"(export it again: python -m training ship --classifier-run RUN)")
             raise ModelNotFoundError(msg)
+        classes = self._classifier.get_outputs()[0].shape[-1]
+        if classes != len(NAMES):
+            msg = f"{classifier} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
+            raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
         self._readers = [Reader.load(_session(r, opts), r) for r in readers]
         self._captions = CaptionReader(_session(captions, opts), captions) if captions else None
@@ -210,6 +214,15 @@ class TileDetector:
         det._classifier, det._crop = classifier, crop
         det._readers, det._captions = list(readers), captions
         return det
+
+    @classmethod
+    def from_folder(cls, folder: Path | str, config: DetectorConfig | None = None) -> TileDetector:
+        """The detector of a weights folder (``vision/weights.py``: ``models/``, or one ``mjscore train`` wrote),
+        checked first: a missing file or other class names raise ``ModelNotFoundError`` naming them."""
+        from vision.weights import weights_folder
+
+        w = weights_folder(folder)
+        return cls(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions)
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).

@@ -1,0 +1,91 @@
+"""The classifier's fine-tune (``training/finetune.py``): crops cut as detection cuts them with their up directions
+held to the sideways flags, and a run stopped at any step that goes on exactly as if it had not stopped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from training import finetune, synth
+from training.finetune import Crops, Tuner, photo_crops
+from training.labelled import Photo, Tile
+from vision.names import CLASS_ID
+
+
+def _crops(n: int, seed: int) -> Crops:
+    rng = np.random.default_rng(seed)
+    return Crops(rng.integers(0, 255, (n, 32, 32, 3), np.uint8), rng.integers(0, 43, n), rng.integers(0, 4, n))
+
+
+@pytest.fixture
+def init(tmp_path: Path) -> Path:
+    import torch
+
+    from training.net import TileNet
+
+    torch.manual_seed(0)
+    torch.save({"model": TileNet().state_dict()}, tmp_path / "init.pt")
+    return tmp_path / "init.pt"
+
+
+def _tuner(init: Path, ckpt: Path) -> Tuner:
+    return Tuner(init, _crops(40, 1), _crops(60, 2), ckpt, seed=3, batch=8)
+
+
+def test_a_run_stopped_and_resumed_ends_as_one_that_ran_through(init: Path, tmp_path: Path) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    through = _tuner(init, tmp_path / "through.pt")
+    through.run(6)
+    assert through.steps == 6 and through.planned
+
+    class Killed(Exception):
+        pass
+
+    def kill_after_four(step: int, _loss: float) -> None:
+        if step == 4:
+            raise Killed
+
+    stopped = _tuner(init, tmp_path / "stopped.pt")
+    with pytest.raises(Killed):
+        stopped.run(6, progress=kill_after_four, save_seconds=0)  # killed before its fourth step's checkpoint
+    resumed = _tuner(init, tmp_path / "stopped.pt")
+    assert resumed.resume() and resumed.step == 3 and resumed.steps == 6
+    resumed.run(100)  # the plan saved wins over the one asked
+    assert resumed.step == 6 and resumed.losses == through.losses
+    for name, value in through.net.state_dict().items():
+        assert torch.equal(value, resumed.net.state_dict()[name]), name
+    assert not any(torch.equal(v, w) for v, w in zip(through.net.state_dict().values(),
+                                                       torch.load(init)["model"].values(), strict=True)
+                   if v.dtype.is_floating_point and v.numel() > 100)  # and it did learn
+
+
+def test_the_steps_are_planned_to_fit_the_time_after_the_first_few(init: Path, tmp_path: Path) -> None:
+    tuner = _tuner(init, tmp_path / "a.pt")
+    tuner.run(1000, seconds=0.0)  # no time: the first steps timed, then one more
+    assert tuner.step == tuner.steps == finetune.PLAN_AFTER + 1 and tuner.planned
+    again = _tuner(init, tmp_path / "a.pt")
+    assert again.resume() and (again.step, again.steps) == (tuner.step, tuner.steps)
+
+
+def test_labelled_tiles_are_cut_upright_or_sideways_as_labelled(tmp_path: Path) -> None:
+    jpg, _, layout = synth.make_scene(synth.SceneSpec(1, 5, "test", 0.5, 0.5), [synth.plain_style()])
+    (tmp_path / "a.jpg").write_bytes(jpg)
+    tiles = [t for t in layout["tiles"] if t["visible"] >= 0.6]
+    photo = Photo(tmp_path / "a.jpg", "train", tuple(Tile(t["label"], tuple(t["box"]), t["sideways"]) for t in tiles))
+    asked = []
+
+    def up_of(crops: np.ndarray, sideways: np.ndarray) -> np.ndarray:
+        asked.append(sideways)
+        return finetune.held_up(np.tile([0.4, 0.3, 0.2, 0.1], (len(crops), 1)), sideways)
+
+    crops = photo_crops([photo], 48, up_of, seed=0, variants=3)
+    assert crops.x.shape == (3 * len(tiles), 48, 48, 3)
+    assert crops.y.tolist() == [CLASS_ID[t["label"]] for t in tiles] * 3
+    assert asked[0].tolist() == [int(t["sideways"]) for t in tiles] and any(t["sideways"] for t in tiles)
+    assert crops.up.tolist() == [1 if t["sideways"] else 0 for t in tiles] * 3
+    first, jittered = crops.x[: len(tiles)], crops.x[len(tiles): 2 * len(tiles)]
+    assert not np.array_equal(first, jittered)  # the second variant's boxes jittered

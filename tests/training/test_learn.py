@@ -1,0 +1,151 @@
+"""``mjscore train`` (``training/learn.py``) on a tiny dataset of the annotation store: it writes a weights folder
+that the detector loads and ``mjscore PHOTO --weights`` reads with; a run killed mid-way goes on with ``--resume``;
+a bad dataset or output folder is refused, naming what is wrong; without the training extra it says how to install
+it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from api.cli import main
+from api.datasets.store import Store
+from bench.learn import corrected_photos
+from training import synth
+from vision.detector import MODELS, TileDetector
+from vision.names import NAMES
+from vision.weights import FILES, weights_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")
+# a few steps, nothing replayed (no camerash photos), the finder left as shipped: seconds
+QUICK = ["--steps", "3", "--real", "none", "--finder", "never", "--threads", "1"]
+
+
+def scenes(n: int, seed: int) -> list:
+    styles = [synth.plain_style(), synth.plain_style((200, 220, 235), "blue")]
+    out = []
+    for i in range(n):
+        jpg, _, layout = synth.make_scene(synth.SceneSpec(i, seed, "test", 0.4, 0.6), styles)
+        out.append((jpg, None, layout))
+    return out
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """MJ_DATA_DIR with the dataset 'tiny': six corrected photos, one hand each (so some are held out)."""
+    root = tmp_path_factory.mktemp("data")
+    corrected_photos(Store(root), "tiny", scenes(6, 11))
+    return root
+
+
+def train(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "api.cli", "train", *args], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, "MJ_DATA_DIR": str(data_dir), "YOLO_OFFLINE": "1"},
+                          timeout=600, check=False)
+
+
+@pytest.fixture(scope="module")
+def trained(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
+    out = tmp_path_factory.mktemp("runs") / "tiny"
+    return out, train(data_dir, "--data", "tiny", "--out", str(out), *QUICK)
+
+
+def test_train_writes_a_weights_folder_with_its_card(trained: tuple[Path, subprocess.CompletedProcess]) -> None:
+    out, done = trained
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert weights_folder(out).classifier == out / "tile_classifier.onnx"
+    card = json.loads((out / "card.json").read_text())
+    assert card["names"] == list(NAMES) and card["dataset"]["name"] == "tiny"
+    assert card["dataset"]["train"] + card["dataset"]["held_out"] == 6 and card["dataset"]["held_out_split"] == "val"
+    assert card["files"]["tile_classifier.onnx"] == "fine-tuned (int8)"
+    assert card["files"]["tile_finder.onnx"] == card["files"]["mark_reader.onnx"] == "copied from the shipped models/"
+    assert card["classifier"]["steps"] == 3 and card["classifier"]["replay"] == 0 and card["classifier"]["crops"] > 0
+    before, after = card["held_out"]["before"], card["held_out"]["after"]
+    assert before["tiles"] == after["tiles"] > 0 and before["photos"] == after["photos"] == card["dataset"]["held_out"]
+    assert 0 <= after["read_right"] <= after["found"] <= 1 and before["hands"] == after["hands"] > 0
+    assert set(after["per_class"]) <= set(NAMES) and card["time"]["sessions"] == 1
+    for name in FILES:
+        if name != "tile_classifier.onnx":
+            assert (out / name).read_bytes() == (MODELS / name).read_bytes(), name
+    assert "tiles read right" in done.stdout and "tiles read right" in (out / "README.md").read_text()
+    assert "learning the tiles" in done.stderr and "3/3" in done.stderr  # the progress bar
+
+
+def test_mjscore_reads_photos_with_the_weights_folder(trained: tuple[Path, subprocess.CompletedProcess],
+                                                      tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out, _ = trained
+    jpg, _, _ = scenes(1, 99)[0]
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(jpg)
+    learnt, shipped = TileDetector.from_folder(out).detect(photo), TileDetector().detect(photo)
+    assert [d.confidence for d in learnt] != [d.confidence for d in shipped]  # another classifier
+    assert main(["detect", str(photo), "--weights", str(out), "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)["detections"]
+    assert [(d["tile"], d["confidence"], d["box"]) for d in read] == [(d.label, d.confidence, list(d.box))
+                                                                      for d in learnt]
+    assert main([str(photo), "--weights", str(out), "--json"]) in (0, 1)
+    assert json.loads(capsys.readouterr().out)["recognition"]["detections"] == read
+
+
+def test_a_killed_run_goes_on_where_it_stopped(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "w"
+    cmd = [sys.executable, "-m", "training.learn", "--data", "tiny", "--out", str(out), *QUICK, "--steps", "30",
+           "--save-every", "0"]
+    env = {**os.environ, "MJ_DATA_DIR": str(data_dir), "YOLO_OFFLINE": "1"}
+    child = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ckpt, deadline = out / "train" / "classifier.pt", time.monotonic() + 300
+    while not ckpt.exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)  # a few steps more
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    state = json.loads((out / "train" / "state.json").read_text())
+    assert state["phase"] == "classifier" and not (out / "card.json").exists()
+    refused = train(data_dir, "--data", "tiny", "--out", str(out), *QUICK)
+    assert refused.returncode == 2 and "holds a run already: --resume to go on with it" in refused.stderr
+    crops = (out / "train" / "crops.npz").stat().st_mtime
+    done = train(data_dir, "--data", "tiny", "--out", str(out), *QUICK, "--resume")
+    assert done.returncode == 0, done.stderr[-3000:]
+    card = json.loads((out / "card.json").read_text())
+    assert card["time"]["sessions"] == 2 and card["classifier"]["steps"] == 30  # the plan the first session made
+    assert 1 <= card["classifier"]["resumed_at"] < card["classifier"]["steps"]
+    assert (out / "train" / "crops.npz").stat().st_mtime == crops  # prepared once
+    again = train(data_dir, "--data", "tiny", "--out", str(out), *QUICK, "--resume")
+    assert again.returncode == 0 and json.loads((out / "card.json").read_text()) == card  # done: nothing to redo
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--data", "nosuch"], "no dataset 'nosuch': not a folder, a zip or a data.yaml, nor a dataset in"),
+    (["--data", "tiny", "--resume"], "nothing to resume in"),
+], ids=["unknown-dataset", "nothing-to-resume"])
+def test_a_run_that_cannot_start_says_why(data_dir: Path, tmp_path: Path, args: list[str], message: str) -> None:
+    done = train(data_dir, *args, "--out", str(tmp_path / "w"), *QUICK)
+    assert done.returncode == 2 and message in done.stderr and done.stderr.startswith("mjscore train: ")
+    assert not (tmp_path / "w").exists()
+
+
+def test_an_output_folder_in_use_is_refused(data_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "mine.txt").write_text("x")
+    done = train(data_dir, "--data", "tiny", "--out", str(tmp_path / "w"), *QUICK)
+    assert done.returncode == 2 and "is not empty: give a new folder to --out" in done.stderr
+    assert sorted(p.name for p in (tmp_path / "w").iterdir()) == ["mine.txt"]
+
+
+def test_without_the_training_extra_it_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))
+    assert main(["train", "--data", "x"]) == 2
+    assert capsys.readouterr().err == ("mjscore train: torch not installed; training needs the training extra: "
+                                       "pip install 'mjscore[train]'\n")

@@ -1,0 +1,67 @@
+"""Weights folders (``vision/weights.py``): models/ is one; a folder lacking a file, naming other classes or holding
+another network in a file's place is refused before (or as) it loads, naming what is wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vision.detector import MODELS, TileDetector
+from vision.errors import ModelNotFoundError
+from vision.names import NAMES
+from vision.weights import FILES, SHIPPED, weights_folder
+
+pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")
+
+
+def shipped_copy(dest: Path, **swap: str) -> Path:
+    """A weights folder of links to the shipped files; ``swap`` puts another shipped file in a file's place
+    (``tile_classifier_onnx="character_reader.onnx"``)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in FILES:
+        (dest / name).symlink_to(MODELS / swap.get(name.replace(".", "_"), name))
+    return dest
+
+
+def test_models_is_the_shipped_weights_folder() -> None:
+    assert weights_folder(MODELS) == SHIPPED
+    assert [p.name for p in SHIPPED.readers] == ["character_reader.onnx", "flower_reader.onnx", "mark_reader.onnx"]
+
+
+def test_a_folder_with_every_file_and_its_card_loads(tmp_path: Path) -> None:
+    folder = shipped_copy(tmp_path / "w")
+    (folder / "card.json").write_text(json.dumps({"names": list(NAMES)}))
+    w = weights_folder(folder)
+    assert w.classifier == folder / "tile_classifier.onnx" and w.readers[1] == folder / "flower_reader.onnx"
+    from training import synth
+
+    jpg, _, _ = synth.make_scene(synth.SceneSpec(0, 7, "test", 0.5, 0.5), [synth.plain_style()])
+    found = TileDetector.from_folder(folder).detect(jpg)
+    assert found and found == TileDetector().detect(jpg)  # the same networks read alike
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda d: d, "does not exist"),
+    (lambda d: (d.write_text("x"), d)[-1], "is a file"),
+    (lambda d: (shipped_copy(d), (d / "mark_reader.onnx").unlink(), (d / "caption_reader.onnx").unlink(), d)[-1],
+     "lacks mark_reader.onnx, caption_reader.onnx"),
+    (lambda d: (shipped_copy(d), (d / "card.json").write_text("[1]"), d)[-1], "is not a JSON object"),
+    (lambda d: (shipped_copy(d), (d / "card.json").write_text("{}"), d)[-1], "holds no 'names' list"),
+    (lambda d: (shipped_copy(d), (d / "card.json").write_text(json.dumps({"names": ["1m", "2m", "x"]})), d)[-1],
+     "class 2 is 'x', the detector's '3m'"),
+    (lambda d: (shipped_copy(d), (d / "card.json").write_text(json.dumps({"names": list(NAMES)[:-1]})), d)[-1],
+     "it names 42 classes, the detector 43"),
+], ids=["missing", "a-file", "files-missing", "card-not-object", "card-without-names", "other-names", "fewer-names"])
+def test_a_bad_folder_is_refused_naming_what_is_wrong(tmp_path: Path, make, message: str) -> None:  # noqa: ANN001
+    folder = make(tmp_path / "w")
+    with pytest.raises(ModelNotFoundError, match=message) as info:
+        TileDetector.from_folder(folder)
+    assert info.value.code == "model_not_found" and str(folder) in str(info.value)
+
+
+def test_another_network_in_a_files_place_is_refused_as_it_loads(tmp_path: Path) -> None:
+    folder = shipped_copy(tmp_path / "w", tile_classifier_onnx="character_reader.onnx")
+    with pytest.raises(ModelNotFoundError, match="tile_classifier.onnx is no tile classifier of this version"):
+        TileDetector.from_folder(folder)

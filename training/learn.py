@@ -1,0 +1,413 @@
+"""``mjscore train --data DATASET``: learn a tile set from labelled photos, on the CPU, within a time budget.
+
+1. prepare: read the dataset (``training/labelled.py``), measure the shipped detector on its photos (``before``: the
+   held-out photos; the train photos' found share is the finder's recall), cut the labelled tiles' crops;
+2. classifier: fine-tune the tile classifier on them, mixed with replay (``training/finetune.py``);
+3. finder: only where the shipped finder misses boxes (its recall on the train photos under ``--finder-recall``),
+   fine-tune it too (ultralytics), kept only if it finds more of the train photos' tiles than before;
+4. write: the weights folder: every file of ``models/`` (``vision/weights.py``), the trained ones in int8 as
+   shipped (``training/ship.py``), the others copied;
+5. measure: the new weights on the held-out photos (``after``); ``card.json`` and ``README.md`` say what was
+   trained, on what, and the figures before and after.
+
+Each phase is recorded in ``OUT/train/state.json`` as it ends, and the classifier saves a checkpoint every few
+seconds: ``--resume`` goes on where a stopped (or killed) run stood. The readers (characters, flowers, index marks,
+captions) stay as shipped: they read again only the tiles the classifier is unsure of.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import resource
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training import paths
+from training.finetune import SAVE_SECONDS
+from training.labelled import DatasetError, Labelled, read_dataset
+from training.measure import score_photos
+from training.progress import Bar
+
+log = logging.getLogger(__name__)
+
+STATE = "state.json"
+FINDER_RECALL = 0.98  # the shipped finder's share of the train photos' tiles found below which it is fine-tuned
+FINDER_SHARE = 0.4  # ... and then its share of the training time
+MOST_STEPS = 3000  # the classifier's steps at most, whatever the budget
+CALIBRATION = 512  # crops the int8 classifier's ranges are set on
+WRITE_SECONDS = 30  # about what exporting and quantizing the classifier take
+MARGIN = 0.95  # the share of the time left that training is planned to fill
+PHASES = ("prepare", "classifier", "finder", "write", "measure", "done")
+
+
+class LearnError(Exception):
+    """A run that cannot go on: an output folder in the way, nothing to resume."""
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="mjscore train", description="Fine-tune the tile reader (and the finder where it misses tiles) on a "
+        "dataset of labelled photos, on the CPU; writes a weights folder for mjscore --weights and MJ_WEIGHTS.",
+        epilog="docs/annotate.md: the loop from labelling to the weights in use.")
+    ap.add_argument("--data", required=True, metavar="DATASET",
+                    help="a dataset of the annotation store (its name, under MJ_DATA_DIR), or a folder or zip it "
+                         "exported, or an ultralytics dataset (a folder with data.yaml)")
+    ap.add_argument("--out", type=Path, help="the weights folder to write (default: weights/<dataset>)")
+    ap.add_argument("--resume", action="store_true", help="go on with the run stopped in --out")
+    ap.add_argument("--minutes", type=float, default=15.0, help="the time budget, all phases (default: %(default)s)")
+    ap.add_argument("--replay", type=Path, nargs="*", default=[], metavar="DIR",
+                    help="generated datasets of the training styles (python -m training synth) whose tiles are mixed "
+                         "into every batch, so that the other sets stay read (default: none)")
+    ap.add_argument("--real", type=Path, default=paths.real(),
+                    help="the camerash photos, whose training part is replayed too when there (default: %(default)s)")
+    ap.add_argument("--finder", choices=("auto", "always", "never"), default="auto",
+                    help="fine-tune the finder: auto (when it finds less than --finder-recall of the train photos' "
+                         "tiles), always or never (default: %(default)s)")
+    ap.add_argument("--finder-recall", type=float, default=FINDER_RECALL, help="default: %(default)s")
+    ap.add_argument("--steps", type=int, default=MOST_STEPS,
+                    help="the classifier's steps at most (the budget may allow fewer; default: %(default)s)")
+    ap.add_argument("--save-every", type=float, default=SAVE_SECONDS, metavar="SECONDS",
+                    help="the classifier's checkpoint, from which --resume goes on, this often (default: %(default)s)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 2, help="PyTorch threads (default: %(default)s)")
+    ap.add_argument("--seed", type=int, default=0)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    from vision.errors import VisionError
+
+    try:
+        card = learn(args)
+    except (DatasetError, LearnError, VisionError) as exc:
+        print(f"mjscore train: {exc}", file=sys.stderr)
+        return 2
+    print(summary(card))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------------ run ----
+class Run:
+    """A run's folder and its state: the phase reached, its records, the time spent (over every session)."""
+
+    def __init__(self, out: Path, resume: bool, budget: float) -> None:
+        self.out, self.work = out, out / "train"
+        self.path = self.work / STATE
+        if resume:
+            if not self.path.exists():
+                msg = f"nothing to resume in {out}: no run was started there (leave out --resume to start one)"
+                raise LearnError(msg)
+            self.state = json.loads(self.path.read_text())
+        else:
+            if self.path.exists():
+                msg = f"{out} holds a run already: --resume to go on with it, or another --out"
+                raise LearnError(msg)
+            if out.exists() and any(out.iterdir()):
+                msg = f"{out} is not empty: give a new folder to --out"
+                raise LearnError(msg)
+            self.state = {"phase": PHASES[0], "seconds": 0.0, "cpu_seconds": 0.0, "sessions": 0}
+        self.state["sessions"] += 1
+        self.budget = budget
+        self._since, self._cpu = time.monotonic(), _cpu()
+        self.work.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def phase(self) -> str:
+        return self.state["phase"]
+
+    def spent(self) -> float:
+        """Seconds spent on the run, this session's included."""
+        return self.state["seconds"] + time.monotonic() - self._since
+
+    def left(self) -> float:
+        return self.budget - self.spent()
+
+    def done(self, phase: str, **records: Any) -> None:
+        """``phase`` ended: record it, and what it found, at once (a run killed after this goes on with the next)."""
+        self.state.update(records)
+        self.state["phase"] = PHASES[PHASES.index(phase) + 1]
+        self.save()
+
+    def save(self) -> None:
+        now, cpu = time.monotonic(), _cpu()
+        self.state["seconds"] = round(self.state["seconds"] + now - self._since, 1)
+        self.state["cpu_seconds"] = round(self.state["cpu_seconds"] + cpu - self._cpu, 1)
+        self._since, self._cpu = now, cpu
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.state, indent=1))
+        tmp.replace(self.path)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def learn(args: argparse.Namespace) -> dict:
+    """Run (or resume) the phases; returns the card."""
+    out = args.out or Path("weights") / Path(args.data).stem
+    fresh = not out.exists()
+    run = Run(out, args.resume, args.minutes * 60)
+    try:
+        data = read_dataset(args.data, run.work)
+    except DatasetError:
+        if fresh:  # nothing of a run to keep
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    log.info(f"{data.name}: {len(data.split('train'))} photos to train on, {len(data.split('val'))} held out "
+             f"({sum(len(p.tiles) for p in data.photos)} tiles); {run.left() / 60:.1f} of {args.minutes:g} min left")
+    import torch
+
+    from vision.detector import MODELS, TileDetector
+
+    torch.set_num_threads(max(1, args.threads))
+    if run.phase == "prepare":
+        prepare(run, data, TileDetector(), args)
+    if run.phase == "classifier":
+        train_classifier(run, args)
+    if run.phase == "finder":
+        tune(run, data, args, MODELS)
+    if run.phase == "write":
+        write(run, args, MODELS)
+    if run.phase == "measure":
+        measure(run, data, args)
+    return json.loads((out / "card.json").read_text())
+
+
+# -------------------------------------------------------------------------------------------------- phases ----
+def prepare(run: Run, data: Labelled, shipped: Any, args: argparse.Namespace) -> None:
+    """The shipped detector measured, and the labelled tiles' crops cut."""
+    import onnxruntime as ort
+
+    from training.finetune import held_up, photo_crops
+    from vision.detector import CLASSIFIER_WEIGHTS
+
+    train = data.split("train")
+    finder = args.finder != "never"  # the finder's recall is measured on the train photos
+    again = finder and data.held_out != train
+    with Bar(len(data.held_out) + again * len(train), "reading with the shipped weights") as b:
+        started = time.monotonic()
+        before = score_photos(shipped.detect, data.held_out, b.update)
+        measuring = time.monotonic() - started
+        before_train = score_photos(shipped.detect, train, b.update) if again else before if finder else None
+    session = ort.InferenceSession(str(CLASSIFIER_WEIGHTS), providers=["CPUExecutionProvider"])
+    size = session.get_inputs()[0].shape[-1]
+
+    def up_of(crops: np.ndarray, sideways: np.ndarray) -> np.ndarray:
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
+        _, up, _ = session.run(None, {"crops": x})
+        return held_up(up, sideways)
+
+    with Bar(len(train), "cutting the labelled tiles") as b:
+        crops = photo_crops(train, size, up_of, args.seed, progress=b.update)
+    np.savez(run.work / "crops.npz", x=crops.x, y=crops.y, up=crops.up)
+    recall = round(before_train.found / max(before_train.tiles, 1), 4) if before_train else None
+    tune_finder = args.finder == "always" or (args.finder == "auto" and recall < args.finder_recall)
+    if recall is not None:
+        log.info(f"shipped finder: {recall:.4f} of the train photos' tiles found; "
+                 f"{'fine-tuning it too' if tune_finder else 'kept'}")
+    run.done("prepare", crop=int(size), crops=len(crops), before=before.to_json(),
+             before_train=before_train.to_json() if before_train else None,
+             finder={"recall_before": recall, "tune": tune_finder},
+             dataset={"name": data.name, "source": str(args.data), "train": len(train),
+                      "held_out": len(data.held_out), "held_out_split": "val" if data.split("val") else "train",
+                      "tiles": sum(len(p.tiles) for p in train), "notes": list(data.notes)},
+             measure_seconds=round(measuring, 1))
+
+
+def train_classifier(run: Run, args: argparse.Namespace) -> None:
+    """The classifier fine-tuned from the shipped one on the crops, for the steps that fit the time left."""
+    from training.finetune import Crops, Tuner, replay_crops
+    from training.ship import twin_checkpoint
+    from vision.detector import CLASSIFIER_WEIGHTS
+
+    z = np.load(run.work / "crops.npz")
+    crops = Crops(z["x"], z["y"], z["up"])
+    real = args.real if args.real and (args.real / "tiles-data" / "data.csv").exists() else None
+    replay = replay_crops(args.replay, real, run.state["crop"], args.seed)
+    init = run.work / "init.pt"
+    if not init.exists():
+        twin_checkpoint(CLASSIFIER_WEIGHTS, init)
+    tuner = Tuner(init, crops, replay, run.work / "classifier.pt", args.seed)
+    tuner.resume()
+    resumed_at = tuner.step
+    share = 1 - FINDER_SHARE if run.state["finder"]["tune"] else 1.0
+    seconds = share * _training_time(run)
+    log.info(f"classifier: {len(crops)} labelled crops, {len(replay)} replayed; {seconds / 60:.1f} min")
+    with Bar(tuner.steps or args.steps, "learning the tiles") as b:
+        b.skip(tuner.step)
+
+        def shown(_step: int, loss: float) -> None:
+            b.total = tuner.steps
+            b.update(1, f"loss {loss:.3f}")
+
+        tuner.run(args.steps, seconds, shown, args.save_every)
+    run.done("classifier", classifier={"steps": tuner.steps, "resumed_at": resumed_at, "crops": len(crops),
+                                       "replay": len(replay),
+                                       "replay_from": [str(p) for p in args.replay] + ([str(real)] if real else []),
+                                       "lr": tuner.lr, "batch": tuner.batch, "share": tuner.share,
+                                       "last_loss": float(np.mean(tuner.losses[-20:])) if tuner.losses else None})
+
+
+def _training_time(run: Run) -> float:
+    """The seconds left to train in: the budget left, less the phases after (writing, measuring) and a margin (the
+    steps' pace varies on a shared machine)."""
+    return MARGIN * (run.left() - WRITE_SECONDS - 1.5 * run.state["measure_seconds"])
+
+
+def tune(run: Run, data: Labelled, args: argparse.Namespace, models: Path) -> None:
+    """The finder fine-tuned on the train photos (and the replay datasets' photos) when ``prepare`` said so, and
+    kept when it finds more of the train photos' tiles than the shipped one."""
+    finder = dict(run.state["finder"])
+    if not finder["tune"]:
+        run.done("finder")
+        return
+    from training.finder import export_finder, tune_finder
+    from vision.detector import TileDetector
+
+    train = sorted({p.image.parent for p in data.split("train")}) + [d / "images" / "train" for d in args.replay]
+    val = sorted({p.image.parent for p in data.held_out})
+    minutes = max(1.0, _training_time(run) / 60)
+    log.info(f"finder: fine-tuning for {minutes:.1f} minutes")
+    best = tune_finder(train, val, models / "tile_finder.pt", run.work / "finder", minutes)
+    tuned = run.work / "finder_export"
+    shutil.rmtree(tuned, ignore_errors=True)
+    tuned.mkdir()
+    export_finder(best, models=tuned)
+    detector = TileDetector(tuned / "tile_finder.onnx")
+    with Bar(len(data.split("train")), "the fine-tuned finder on the train photos") as b:
+        after = score_photos(detector.detect, data.split("train"), b.update)
+    finder["recall_after"] = round(after.found / max(after.tiles, 1), 4)
+    finder["kept"] = finder["recall_after"] > finder["recall_before"]
+    log.info(f"finder: {finder['recall_after']:.4f} found after, {finder['recall_before']:.4f} before: "
+             f"{'kept' if finder['kept'] else 'the shipped one kept'}")
+    run.done("finder", finder=finder)
+
+
+def write(run: Run, args: argparse.Namespace, models: Path) -> None:
+    """The weights folder: the classifier exported and quantized, the finder where it was kept, the rest copied."""
+    import torch
+
+    from training.classifier import export
+    from training.finetune import Crops, replay_crops
+    from training.net import TileNet
+    from training.ship import quantize
+    from vision.weights import FILES
+
+    net = TileNet()
+    net.load_state_dict(torch.load(run.work / "classifier.pt", map_location="cpu", weights_only=False)["model"])
+    z = np.load(run.work / "crops.npz")
+    real = args.real if args.real and (args.real / "tiles-data" / "data.csv").exists() else None
+    mixed = Crops.join([Crops(z["x"], z["y"], z["up"]), replay_crops(args.replay, real, run.state["crop"],
+                                                                      args.seed, limit=30)])
+    pick = np.sort(np.random.default_rng(args.seed).permutation(len(mixed))[:CALIBRATION])
+    classifier = export(net, run.work / "tile_classifier.onnx", run.state["crop"])
+    quantize(classifier, mixed.x[pick])
+    tuned = run.work / "finder_export" if run.state["finder"].get("kept") else None
+    for name in FILES:
+        src = run.work / name if name == classifier.name else tuned / name if tuned and name.startswith(
+            "tile_finder") else models / name
+        shutil.copyfile(src, run.out / name)
+    if tuned:
+        shutil.copyfile(tuned / "tile_finder.pt", run.out / "tile_finder.pt")
+    run.done("write")
+
+
+def measure(run: Run, data: Labelled, args: argparse.Namespace) -> None:
+    """The new weights on the held-out photos; the card and its README written."""
+    from vision.detector import TileDetector
+
+    detector = TileDetector.from_folder(run.out)
+    with Bar(len(data.held_out), "reading with the new weights") as b:
+        after = score_photos(detector.detect, data.held_out, b.update)
+    run.done("measure", after=after.to_json())
+    card = make_card(run.state, run.out)
+    (run.out / "card.json").write_text(json.dumps(card, indent=1))
+    (run.out / "README.md").write_text(readme(card))
+
+
+# ---------------------------------------------------------------------------------------------------- card ----
+def make_card(state: dict, out: Path) -> dict:
+    """What the weights folder holds: the class names, what was trained on what, the figures before and after."""
+    from vision.names import NAMES
+    from vision.weights import FILES
+
+    finder = state["finder"]
+    trained = {"tile_classifier.onnx": "fine-tuned (int8)"}
+    if finder.get("kept"):
+        trained["tile_finder.onnx"] = "fine-tuned"
+    return {
+        "names": list(NAMES),
+        "dataset": state["dataset"],
+        "files": {name: trained.get(name, "copied from the shipped models/") for name in FILES},
+        "classifier": state["classifier"],
+        "finder": finder,
+        "held_out": {"before": state["before"], "after": state["after"],
+                     "changed": changed(state["before"]["per_class"], state["after"]["per_class"])},
+        "train_before": {k: v for k, v in (state["before_train"] or {}).items() if k != "per_class"},
+        "time": {"wall_seconds": state["seconds"], "cpu_seconds": state["cpu_seconds"],
+                 "sessions": state["sessions"], "load_average": [round(v, 2) for v in os.getloadavg()]},
+    }
+
+
+def changed(before: dict, after: dict) -> dict[str, list[int]]:
+    """Per class whose count of tiles read right changed: [before, after, tiles].
+
+    >>> changed({"5m": {"right": 3, "tiles": 4}, "6m": {"right": 2, "tiles": 2}},
+    ...         {"5m": {"right": 4, "tiles": 4}, "6m": {"right": 2, "tiles": 2}})
+    {'5m': [3, 4, 4]}
+    """
+    return {k: [before[k]["right"], after[k]["right"], after[k]["tiles"]] for k in sorted(after)
+            if k in before and before[k]["right"] != after[k]["right"]}
+
+
+def _pct(score: dict, key: str) -> str:
+    value = score.get(key)
+    return "-" if value is None else f"{value:.4f}"
+
+
+def summary(card: dict) -> str:
+    """The card in a few lines: before and after on the held-out photos, what changed, the time."""
+    b, a = card["held_out"]["before"], card["held_out"]["after"]
+    d = card["dataset"]
+    lines = [f"dataset {d['name']}: trained on {d['train']} photos ({d['tiles']} tiles), measured on "
+             f"{d['held_out']} {d['held_out_split']} photos ({a['tiles']} tiles)",
+             f"  tiles read right  {_pct(b, 'read_right')} -> {_pct(a, 'read_right')}",
+             f"  tiles found       {_pct(b, 'found')} -> {_pct(a, 'found')}"]
+    if a["hands"]:
+        lines.append(f"  hands read exactly {_pct(b, 'hands_exact')} -> {_pct(a, 'hands_exact')} of {a['hands']}")
+    for name, (before, after, n) in card["held_out"]["changed"].items():
+        lines.append(f"  {name}: {before} -> {after} of {n} read right")
+    lines += [f"  {note}" for note in d["notes"]]
+    f = card["finder"]
+    found = "" if f["recall_before"] is None else f" (found {f['recall_before']:.4f} of the train photos' tiles" + (
+        f", fine-tuned {f['recall_after']:.4f})" if "recall_after" in f else ")")
+    lines.append(f"  finder: {'fine-tuned' if f.get('kept') else 'as shipped'}{found}")
+    t = card["time"]
+    lines.append(f"  {card['classifier']['steps']} classifier steps; {t['wall_seconds'] / 60:.1f} min wall, "
+                 f"{t['cpu_seconds'] / 60:.1f} min CPU")
+    return "\n".join(lines)
+
+
+def readme(card: dict) -> str:
+    """The weights folder's README: how to use it, and the card's figures."""
+    return (f"# Weights learnt from the dataset {card['dataset']['name']}\n\n"
+            f"Written by `mjscore train`. Read photos with them: `mjscore PHOTO --weights DIR`, "
+            f"`mjscore detect PHOTO --weights DIR`, or the service with `MJ_WEIGHTS=DIR`.\n\n"
+            f"```\n{summary(card)}\n```\n\n"
+            + "".join(f"- `{name}`: {what}\n" for name, what in card["files"].items())
+            + "\n`card.json` holds the figures in full (per class, before and after).\n")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

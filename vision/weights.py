@@ -1,0 +1,81 @@
+"""A weights folder: the detector's networks under the file names ``models/`` gives them, so that a set of weights
+is used by naming its folder (``mjscore PHOTO --weights DIR``, ``MJ_WEIGHTS=DIR`` for the service). ``models/``
+is the shipped one; ``mjscore train`` writes others (every file, the ones it did not train copied), with a
+``card.json`` saying what was trained, on what, and how it read before and after.
+
+A folder is checked before any network loads: every file there, and the card's class names, when it has a card,
+those of ``vision.names``; the networks themselves are checked as they load (``TileDetector``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.detector import (
+    CAPTION_WEIGHTS,
+    CLASSIFIER_WEIGHTS,
+    FINDER_WEIGHTS,
+    MODELS,
+    READER_WEIGHTS,
+    SET_FINDER_WEIGHTS,
+)
+from vision.errors import ModelNotFoundError
+from vision.names import NAMES
+
+CARD = "card.json"
+FILES: tuple[str, ...] = tuple(p.name for p in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS,
+                                                *READER_WEIGHTS, CAPTION_WEIGHTS))
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The networks of one weights folder, as ``TileDetector`` takes them."""
+
+    folder: Path
+    finder: Path
+    set_finder: Path
+    classifier: Path
+    readers: tuple[Path, ...]
+    captions: Path
+
+
+SHIPPED = Weights(MODELS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, READER_WEIGHTS, CAPTION_WEIGHTS)
+
+
+def weights_folder(folder: Path | str) -> Weights:
+    """The weights in ``folder``, checked: a folder holding every file of ``FILES``, and a ``card.json`` (when
+    there) whose ``names`` are the detector's class names. Raises ``ModelNotFoundError`` naming what is wrong."""
+    root = Path(folder)
+    if not root.is_dir():
+        what = "is a file" if root.exists() else "does not exist"
+        msg = f"weights folder {root} {what}: give a folder written by mjscore train (or models/, the shipped one)"
+        raise ModelNotFoundError(msg)
+    missing = [name for name in FILES if not (root / name).is_file()]
+    if missing:
+        msg = (f"weights folder {root} lacks {', '.join(missing)}: a weights folder holds {', '.join(FILES)} "
+               f"(mjscore train writes them all)")
+        raise ModelNotFoundError(msg)
+    card = root / CARD
+    if card.exists():
+        _check_card(card)
+    paths = [root / name for name in FILES]
+    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-1]), paths[-1])
+
+
+def _check_card(card: Path) -> None:
+    try:
+        names = json.loads(card.read_text(encoding="utf-8")).get("names")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+        msg = f"{card} is not a JSON object: {exc}"
+        raise ModelNotFoundError(msg) from exc
+    if not isinstance(names, list):
+        msg = f"{card} holds no 'names' list: the class names its networks read"
+        raise ModelNotFoundError(msg)
+    if names != list(NAMES):
+        pairs = enumerate(zip(names, NAMES, strict=False))
+        diff = next((f"class {k} is {a!r}, the detector's {b!r}" for k, (a, b) in pairs if a != b),
+                    f"it names {len(names)} classes, the detector {len(NAMES)}")
+        msg = f"{card}: the weights' class names are not the detector's: {diff}"
+        raise ModelNotFoundError(msg)
