@@ -88,9 +88,10 @@ def export_finder(weights: Path, set_finder: bool = False, models: Path = paths.
 
 def tune_finder(train: list[Path], val: list[Path], init: Path, run: Path, minutes: float, imgsz: int = 416,
                 batch: int = 8) -> Path:
-    """Go on training the finder ``init`` (a ``tile_finder.pt``) for ``minutes`` on the photo folders ``train``
-    (labels beside them at ultralytics' paths, any of the 43 classes: trained as one), validated on ``val``, in the
-    run folder ``run``, at the fine-tunes' low learning rate; resumes an unfinished run. Returns its best weights."""
+    """Go on training the finder ``init`` (a ``tile_finder.pt``) for ``minutes`` on ``train`` (photo folders, or
+    text files listing photos; labels at ultralytics' paths beside them, any of the 43 classes: trained as one),
+    validated on ``val``, in the run folder ``run``, at the fine-tunes' low learning rate; resumes an unfinished run.
+    Returns its best weights."""
     from ultralytics import YOLO
 
     from vision.names import NAMES

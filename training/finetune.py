@@ -32,6 +32,7 @@ from vision.names import CLASS_ID
 BATCH = 64
 LR = 5e-4  # the one-cycle schedule's peak
 SHARE = 0.5  # the labelled photos' crops' share of each batch; the rest is replay
+REAL_SHARE = 0.25  # ... of which the real photos' (when there are generated ones too)
 JITTER = 0.05  # box jitter, a share of the box's sides (as a finder misses)
 VARIANTS = 4  # jittered crops per labelled tile (the first unjittered)
 SAVE_SECONDS = 20.0  # a checkpoint this often
@@ -102,15 +103,18 @@ def held_up(up_probs: np.ndarray, sideways: np.ndarray) -> np.ndarray:
     return np.where(allowed, up_probs, -1.0).argmax(1)
 
 
-def replay_crops(synth: Sequence[Path], real: Path | None, size: int, seed: int, limit: int = 400) -> Crops:
-    """Replay: crops of the tiles of up to ``limit`` photos of each generated dataset's train split, and of the
-    real camerash training photos (upright, up bin 0) when ``real`` holds them."""
+def synth_crops(datasets: Sequence[Path], size: int, seed: int, limit: int = 400) -> Crops:
+    """Replay: crops of the tiles of up to ``limit`` photos of each generated dataset's train split."""
     rng = np.random.default_rng(seed)
-    parts = [Crops(*load_synth(d, "train", 1, rng, limit=limit, size=size, decoys=False)) for d in synth]
-    if real is not None:
-        x, y = load_real(real, holdout=False, size=size)
-        parts.append(Crops(x, y, np.zeros(len(y), np.int64)))
-    return Crops.join(parts)
+    return Crops.join([Crops(*load_synth(d, "train", 1, rng, limit=limit, size=size, decoys=False)) for d in datasets])
+
+
+def real_crops(root: Path | None, size: int) -> Crops:
+    """Replay: the real camerash training photos (upright: up bin 0), when ``root`` holds them."""
+    if root is None:
+        return Crops.join([])
+    x, y = load_real(root, holdout=False, size=size)
+    return Crops(x, y, np.zeros(len(y), np.int64))
 
 
 def turned(x: np.ndarray, up: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -148,17 +152,20 @@ def rate(step: int, steps: int, peak: float) -> float:
 
 
 class Tuner:
-    """The classifier's fine-tune: ``Tuner(init, data, replay, ckpt).run(steps, seconds)``; resumes from ``ckpt``."""
+    """The classifier's fine-tune: ``Tuner(init, data, replay, real, ckpt).run(steps, seconds)``; resumes from
+    ``ckpt``. Each batch: ``share`` of it labelled crops, the rest replay (``REAL_SHARE`` of that real photos)."""
 
-    def __init__(self, init: Path, data: Crops, replay: Crops, ckpt: Path, seed: int = 0, lr: float = LR,
-                 share: float = SHARE, batch: int = BATCH) -> None:
+    def __init__(self, init: Path, data: Crops, replay: Crops, real: Crops, ckpt: Path, seed: int = 0,
+                 lr: float = LR, share: float = SHARE, batch: int = BATCH) -> None:
         import torch
 
         from training.net import TileNet
 
-        self.data, self.replay, self.ckpt = data, replay, ckpt
-        self.lr, self.batch = lr, batch
-        self.share = share if len(replay) else 1.0
+        self.ckpt, self.lr, self.batch = ckpt, lr, batch
+        ours = round(batch * share) if len(replay) + len(real) else batch
+        theirs = batch - ours
+        mine = round(theirs * REAL_SHARE) if len(replay) and len(real) else theirs if len(real) else 0
+        self.pools = [(c, n) for c, n in ((data, ours), (replay, theirs - mine), (real, mine)) if n]
         start = torch.load(init, map_location="cpu", weights_only=False)
         self.net = TileNet(len(CLASS_ID))
         self.net.load_state_dict(start["model"])
@@ -197,13 +204,10 @@ class Tuner:
         tmp.replace(self.ckpt)
 
     def _batch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        ours = max(1, round(self.batch * self.share))
-        pick = [(self.data, self.rng.integers(0, len(self.data), ours))]
-        if self.batch > ours:
-            pick.append((self.replay, self.rng.integers(0, len(self.replay), self.batch - ours)))
-        x = np.concatenate([c.x[i] for c, i in pick])
-        y = np.concatenate([c.y[i] for c, i in pick])
-        up = np.concatenate([c.up[i] for c, i in pick])
+        picks = [(c, self.rng.integers(0, len(c), n)) for c, n in self.pools]
+        x = np.concatenate([c.x[i] for c, i in picks])
+        y = np.concatenate([c.y[i] for c, i in picks])
+        up = np.concatenate([c.up[i] for c, i in picks])
         x, up = turned(x, up, self.rng.integers(0, 4, len(y)))
         return x, y, up
 

@@ -31,7 +31,15 @@ def init(tmp_path: Path) -> Path:
 
 
 def _tuner(init: Path, ckpt: Path) -> Tuner:
-    return Tuner(init, _crops(40, 1), _crops(60, 2), ckpt, seed=3, batch=8)
+    return Tuner(init, _crops(40, 1), _crops(60, 2), _crops(20, 3), ckpt, seed=3, batch=8)
+
+
+def test_a_batch_is_half_labelled_crops_half_replay_a_quarter_of_it_real_photos(init: Path, tmp_path: Path
+                                                                                    ) -> None:
+    tuner = _tuner(init, tmp_path / "a.pt")
+    assert [n for _, n in tuner.pools] == [4, 3, 1]  # half labelled, the rest a quarter real
+    alone = Tuner(init, _crops(40, 1), _crops(0, 2), _crops(0, 3), tmp_path / "b.pt", batch=8)
+    assert [n for _, n in alone.pools] == [8]
 
 
 def test_a_run_stopped_and_resumed_ends_as_one_that_ran_through(init: Path, tmp_path: Path) -> None:
