@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from .bounds import shown
 from .errors import ContextError
 
 C = TypeVar("C")
@@ -28,7 +29,7 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
     for name, value in options.items():
         if name not in fields:
             known = ", ".join(sorted(fields))
-            msg = f"unknown option {name!r} for {rules}; known: {known}"
+            msg = f"unknown option {shown(name)} for {rules}; known: {known}"
             raise ContextError(msg)
         current = getattr(config, name)
         if isinstance(current, bool):
@@ -38,7 +39,7 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
         else:
             ok = isinstance(value, type(current))
         if not ok:
-            msg = f"option {name!r} for {rules} takes a {type(current).__name__}, not {value!r}"
+            msg = f"option {name!r} for {rules} takes a {type(current).__name__}, not {shown(value)}"
             raise ContextError(msg)
         changes[name] = value
     return dataclasses.replace(config, **changes)  # type: ignore[type-var]
