@@ -80,7 +80,8 @@ def test_json_body_limit_without_content_length():
         yield json.dumps(MCR).encode() + b"]}"
 
     with TestClient(make_app(None, max_json_bytes=1000)) as c:
-        assert error_of(c.post("/v1/score/batch", content=chunks())) == (413, "too_large")
+        r = c.post("/v1/score/batch", content=chunks(), headers={"content-type": "application/json"})
+        assert error_of(r) == (413, "too_large")
 
 
 def test_an_unexpected_error_is_500_with_the_error_object():
@@ -194,13 +195,17 @@ def test_openapi_has_every_endpoint_with_examples(client):
         body = op.get("requestBody", {}).get("content", {})
         for mime, media in body.items():
             ref = media.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
-            props = schemas.get(ref, {}).get("properties", {})
             if mime == "multipart/form-data":  # the photo is binary; each part is described, JSON parts exemplified
+                props = media["schema"]["properties"]
                 assert all(p.get("description") for p in props.values()), path
-                assert all("examples" in p for n, p in props.items() if n != "file"), path
+                parts = [schemas[p["$ref"].rsplit("/", 1)[-1]] for n, p in props.items() if n != "file"]
+                assert all(part.get("examples") for part in parts), path
+                assert media["encoding"]["file"]["contentType"].startswith("image/"), path
             else:
                 assert "examples" in media or schemas.get(ref, {}).get("examples"), f"{method} {path}"
-    assert "ScoreRequest" in schemas and "hand" in schemas["ScoreRequest"]["required"]
+    branches = [schemas[b["$ref"].rsplit("/", 1)[-1]] for b in schemas["ScoreRequest"]["oneOf"]]
+    assert [b["properties"]["rules"]["const"] for b in branches] == ["mcr", "riichi", "guangdong", "fuzhou"]
+    assert all(set(b["required"]) == {"rules", "hand"} and b["additionalProperties"] is False for b in branches)
 
 
 def test_docs_page_is_served_without_a_cdn(client):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from scorer.request import score_request
@@ -69,7 +71,8 @@ def test_bad_hands_get_422_and_the_error_object(client, body, code):
 
 
 def test_json_null_is_no_request_object(client):
-    assert error_of(client.post("/v1/score", content=b"null")) == (422, "bad_request")
+    r = client.post("/v1/score", content=b"null", headers={"content-type": "application/json"})
+    assert error_of(r) == (422, "bad_request")
 
 
 @pytest.mark.parametrize("raw", [b"", b"{", b"\xff\xfe", b"[" * 100_000, b"NaN-ish"], ids=lambda b: repr(b[:8]))
@@ -78,10 +81,20 @@ def test_a_body_that_is_not_json_gets_400(client, raw):
     assert error_of(r) == (400, "bad_request")
 
 
-def test_the_content_type_is_not_needed(client):
-    import json
+@pytest.mark.parametrize("path", ["/v1/score", "/v1/score/batch"])
+@pytest.mark.parametrize("ctype", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                                   "application/jsonx", None])
+def test_json_endpoints_take_application_json_only(client, path, ctype):
+    """A page on any site can make a browser send text/plain or a form without a CORS preflight; not JSON."""
+    body = json.dumps(MCR if path == "/v1/score" else {"hands": [MCR]})
+    headers = {"content-type": ctype} if ctype else {}
+    r = client.post(path, content=body, headers=headers)
+    assert error_of(r) == (415, "unsupported_media_type")
+    assert "application/json" in r.json()["error"]["message"]
 
-    r = client.post("/v1/score", content=json.dumps(MCR), headers={"content-type": "text/plain"})
+
+def test_json_with_a_charset_is_json(client):
+    r = client.post("/v1/score", content=json.dumps(MCR), headers={"content-type": "Application/JSON; charset=utf-8"})
     assert r.status_code == 200
 
 
@@ -133,18 +146,19 @@ def test_batch_body_must_be_hands_list(client, body):
 
 
 def test_batch_not_json(client):
-    assert error_of(client.post("/v1/score/batch", content=b"{nope")) == (400, "bad_request")
+    r = client.post("/v1/score/batch", content=b"{nope", headers={"content-type": "application/json"})
+    assert error_of(r) == (400, "bad_request")
 
 
 def test_a_scorer_bug_is_one_error_object_in_a_batch(client, monkeypatch):
-    import api.routes.score as route
+    import api.scoring as scoring
 
     def boom(obj):
         if obj.get("hand") == "boom":
             raise RuntimeError("bug")
         return score_request(obj)
 
-    monkeypatch.setattr(route, "score_request", boom)
+    monkeypatch.setattr(scoring, "score_request", boom)
     r = client.post("/v1/score/batch", json={"hands": [MCR, {"rules": "mcr", "hand": "boom"}, MCR]})
     assert r.status_code == 200
     assert [x["ok"] for x in r.json()["results"]] == [True, False, True]
