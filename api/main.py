@@ -197,11 +197,7 @@ def _photo_body(with_request: bool) -> dict[str, Any]:
         "description": "the photo: JPEG, PNG, WebP or HEIC; EXIF orientation is applied"}}
     encoding = {"file": {"contentType": "image/jpeg, image/png, image/webp, image/heic"}}
     if with_request:
-        properties["request"] = {
-            "$ref": "#/components/schemas/PhotoRequest",
-            "description": 'the request object as JSON, without "hand" (read from the photo; a "hand" given here '
-                           'corrects the reading), plus "concealed_kongs" and "win_tile" where the photo cannot '
-                           'show them'}
+        properties["request"] = {"$ref": "#/components/schemas/PhotoRequest"}  # described there
         encoding["request"] = {"contentType": "application/json"}
     schema = {"type": "object", "properties": properties, "required": list(properties)}
     return {"required": True, "content": {"multipart/form-data": {"schema": schema, "encoding": encoding}}}

@@ -121,6 +121,10 @@ def field_docs(doc: str) -> dict[str, str]:
     return out
 
 
+MAX_KONGS = 4  # a hand holds at most four kongs
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+
+
 def _number(where: str, name: str, description: str) -> Any:
     """A whole number with the range the scorer checks (``scorer.request.ranges()``), and its default."""
     bounds = RANGES[where][name]
@@ -204,8 +208,8 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     self_draw: bool = Field(False, description="false: won on a discard")
-    seat_wind: Seat = Field("E", description="the winner's seat; the dealer sits East")
-    round_wind: Seat = Field("E", description="the prevalent wind")
+    seat_wind: Seat | None = Field("E", description="the winner's seat; the dealer sits East (null: E)")
+    round_wind: Seat | None = Field("E", description="the prevalent wind (null: E)")
     discarder: Seat | None = Field(None, description="who dealt in; needed for payments on a discard")
     last_tile: bool = Field(False, description="海底/河底")
     kong_replacement: bool = Field(False, description="杠上开花 / rinshan")
@@ -221,9 +225,8 @@ class _HandRequest(_Request):
 
 class _PhotoRequest(_Request):
     hand: str | None = _text(None, "a corrected hand, scored instead of the photo's reading")
-    concealed_kongs: str | list[str] | None = Field(
-        None, description="the tiles of concealed kongs shown as four backs, in reading order, e.g. [\"9p\"]",
-        max_length=MAX_TEXT)
+    concealed_kongs: Text | Annotated[list[Text], Field(max_length=MAX_KONGS)] | None = Field(
+        None, description="the tiles of concealed kongs shown as four backs, in reading order, e.g. [\"9p\"]")
     win_tile: str | None = _text(None, "the winning tile, when the photo sets none apart")
 
 
@@ -251,7 +254,9 @@ class ScoreRequest(RootModel[_per_rule_set(_HandRequest, "Request")]):  # type: 
 
 
 class PhotoRequest(RootModel[_per_rule_set(_PhotoRequest, "PhotoRequest")]):  # type: ignore[misc]
-    """The ``request`` part of /v1/score-photo: a request object whose hand comes from the photo."""
+    """The ``request`` part of /v1/score-photo, as JSON: a request object without ``hand`` (read from the photo;
+    a ``hand`` given here corrects the reading), plus ``concealed_kongs`` and ``win_tile`` where the photo cannot
+    show them."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
         {"rules": "mcr", "discarder": "S"}, {"rules": "mcr", "self_draw": True, "concealed_kongs": ["9p"]}]})

@@ -37,7 +37,10 @@ class Bounds:
     high: int
 
     def check(self, value: Any, where: str) -> int:
-        """``value`` when it is a whole number in range; a ``ContextError`` that names ``where`` otherwise."""
+        """``value`` when it is a whole number in range (``2.0`` is 2, as in JSON); a ``ContextError`` that names
+        ``where`` otherwise."""
+        if isinstance(value, float) and value.is_integer() and self.low <= value <= self.high:
+            return int(value)
         if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
             return value
         msg = f"{where!r} must be a whole number from {self.low} to {self.high}, not {shown(value)}"

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from .bounds import shown
+from .bounds import bounds_of, shown
 from .errors import ContextError
 
 C = TypeVar("C")
@@ -25,12 +25,16 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
         msg = "'options' must be an object"
         raise ContextError(msg)
     fields = {f.name: f for f in dataclasses.fields(config)}  # type: ignore[arg-type]
+    limits = bounds_of(type(config))
     changes: dict[str, Any] = {}
     for name, value in options.items():
         if name not in fields:
             known = ", ".join(sorted(fields))
             msg = f"unknown option {shown(name)} for {rules}; known: {known}"
             raise ContextError(msg)
+        if name in limits:  # a whole number within its range
+            changes[name] = limits[name].check(value, f"options.{name}")
+            continue
         current = getattr(config, name)
         if isinstance(current, bool):
             ok = isinstance(value, bool)

@@ -14,8 +14,9 @@ from fastapi import APIRouter, File, Form, UploadFile
 from api import schemas
 from api.deps import ApiError, DetectorDep, PhotoDep, SettingsDep, SlotsDep, check_photo, read_upload
 from api.jsonio import NotJSON, loads
+from api.schemas import MAX_KONGS
 from scorer.errors import ContextError
-from scorer.request import check_request
+from scorer.request import MAX_TEXT, check_request
 
 router = APIRouter(tags=["photo"])
 
@@ -69,17 +70,15 @@ def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[s
     if "hand" in obj and not isinstance(obj["hand"], str | None):
         raise ApiError(422, "bad_request", "'hand' (a corrected reading) must be a string in notation")
     kongs = obj.get("concealed_kongs")
-    if isinstance(kongs, list) and len(kongs) > MAX_KONGS:
-        msg = f"'concealed_kongs' lists {len(kongs)} kongs; a hand has at most {MAX_KONGS}"
+    if isinstance(kongs, list) and (len(kongs) > MAX_KONGS or not all(isinstance(k, str) for k in kongs)
+                                    or any(len(k) > MAX_TEXT for k in kongs)):
+        msg = f"'concealed_kongs' lists at most {MAX_KONGS} kongs, each a tile such as \"9p\""
         raise ApiError(422, "bad_request", msg)
     try:
         check_request(obj, frozenset(photo_fields))
     except ContextError as exc:
         raise ApiError(422, exc.code, str(exc)) from None
     return obj
-
-
-MAX_KONGS = 4
 
 
 @router.post(

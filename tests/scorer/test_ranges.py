@@ -53,8 +53,15 @@ def test_out_of_range_is_bad_request_naming_the_field(where, name, bounds):
 
 @pytest.mark.parametrize(("where", "name", "bounds"), CASES, ids=IDS)
 def test_both_ends_of_a_range_pass_the_check(where, name, bounds):
-    for value in (bounds.low, bounds.high):
+    for value in (bounds.low, bounds.high, float(bounds.high)):  # 2.0 is the JSON number 2
         check_request(_request(where, name, value))  # raises on a refused value
+
+
+def test_a_whole_float_is_its_integer():
+    obj = {"rules": "riichi", "hand": HANDS["riichi"], "discarder": "S", "riichi": {"riichi": True, "honba": 2}}
+    as_float = {**obj, "riichi": {"riichi": True, "honba": 2.0}, "options": {"kazoe_limit": 1.0}}
+    assert score_request(as_float) == score_request({**obj, "options": {"kazoe_limit": 1}})
+    assert score_request(as_float)["riichi"]["points"] == 2900 + 600
 
 
 def test_a_huge_number_is_refused_at_once_and_named_shortly():
