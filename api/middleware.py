@@ -173,7 +173,7 @@ class _Body:
         self.done = not has_body
         self.gone = False  # the client disconnected before its answer was sent
         self.answered = False
-        self.failed = False  # too large or too slow: not worth draining
+        self.failed = False  # too slow: not worth draining
 
     async def receive(self) -> Message:
         if self.done:  # after the body (e.g. listening for a disconnect): no limit
@@ -182,7 +182,6 @@ class _Body:
             message = await self._next()
             self.received += len(message.get("body", b""))
             if self.received > self.limit:
-                self.failed = True
                 raise BodyTooLarge(self.limit)
         if message["type"] == "http.disconnect":
             self.gone = not self.answered
