@@ -13,12 +13,12 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import time
 import uuid
 
+import orjson
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -115,10 +115,13 @@ class RequestMiddleware:
                 self._log(scope, rid, status, sent, started)
 
     def _security(self, start: Message, path: str) -> list[tuple[bytes, bytes]]:
-        names = {name.lower() for name, _ in start.get("headers", ())}
-        if b"content-security-policy" in names:  # a page that wrote its own (the docs pages)
-            return []
-        ctype = next((v for n, v in start.get("headers", ()) if n.lower() == b"content-type"), b"")
+        ctype = b""
+        for name, value in start.get("headers", ()):
+            name = name.lower()
+            if name == b"content-security-policy":  # a page that wrote its own (the docs pages)
+                return []
+            if name == b"content-type":
+                ctype = value
         if not ctype.startswith(b"text/html"):
             return headers.API
         policy = self.pages.get(path) or headers.page_policy("")
@@ -126,8 +129,10 @@ class RequestMiddleware:
 
     @staticmethod
     def _log(scope: Scope, rid: str, status: int, sent: int, started: float) -> None:
+        if not access.isEnabledFor(logging.INFO):
+            return
         client = scope.get("client")
-        access.info(json.dumps({
+        line = orjson.dumps({
             "request_id": rid,
             "method": scope["method"],
             "path": scope["path"],
@@ -135,7 +140,9 @@ class RequestMiddleware:
             "ms": round((time.perf_counter() - started) * 1000, 2),
             "bytes": sent,
             "client": client[0] if client else None,
-        }, separators=(",", ":")))
+        }).decode()
+        # one record made directly: logging.info would look for its caller's file and line, a fifth of the cost
+        access.handle(access.makeRecord(access.name, logging.INFO, __file__, 0, line, None, None))
 
 
 def _read_headers(raw: list[tuple[bytes, bytes]]) -> tuple[str, int, bool, bool]:

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
 
-from scorer.request import MAX_TEXT, RULE_SETS, ranges
+from scorer.request import MAX_TEXT, RULE_SETS, ranges, section_defaults
 
 RANGES = ranges()
 
@@ -185,6 +185,18 @@ SECTIONS: dict[str, type[BaseModel]] = {"riichi": RiichiSection, "fuzhou": Fuzho
 _TITLES = {"mcr": "MCR", "riichi": "Riichi", "guangdong": "Guangdong", "fuzhou": "Fuzhou"}
 
 
+def _at_defaults(section: str) -> type[BaseModel]:
+    """A rule set's own object under another rule set: each field only at its default (``scorer.request``)."""
+    fields: dict[str, Any] = {name: (None if value is None else Literal[value], value)  # type: ignore[valid-type]
+                              for name, value in section_defaults()[section].items()}
+    return create_model(f"{_TITLES[section]}AtDefaults", __config__=ConfigDict(extra="forbid"), __doc__=(
+        f"The {section} object under another rule set, which does not read it: each field at its default, as the "
+        "contract's request shows it (a fact there is refused, not ignored)."), **fields)
+
+
+AT_DEFAULTS = {section: _at_defaults(section) for section in SECTIONS}
+
+
 def _options_model(rules: str) -> type[BaseModel]:
     """A rule set's ``options``: each field of its config with its type, default and range (unknown names refused)."""
     config = importlib.import_module(f"scorer.{rules}").DEFAULT
@@ -231,11 +243,11 @@ class _PhotoRequest(_Request):
 
 
 def _per_rule_set(base: type[BaseModel], suffix: str) -> Any:
-    """One model per rule set (``rules`` its constant; its own object beside it, the others' only null), as a union
-    told apart by ``rules``."""
+    """One model per rule set (``rules`` its constant; its own object beside it, the others' only at their
+    defaults), as a union told apart by ``rules``."""
     models = []
     for rules in RULE_SETS:
-        sections: dict[str, Any] = {name: ((model | None) if name == rules else None, None)
+        sections: dict[str, Any] = {name: ((model if name == rules else AT_DEFAULTS[name]) | None, None)
                                     for name, model in SECTIONS.items()}
         models.append(create_model(
             f"{_TITLES[rules]}{suffix}", __base__=base, __doc__=f"A {_TITLES[rules]} {suffix[:-7].lower() or 'score'} "

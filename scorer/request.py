@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,14 +61,15 @@ def check_request(obj: Any, extra: frozenset[str] = frozenset()) -> WinContext:
     """Check all of a request object but its hand, before any work; returns its win context.
 
     The fields are known (``FIELDS`` and ``extra``), ``rules`` names a rule set, a rule set's own object (``riichi``,
-    ``fuzhou``, ``guangdong``) comes only with that rule set, every string is at most ``MAX_TEXT`` characters, and
-    every number is whole and within its range (``ranges()``). A ``ContextError`` names the wrong field.
+    ``fuzhou``, ``guangdong``) holds facts only under that rule set (elsewhere only its defaults,
+    ``section_defaults()``), every string is at most ``MAX_TEXT`` characters, and every number is whole and within
+    its range (``ranges()``). A ``ContextError`` names the wrong field.
     """
     if not isinstance(obj, Mapping):
         msg = f"a request must be a JSON object, not {type(obj).__name__}"
         raise ContextError(msg)
-    unknown = sorted(set(obj) - FIELDS - extra)
-    if unknown:
+    if not FIELDS.issuperset(obj) and not (FIELDS | extra).issuperset(obj):
+        unknown = sorted(set(obj) - FIELDS - extra)
         msg = f"unknown field {shown(unknown[0])}; known fields: {', '.join(sorted(FIELDS | extra))}"
         raise ContextError(msg)
     rules = obj.get("rules")
@@ -79,13 +82,13 @@ def check_request(obj: Any, extra: frozenset[str] = frozenset()) -> WinContext:
         value = obj.get(section)
         if value is None:
             continue
-        if section != rules:
-            msg = f"{section!r} is the {section} rules' own object; this hand is scored under {rules}"
-            raise ContextError(msg)
         if not isinstance(value, Mapping):
             msg = f"{section!r} must be an object"
             raise ContextError(msg)
-        _check_numbers(value, table.get(section, {}), section)
+        if section == rules:
+            _check_numbers(value, table.get(section, {}), section)
+        else:
+            _check_unread(value, section, rules)
     options = obj.get("options")
     if options is not None and not isinstance(options, Mapping):
         msg = "'options' must be an object"
@@ -93,6 +96,40 @@ def check_request(obj: Any, extra: frozenset[str] = frozenset()) -> WinContext:
     if options:
         _check_numbers(options, table[f"options.{rules}"], "options")
     return context_from(obj)
+
+
+def section_defaults() -> dict[str, dict[str, Any]]:
+    """Each rule set's own object (``riichi``, ``fuzhou``, ``guangdong``) with every field at its default, as JSON
+    writes it: the only content such an object may have under another rule set (the contract's request shows
+    them so), since that rule set does not read it."""
+    if not _DEFAULTS:
+        from .fuzhou import FuzhouFacts
+        from .guangdong import GuangdongFacts
+        from .riichi.context import RiichiContext
+
+        for section, facts in (("riichi", RiichiContext), ("fuzhou", FuzhouFacts), ("guangdong", GuangdongFacts)):
+            defaults = {f.name: f.default for f in dataclasses.fields(facts)}
+            _DEFAULTS[section] = {name: "" if value == () else value for name, value in defaults.items()}
+    return _DEFAULTS
+
+
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+
+
+def _check_unread(obj: Mapping[str, Any], section: str, rules: str) -> None:
+    """Another rule set's object may only hold defaults: a fact there would be ignored, silently."""
+    defaults = section_defaults()[section]
+    for name, value in obj.items():
+        if name not in defaults:
+            msg = f"unknown field {shown(section + '.' + name)}; known: {', '.join(defaults)}"
+            raise ContextError(msg)
+        default = defaults[name]
+        same = value is None if default is None else (
+            type(value) is type(default) or (type(default) is int and type(value) is float)) and value == default
+        if not same:
+            msg = (f"'{section}.{name}' is a fact of the {section} rules, which {rules} does not read: leave it out "
+                   f"(or at its default, {json.dumps(default)}), or score under {section}")
+            raise ContextError(msg)
 
 
 def ranges() -> dict[str, dict[str, Bounds]]:

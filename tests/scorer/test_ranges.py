@@ -97,21 +97,43 @@ def test_the_hostile_requests_of_issue_29(obj, field):
     assert answer["error"]["message"].startswith(f"'{field}' must be a whole number")
 
 
+FACTS = {"riichi": {"riichi": True}, "fuzhou": {"gold": "2m"}, "guangdong": {"heavenly": True}}
+
+
 @pytest.mark.parametrize(
     ("rules", "section"),
     [("fuzhou", "guangdong"), ("guangdong", "fuzhou"), ("mcr", "riichi"), ("riichi", "fuzhou"),
      ("guangdong", "riichi"), ("mcr", "guangdong")],
 )
-def test_a_rule_sets_own_object_under_another_is_bad_request(rules, section):
-    answer = score_request({"rules": rules, "hand": HANDS[rules], "self_draw": True, section: {}})
+def test_a_fact_in_another_rule_sets_object_is_bad_request(rules, section):
+    """A Fuzhou hand with a guangdong object was scored as if it were not there; the fact is now refused."""
+    answer = score_request({"rules": rules, "hand": HANDS[rules], "self_draw": True, section: FACTS[section]})
     assert answer["error"]["code"] == "bad_request"
-    assert answer["error"]["message"] == f"'{section}' is the {section} rules' own object; this hand is scored " \
-                                         f"under {rules}"
+    name, value = next(iter(FACTS[section].items()))
+    assert answer["error"]["message"].startswith(f"'{section}.{name}' is a fact of the {section} rules, which "
+                                                 f"{rules} does not read")
 
 
-def test_a_null_object_of_another_rule_set_is_as_absent():
-    obj = {"rules": "mcr", "hand": HANDS["mcr"], "discarder": "S", "riichi": None, "fuzhou": None, "guangdong": None}
-    assert score_request(obj) == score_request({"rules": "mcr", "hand": HANDS["mcr"], "discarder": "S"})
+def test_the_contracts_request_template_is_still_accepted():
+    """CONTRACT.md shows an mcr request with riichi and fuzhou objects at their defaults: it scores as without."""
+    template = {
+        "rules": "mcr", "hand": HANDS["mcr"], "self_draw": False, "seat_wind": "E", "round_wind": "E",
+        "discarder": "S", "last_tile": False, "kong_replacement": False, "robbing_kong": False, "last_of_kind": False,
+        "flowers": "",
+        "riichi": {"riichi": False, "double_riichi": False, "ippatsu": False, "open_riichi": False,
+                   "dora_indicators": "", "ura_indicators": "", "honba": 0, "riichi_sticks": 0,
+                   "tenhou": False, "chiihou": False, "renhou": False, "nagashi_mangan": False},
+        "fuzhou": {"gold": None, "dealer_streak": 0},
+        "options": {},
+    }
+    assert score_request(template) == score_request({"rules": "mcr", "hand": HANDS["mcr"], "discarder": "S"})
+
+
+@pytest.mark.parametrize("value", [{"honba": 0.5}, {"honba": False}, {"pao": "E"}, {"dora_indicators": " "},
+                                   {"colour": 1}], ids=str)
+def test_only_the_exact_defaults_pass_under_another_rule_set(value):
+    answer = score_request({"rules": "mcr", "hand": HANDS["mcr"], "discarder": "S", "riichi": value})
+    assert answer["error"]["code"] == "bad_request"
 
 
 @pytest.mark.parametrize(

@@ -185,7 +185,7 @@ def test_a_huge_number_in_the_request_part_is_422_naming_the_field(client, fake)
 
 
 @pytest.mark.parametrize(("request_part", "field"), [
-    ('{"rules": "mcr", "riichi": {"riichi": true}}', "'riichi' is the riichi rules' own object"),
+    ('{"rules": "mcr", "riichi": {"riichi": true}}', "'riichi.riichi' is a fact of the riichi rules"),
     ('{"rules": "guangdong", "options": {"cap": 1000000000}}', "'options.cap'"),
     ('{"rules": "mcr", "concealed_kongs": ["9p", "1p", "2p", "3p", "4p"]}', "'concealed_kongs'"),
 ])
