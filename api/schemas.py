@@ -139,7 +139,7 @@ def _text(default: str | None, description: str, **extra: Any) -> Any:
 class RiichiSection(BaseModel):
     """The request's ``riichi`` object (Riichi only); every field is optional."""
 
-    model_config = ConfigDict(extra="forbid", title="RiichiRequest")
+    model_config = ConfigDict(extra="forbid")
 
     riichi: bool = False
     double_riichi: bool = False
@@ -161,7 +161,7 @@ class RiichiSection(BaseModel):
 class FuzhouSection(BaseModel):
     """The request's ``fuzhou`` object (Fuzhou only)."""
 
-    model_config = ConfigDict(extra="forbid", title="FuzhouRequest")
+    model_config = ConfigDict(extra="forbid")
 
     gold: str | None = _text(None, "the gold (金) tile, e.g. 2m")
     dealer_streak: int = _number("fuzhou", "dealer_streak", "连庄数, the dealer's repeats")
@@ -172,7 +172,7 @@ class FuzhouSection(BaseModel):
 class GuangdongSection(BaseModel):
     """The request's ``guangdong`` object (Guangdong only): 天和/地和/人和 and the liable seats."""
 
-    model_config = ConfigDict(extra="forbid", title="GuangdongRequest")
+    model_config = ConfigDict(extra="forbid")
 
     heavenly: bool = False
     earthly: bool = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,30 @@ def test_annotation_page_is_served(client):
     r = client.get("/static/annotate.html")
     assert r.status_code == 200 and "/v1/recognize" in r.text
     assert "https://" not in r.text and "http://" not in r.text  # works offline
+
+
+def test_the_schemas_ranges_are_the_scorers(client):
+    """Each number's minimum and maximum in the OpenAPI document are the scorer's own (scorer.request.ranges)."""
+    from scorer.request import ranges
+
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    owner = {"riichi": "RiichiSection", "fuzhou": "FuzhouSection", "options.mcr": "MCROptions",
+             "options.riichi": "RiichiOptions", "options.guangdong": "GuangdongOptions",
+             "options.fuzhou": "FuzhouOptions"}
+    for where, table in ranges().items():
+        for name, bounds in table.items():
+            field = schemas[owner[where]]["properties"][name]
+            assert (field["minimum"], field["maximum"]) == (bounds.low, bounds.high), f"{where}.{name}"
+
+
+def test_docs_list_the_scorers_ranges():
+    """docs/api.md's table of ranges says what the scorer checks."""
+    from scorer.request import ranges
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    rows = {}
+    for field, rules, low, high in re.findall(r"^\| `([\w.]+)`(?: \((\w+)\))? \| (\d+) to (\d+) \|", text, re.M):
+        where = f"options.{rules.lower()}.{field.split('.', 1)[1]}" if rules else field
+        rows[where] = (int(low), int(high))
+    expected = {f"{where}.{name}": (b.low, b.high) for where, table in ranges().items() for name, b in table.items()}
+    assert rows == expected
