@@ -210,16 +210,15 @@ class _Body:
             raise BodyTimeout(msg) from None
 
     async def drain(self, most: int) -> None:
-        """Read and drop the rest of the body (at most ``most`` bytes, within the body's time limits)."""
+        """Read and drop the rest of the body (at most ``most`` bytes, within the body's time limits); a client that
+        closes meanwhile has had its answer (it is sent before), so it is not counted as gone."""
         dropped = 0
         try:
             while not (self.done or self.gone) and dropped <= most:
                 message = await self._next()
                 dropped += len(message.get("body", b""))
-                if message["type"] == "http.disconnect":
-                    self.gone = True
-                elif not message.get("more_body", False):
-                    self.done = True
+                if message["type"] == "http.disconnect" or not message.get("more_body", False):
+                    return
         except BodyTimeout:
             return
 

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from api.deps import ApiError
 from api.jsonio import NotJSON, dumps, loads
+from scorer.bounds import shown
 from scorer.request import error_object, score_request
 
 log = logging.getLogger(__name__)
@@ -119,5 +120,5 @@ def score_one(obj: Any) -> dict[str, Any]:
     try:
         return score_request(obj)
     except Exception:  # a bug in a rule set must not take the other hands of a batch with it
-        log.exception("the scorer failed on a request")
+        log.exception("the scorer failed on %s", shown(obj))
         return error_object("internal_error", "the scorer failed on this hand; it has been logged")

@@ -26,15 +26,14 @@ import itertools
 import json
 import os
 import statistics
-import struct
 import sys
 import time
-import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.hostile import lying_jpeg, png_zeros
 from bench.load import (
     HANDS,
     HealthzProbe,
@@ -116,34 +115,6 @@ def score_cases() -> tuple[list[Case], list[Case]]:
     return ordinary, hostile
 
 
-def _png_zeros(width: int, height: int, depth: int, colour_type: int) -> bytes:
-    channels = {0: 1, 2: 3, 4: 2, 6: 4}[colour_type]
-    row = b"\0" * (1 + width * channels * depth // 8)
-    deflate = zlib.compressobj(9)
-    idat = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    ihdr = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
-
-
-def _lying_jpeg(width: int, height: int) -> bytes:
-    import io
-
-    from PIL import Image
-
-    buf = io.BytesIO()
-    Image.new("RGB", (64, 48), (30, 120, 60)).save(buf, "JPEG")
-    data = bytearray(buf.getvalue())
-    i = 2
-    while data[i + 1] not in (0xC0, 0xC1, 0xC2):
-        i += 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]
-    data[i + 5 : i + 9] = struct.pack(">HH", height, width)
-    return bytes(data)
-
-
 def photo_cases(photo: bytes) -> tuple[list[Case], list[Case]]:
     """(ordinary, hostile) photo requests."""
     request = {"rules": "mcr", "self_draw": True}
@@ -154,8 +125,8 @@ def photo_cases(photo: bytes) -> tuple[list[Case], list[Case]]:
 
     ordinary = [Case("photo", upload(photo), 200)]
     hostile = [
-        Case("16-bit RGBA bomb", upload(_png_zeros(9999, 9999, 16, 6)), 413, "image_too_large"),
-        Case("lying JPEG 9000x11000", upload(_lying_jpeg(9000, 11000)), 400, "bad_image"),
+        Case("16-bit RGBA bomb", upload(png_zeros(9999, 9999, 16, 6)), 413, "image_too_large"),
+        Case("lying JPEG 9000x11000", upload(lying_jpeg(9000, 11000)), 400, "bad_image"),
         Case("25 MB upload", upload(b"\xff\xd8\xff" + b"\0" * 25_000_000), 413, "too_large"),
         Case("PDF", upload(b"%PDF-1.4 " + b"0" * 1000), 415, "unsupported_media_type"),
         Case("hang-up mid-upload", upload(photo), 0, behaviour="hang_up"),

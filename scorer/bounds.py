@@ -55,7 +55,7 @@ def bounded(default: int, low: int, high: int) -> Any:
 def bounds_of(cls: type) -> dict[str, Bounds]:
     """The ranges of a dataclass's bounded fields, by field name, in field order."""
     found = _BY_CLASS.get(cls)
-    if found is None:
+    if found is None:  # (two threads may both build it: the same, whole value)
         found = _BY_CLASS[cls] = {f.name: f.metadata[_KEY] for f in dataclasses.fields(cls) if _KEY in f.metadata}
     return found
 

@@ -10,6 +10,7 @@ import dataclasses
 import importlib
 import json
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from .bounds import Bounds, bounds_of, shown
@@ -98,22 +99,19 @@ def check_request(obj: Any, extra: frozenset[str] = frozenset()) -> WinContext:
     return context_from(obj)
 
 
+@cache
 def section_defaults() -> dict[str, dict[str, Any]]:
     """Each rule set's own object (``riichi``, ``fuzhou``, ``guangdong``) with every field at its default, as JSON
     writes it: the only content such an object may have under another rule set (the contract's request shows
     them so), since that rule set does not read it."""
-    if not _DEFAULTS:
-        from .fuzhou import FuzhouFacts
-        from .guangdong import GuangdongFacts
-        from .riichi.context import RiichiContext
+    from .fuzhou import FuzhouFacts
+    from .guangdong import GuangdongFacts
+    from .riichi.context import RiichiContext
 
-        for section, facts in (("riichi", RiichiContext), ("fuzhou", FuzhouFacts), ("guangdong", GuangdongFacts)):
-            defaults = {f.name: f.default for f in dataclasses.fields(facts)}
-            _DEFAULTS[section] = {name: "" if value == () else value for name, value in defaults.items()}
-    return _DEFAULTS
-
-
-_DEFAULTS: dict[str, dict[str, Any]] = {}
+    out = {}
+    for section, facts in (("riichi", RiichiContext), ("fuzhou", FuzhouFacts), ("guangdong", GuangdongFacts)):
+        out[section] = {f.name: "" if f.default == () else f.default for f in dataclasses.fields(facts)}
+    return out
 
 
 def _check_unread(obj: Mapping[str, Any], section: str, rules: str) -> None:
@@ -123,30 +121,31 @@ def _check_unread(obj: Mapping[str, Any], section: str, rules: str) -> None:
         if name not in defaults:
             msg = f"unknown field {shown(section + '.' + name)}; known: {', '.join(defaults)}"
             raise ContextError(msg)
-        default = defaults[name]
-        same = value is None if default is None else (
-            type(value) is type(default) or (type(default) is int and type(value) is float)) and value == default
-        if not same:
+        if not _is_default(value, defaults[name]):
             msg = (f"'{section}.{name}' is a fact of the {section} rules, which {rules} does not read: leave it out "
-                   f"(or at its default, {json.dumps(default)}), or score under {section}")
+                   f"(or at its default, {json.dumps(defaults[name])}), or score under {section}")
             raise ContextError(msg)
 
 
+def _is_default(value: Any, default: Any) -> bool:
+    """``value`` is ``default`` as JSON has it: ``0.0`` is ``0``, but ``false`` is not ``0``, nor ``""`` null."""
+    if default is None or value is None:
+        return value is default
+    same_type = type(value) is type(default) or (type(default) is int and type(value) is float)
+    return same_type and bool(value == default)
+
+
+@cache
 def ranges() -> dict[str, dict[str, Bounds]]:
     """The range of every number a request can carry, by where it stands: ``riichi``, ``fuzhou`` (the rule sets'
     own objects) and ``options.<rules>`` (each rule set's settings). Read from the fields' own declarations."""
-    if not _RANGES:
-        from .fuzhou import FuzhouFacts
-        from .riichi.context import RiichiContext
+    from .fuzhou import FuzhouFacts
+    from .riichi.context import RiichiContext
 
-        _RANGES["riichi"] = bounds_of(RiichiContext)
-        _RANGES["fuzhou"] = bounds_of(FuzhouFacts)
-        for rules in RULE_SETS:
-            _RANGES[f"options.{rules}"] = bounds_of(type(importlib.import_module(f"scorer.{rules}").DEFAULT))
-    return _RANGES
-
-
-_RANGES: dict[str, dict[str, Bounds]] = {}
+    out = {"riichi": bounds_of(RiichiContext), "fuzhou": bounds_of(FuzhouFacts)}
+    for rules in RULE_SETS:
+        out[f"options.{rules}"] = bounds_of(type(importlib.import_module(f"scorer.{rules}").DEFAULT))
+    return out
 
 
 def _check_numbers(obj: Mapping[str, Any], bounds: Mapping[str, Bounds], where: str) -> None:

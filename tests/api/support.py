@@ -141,33 +141,6 @@ def png_header_only(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + idat + chunk(b"IEND", b"")
 
 
-def png_zeros(width: int, height: int, depth: int = 8, colour_type: int = 2) -> bytes:
-    """A PNG of zeros: small on the wire, ``width x height x channels x depth / 8`` bytes once inflated."""
-    channels = {0: 1, 2: 3, 4: 2, 6: 4}[colour_type]
-    row = b"\x00" * (1 + width * channels * depth // 8)
-    deflate = zlib.compressobj(9)
-    idat = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    ihdr = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
-
-
-def lying_jpeg(width: int, height: int) -> bytes:
-    """A small, whole JPEG whose header (SOF) says ``width`` x ``height``: its data ends long before that."""
-    data = bytearray(jpeg(64, 48))
-    i = 2
-    while i < len(data):
-        marker, length = data[i + 1], struct.unpack(">H", data[i + 2 : i + 4])[0]
-        if marker in (0xC0, 0xC1, 0xC2):
-            data[i + 5 : i + 9] = struct.pack(">HH", height, width)
-            return bytes(data)
-        i += 2 + length
-    raise ValueError("no SOF marker")
-
-
 def error_of(response: Any) -> tuple[int, str]:
     body = response.json()
     assert body["ok"] is False, body

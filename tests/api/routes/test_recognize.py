@@ -8,17 +8,16 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from fastapi.testclient import TestClient
 
+from bench.hostile import lying_jpeg, png_zeros
 from tests.api.support import (
     BrokenDetector,
     FakeDetector,
     encode,
     error_of,
     jpeg,
-    lying_jpeg,
     make_app,
     photo_module,
     png_header_only,
-    png_zeros,
 )
 
 REQUEST = json.dumps({"rules": "mcr", "discarder": "S"})
