@@ -186,9 +186,7 @@ async def drive(port: int, requests: list[bytes], total: int, concurrency: int, 
         finally:
             writer.close()
 
-    with HealthzProbe(port) as probe:
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-    phase.healthz += probe.latencies
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
     phase.seconds += time.perf_counter() - started
 
 
@@ -295,14 +293,16 @@ def measured(port: int, master: int, requests: list[bytes], total: int, concurre
     deadline = time.perf_counter() + seconds
     phase.rss_before_mb = workers_rss(master)
     done = 0
-    for k in range(chunks):
-        part = total * (k + 1) // chunks - done
-        if wrk_bodies is not None:
-            drive_wrk(port, "/v1/score", wrk_bodies, concurrency, wrk_seconds, phase)
-        else:
-            asyncio.run(drive(port, requests, part, concurrency, deadline, phase))
-        done += part
-        phase.rss_curve_mb.append(workers_rss(master))
+    with HealthzProbe(port) as probe:
+        for k in range(chunks):
+            part = total * (k + 1) // chunks - done
+            if wrk_bodies is not None:
+                drive_wrk(port, "/v1/score", wrk_bodies, concurrency, wrk_seconds, phase)
+            else:
+                asyncio.run(drive(port, requests, part, concurrency, deadline, phase))
+            done += part
+            phase.rss_curve_mb.append(workers_rss(master))
+    phase.healthz = probe.latencies
     phase.rss_after_mb = phase.rss_curve_mb[-1]
     return phase
 
@@ -548,8 +548,10 @@ def compare(args: argparse.Namespace) -> dict[str, Any]:
                 asyncio.run(drive(port, score_reqs, 1000, args.concurrency, time.perf_counter() + 60, Phase("warm")))
                 phase = Phase(f"{label} round {number + 1}")
                 cpu = workers_cpu(proc.pid)
-                asyncio.run(drive(port, score_reqs, args.requests, args.concurrency,
-                                  time.perf_counter() + args.max_seconds, phase))
+                with HealthzProbe(port) as probe:
+                    asyncio.run(drive(port, score_reqs, args.requests, args.concurrency,
+                                      time.perf_counter() + args.max_seconds, phase))
+                phase.healthz = probe.latencies
                 cpu = workers_cpu(proc.pid) - cpu
             finally:
                 stop_server(proc)
