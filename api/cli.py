@@ -12,15 +12,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from scorer import ScorerError, ScoreResult
+from api.render import score_table
+from scorer import ScorerError
 from scorer.request import RULE_SETS, error_object, score_parsed, score_request
+
+if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only for the photo commands
+    from api.pipeline import Detector, Reading
 
 COMMANDS = ("score", "batch", "detect", "serve")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, detector: Detector | None = None) -> int:
+    """Run one command; ``detector`` reads the photos (default: the shipped weights, loaded on first use)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         argv.insert(0, "photo")
@@ -29,7 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
-    handler = {"score": _score, "batch": _batch, "photo": _photo, "detect": _detect, "serve": _serve}[args.command]
+    if args.command == "photo":
+        return _photo(args, detector)
+    if args.command == "detect":
+        return run_detect(args, detector)
+    handler = {"score": _score, "batch": _batch, "serve": _serve}[args.command]
     return handler(args)
 
 
@@ -139,7 +148,7 @@ def _score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
-        print(render(result))
+        print(score_table(result))
     return 0
 
 
@@ -150,25 +159,6 @@ def fail(code: str, message: str, as_json: bool) -> int:
     else:
         print(f"mjscore: {code}: {message}", file=sys.stderr)
     return 1
-
-
-def render(result: ScoreResult) -> str:
-    """A readable table of fans, total, minimum and payments."""
-    lines = [f"rules: {result.rules}    reading: {' '.join(result.decomposition)}", ""]
-    width = max((len(f.name) for f in result.fans), default=10)
-    for fan in result.fans:
-        times = f" x{fan.count}" if fan.count > 1 else ""
-        lines.append(f"  {fan.value * fan.count:>4}  {fan.name:<{width}}  {fan.name_zh}{times}")
-    lines.append(f"  {result.total:>4}  total")
-    for key, value in result.details:
-        lines.append(f"        {key}: {value}")
-    lines.append("")
-    lines.append(f"minimum met: {'yes' if result.meets_minimum else 'no'}")
-    if result.payments:
-        lines.append("payments: " + "  ".join(f"{seat} {amount:+d}" for seat, amount in result.payments))
-    elif result.meets_minimum:
-        lines.append("payments: name the discarder (--discarder) or --self-draw to see them")
-    return "\n".join(lines)
 
 
 def run_batch(lines: TextIO, out: TextIO, default_rules: str | None = None) -> int:
@@ -197,21 +187,82 @@ def _batch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _photo(args: argparse.Namespace) -> int:
-    from .photo import run_photo
-
+def _photo(args: argparse.Namespace, detector: Detector | None) -> int:
     request = request_from_args(args, None)
     if args.win_tile:
         request["win_tile"] = args.win_tile
     if args.concealed_kong:
         request["concealed_kongs"] = args.concealed_kong
-    return run_photo(args, request)
+    if args.hand_override:
+        request["hand"] = args.hand_override
+    return run_photo(args, request, detector)
 
 
-def _detect(args: argparse.Namespace) -> int:
-    from .photo import run_detect
+def _read(args: argparse.Namespace, detector: Detector | None) -> Reading | int:
+    """The photo ``args.photo`` read (the shipped detector loaded when none is given), or the exit code of the
+    error reported: a bad file fails before the model loads."""
+    from api.pipeline import default_detector, image_size, read_photo
+    from vision.errors import VisionError
 
-    return run_detect(args)
+    try:
+        image_size(args.photo)
+        if detector is None:
+            try:
+                detector = default_detector()
+            except VisionError as exc:
+                return fail(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)",
+                            args.json)
+        return read_photo(args.photo, detector)
+    except VisionError as exc:
+        return fail(exc.code, str(exc), args.json)
+
+
+def run_detect(args: argparse.Namespace, detector: Detector | None = None) -> int:
+    """``mjscore detect PHOTO [--json]``: the recognition object, or a readable summary."""
+    from api.render import describe, detection_lines
+
+    reading = _read(args, detector)
+    if isinstance(reading, int):
+        return reading
+    rec = reading.recognition
+    if args.json:
+        print(json.dumps(rec, ensure_ascii=False))
+    else:
+        print(describe(rec, args.photo))
+        for line in detection_lines(rec):
+            print(line)
+    return 0
+
+
+def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detector | None = None) -> int:
+    """``mjscore PHOTO --rules ...``: read the photo, score it, print the reading and the score (or JSON)."""
+    from api.pipeline import score_reading
+    from api.render import annotate, describe
+    from vision.errors import VisionError
+
+    reading = _read(args, detector)
+    if isinstance(reading, int):
+        return reading
+    scored = score_reading(reading, request)
+    rec, result = scored.recognition, scored.result
+    annotated = args.annotated
+    if annotated:
+        try:
+            annotate(args.photo, rec, annotated)
+        except (OSError, ValueError, VisionError) as exc:
+            print(f"mjscore: cannot write {annotated}: {exc}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"recognition": rec, "result": result}, ensure_ascii=False))
+        return 0 if result["ok"] else 1
+    print(describe(rec, args.photo))
+    print()
+    if scored.score is not None:
+        print(score_table(scored.score))
+    else:
+        print(f"not scored: {result['error']['code']}: {result['error']['message']}")
+    if annotated:
+        print(f"\nannotated photo: {annotated}")
+    return 0 if result["ok"] else 1
 
 
 def _serve(args: argparse.Namespace) -> int:

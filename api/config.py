@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from vision.detector import (
@@ -21,6 +21,8 @@ from vision.detector import (
     READER_WEIGHTS,
     SET_FINDER_WEIGHTS,
 )
+
+MIN_TOKEN = 16  # characters of MJ_ANNOTATE_TOKEN
 
 
 class Settings(BaseSettings):
@@ -63,11 +65,24 @@ class Settings(BaseSettings):
     workers: int = Field(1, ge=1, description="worker processes for `mjscore serve` (documented; see docs/api.md)")
     log_level: str = Field("INFO", description="level of the service's own log lines")
     access_log: bool = Field(True, description="one JSON log line per request on stderr")
+    # datasets of labelled photos (the annotation page, docs/annotate.md)
+    data_dir: Path = Field(Path("mjscore-data"), description="the datasets' folder (relative: to the working "
+                                                              "directory); made on the first write")
+    annotate_token: SecretStr | None = Field(
+        None, description="the bearer token of the dataset endpoints; empty: the dataset endpoints answer 403")
+    max_import_bytes: int = Field(2_000_000_000, ge=1, description="largest dataset archive to import, bytes")
 
-    @field_validator("set_finder_weights", "caption_weights", mode="before")
+    @field_validator("set_finder_weights", "caption_weights", "annotate_token", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("annotate_token")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < MIN_TOKEN:
+            raise ValueError(f"MJ_ANNOTATE_TOKEN must be at least {MIN_TOKEN} characters (a random secret)")
+        return value
 
     @field_validator("cors_origins", "reader_weights", mode="before")
     @classmethod

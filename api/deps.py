@@ -1,6 +1,7 @@
-"""Dependencies of the routes: settings, the detector, the photo pipeline, the photo slots and upload checks.
+"""Dependencies of the routes: settings, the detector, the photo slots and upload checks.
 
-``Detector`` is a Protocol: tests put a fake in with ``app.dependency_overrides[get_detector] = lambda: fake``.
+``api.pipeline.Detector`` is a Protocol: tests put a fake in with
+``app.dependency_overrides[get_detector] = lambda: fake``.
 """
 
 from __future__ import annotations
@@ -8,25 +9,19 @@ from __future__ import annotations
 import asyncio
 import io
 import warnings
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from types import ModuleType
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request, UploadFile
 from starlette.exceptions import HTTPException
 
 from api.config import Settings, get_settings
+from api.pipeline import Detector
 from vision.image import JPEG
 
 T = TypeVar("T")
-
-
-class Detector(Protocol):
-    """Anything that finds tiles: ``vision.detector.TileDetector`` or a test's fake."""
-
-    def detect(self, image: Any) -> Sequence[Any]: ...
 
 
 class ApiError(HTTPException):
@@ -59,18 +54,6 @@ def get_detector(request: Request) -> Detector:
 
 
 DetectorDep = Annotated[Detector, Depends(get_detector)]
-
-
-def get_photo() -> ModuleType:
-    """The photo pipeline ``api.photo`` (``recognize``, ``score_photo``), imported on first use."""
-    try:
-        import api.photo as photo
-    except ImportError as exc:  # the module is written by another issue; answer 503 until it exists
-        raise ApiError(503, "not_available", f"photo reading is not available: {exc}") from exc
-    return photo
-
-
-PhotoDep = Annotated[ModuleType, Depends(get_photo)]
 
 
 # --- how many photos at once -------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from api.datasets.errors import DatasetError
 from api.deps import ApiError
 from api.jsonio import FastJSONResponse
 from scorer.errors import ScorerError
@@ -56,7 +57,11 @@ def add_handlers(app: FastAPI) -> None:
         if isinstance(exc, ApiError):
             return await api_error(request, exc)
         code = HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500 else "unavailable")
-        return error_response(exc.status_code, code, str(exc.detail), exc.headers)
+        headers = exc.headers
+        methods = allowed(app, request.url.path) if exc.status_code == 405 else []
+        if methods:  # Starlette names only the first route's methods where a path has several
+            headers = {**(headers or {}), "Allow": ", ".join(methods)}
+        return error_response(exc.status_code, code, str(exc.detail), headers)
 
     async def validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -73,6 +78,10 @@ def add_handlers(app: FastAPI) -> None:
         status = 400 if isinstance(exc, BadImageError) else 422
         return error_response(status, exc.code, str(exc))
 
+    async def dataset_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, DatasetError)
+        return error_response(exc.status, exc.code, str(exc))
+
     async def internal_error(request: Request, exc: Exception) -> Response:
         rid = request.scope.get("state", {}).get("request_id", "?")
         log.error("unhandled error in %s %s (request %s)", request.method, request.url.path, rid, exc_info=exc)
@@ -83,7 +92,18 @@ def add_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(ScorerError, scorer_error)
     app.add_exception_handler(VisionError, vision_error)
+    app.add_exception_handler(DatasetError, dataset_error)
     app.add_exception_handler(Exception, internal_error)
+
+
+def allowed(app: FastAPI, path: str) -> list[str]:
+    """The methods the schema documents for ``path`` (its templates' ``{name}`` matching one path segment)."""
+    methods: set[str] = set()
+    for template, ops in app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            methods.update(m.upper() for m in ops)
+    return sorted(methods)
 
 
 def describe(errors: Any) -> str:

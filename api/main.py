@@ -28,16 +28,15 @@ from api import schemas
 from api.config import Settings, get_settings
 from api.deps import PhotoSlots
 from api.errors import add_handlers, clean
-from api.headers import page_headers, page_policy
+from api.headers import page_headers
 from api.middleware import REQUEST_ID, RequestMiddleware
-from api.routes import health, recognize, rules, score
+from api.routes import datasets, health, layout, recognize, rules, score
 from api.scoring import ScorePool
 from vision.errors import ModelNotFoundError
 
 log = logging.getLogger("api")
 
 STATIC = Path(__file__).parent / "static"
-PAGES = ("annotate.html",)  # the static pages, each served with a Content Security Policy of its own
 
 DESCRIPTION = """
 Score revealed mahjong hands (MCR, Riichi, Guangdong, Fuzhou) from notation or from a phone photo.
@@ -63,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.dependency_overrides[get_settings] = lambda: settings
-    for router in (score.router, rules.router, recognize.router):
+    for router in (score.router, rules.router, recognize.router, layout.router, datasets.router):
         app.include_router(router, prefix="/v1")
     app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC, html=True), name="static")
@@ -77,8 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["*"], expose_headers=[REQUEST_ID, "Retry-After"])
-    pages = {f"/static/{name}": page_policy((STATIC / name).read_text()) for name in PAGES}
-    app.add_middleware(RequestMiddleware, settings=settings, pages=pages)
+    app.add_middleware(RequestMiddleware, settings=settings)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 

@@ -38,6 +38,15 @@ CLIENT_GONE = 499  # nginx's status for a client that closed the connection befo
 _ID_OK = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 
+def body_limit(path: str, settings: Settings) -> int:
+    """The largest body a path takes: a photo upload, a dataset archive, or JSON."""
+    if path in PHOTO_PATHS or path.startswith("/v1/datasets/") and path.endswith("/photos"):
+        return settings.max_upload_bytes + MULTIPART_SLACK
+    if path.startswith("/v1/datasets/") and path.endswith("/import"):
+        return settings.max_import_bytes + MULTIPART_SLACK
+    return settings.max_json_bytes
+
+
 class BodyTooLarge(ApiError):
     def __init__(self, limit: int) -> None:
         super().__init__(413, "too_large", f"the body is larger than {limit} bytes")
@@ -51,11 +60,10 @@ class BodyTimeout(ApiError):
 class RequestMiddleware:
     """Request id, access log, body size and time limits, early answers drained, security headers."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, pages: dict[str, str] | None = None) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
         self.log = settings.access_log
-        self.pages = pages or {}  # path -> Content Security Policy of a static page
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -65,8 +73,7 @@ class RequestMiddleware:
         rid, declared, has_body, expects_continue = _read_headers(scope["headers"])
         scope.setdefault("state", {})["request_id"] = rid
         path = scope["path"]
-        settings = self.settings
-        limit = settings.max_upload_bytes + MULTIPART_SLACK if path in PHOTO_PATHS else settings.max_json_bytes
+        limit = body_limit(path, self.settings)
         body = _Body(receive, limit, self.settings.body_timeout_seconds, self.settings.body_max_seconds, has_body)
         status = 0
         sent = 0
@@ -76,7 +83,7 @@ class RequestMiddleware:
             nonlocal status, sent, drain
             if message["type"] == "http.response.start":
                 status = message["status"]
-                extra = [(b"x-request-id", rid.encode()), *self._security(message, path)]
+                extra = [(b"x-request-id", rid.encode()), *self._security(message)]
                 if not body.done:  # answered before the body was read: close after it, reading the rest first
                     extra.append((b"connection", b"close"))
                     drain = not (body.failed or expects_continue)
@@ -114,7 +121,8 @@ class RequestMiddleware:
             if self.log:
                 self._log(scope, rid, status, sent, started)
 
-    def _security(self, start: Message, path: str) -> list[tuple[bytes, bytes]]:
+    @staticmethod
+    def _security(start: Message) -> list[tuple[bytes, bytes]]:
         ctype = b""
         for name, value in start.get("headers", ()):
             name = name.lower()
@@ -122,10 +130,7 @@ class RequestMiddleware:
                 return []
             if name == b"content-type":
                 ctype = value
-        if not ctype.startswith(b"text/html"):
-            return headers.API
-        policy = self.pages.get(path) or headers.page_policy("")
-        return [*headers.COMMON, (b"content-security-policy", policy.encode())]
+        return headers.STATIC if ctype.startswith(b"text/html") else headers.API
 
     @staticmethod
     def _log(scope: Scope, rid: str, status: int, sent: int, started: float) -> None:

@@ -1,9 +1,10 @@
 """How often the whole hand is read exactly from held-out synthetic photos.
 
-    python bench/eval_layout.py --data /work/cache/datasets/layout_eval [--split val] [--n 500] [--detector]
+    python -m bench.eval_layout [--data DIR] [--split val] [--n 500] [--detector]
 
-Makes the data first if it is missing (``datasets/synth.py --train 0 --val 500 --seed 4242``; a seed the detector
-was not trained on). For each photo, the generator's sidecar (``layout/<split>/NNNNNN.json``) holds the true hand.
+``--data`` defaults to ``$MJ_CACHE/datasets/layout_eval`` (``MJ_CACHE`` defaults to ``./cache``). The data is made by
+the generator: ``python -m training synth --out DIR --train 0 --val 500 --seed 4242`` (a seed the detector was not
+trained on). For each photo, the generator's sidecar (``layout/<split>/NNNNNN.json``) holds the true hand.
 ``--source true`` (default) reads the hand from the true boxes (the layout stage alone: every labelled tile,
 distractors included, with its true label and sideways flag); ``--detector`` reads it from the shipped detector's
 boxes on the photo. A hand is exact when its exposed melds, concealed kongs, concealed tiles, winning tile and
@@ -16,24 +17,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import numpy as np
 
-import numpy as np  # noqa: E402
+from scorer import is_complete_tiles
+from vision.detection import Detection
+from vision.layout import Layout, group_melds
+from vision.relabel import read_hand
 
-from vision.detection import Detection  # noqa: E402
-from vision.layout import Layout, group_melds  # noqa: E402
-from vision.relabel import read_hand  # noqa: E402
 
-DEFAULT_DATA = Path("/work/cache/datasets/layout_eval")
+def default_data() -> Path:
+    """``$MJ_CACHE/datasets/layout_eval``, the cache root defaulting to ``./cache``."""
+    return Path(os.environ.get("MJ_CACHE", "cache")) / "datasets" / "layout_eval"
 
 
 def normal(hand: str | None) -> tuple | None:
@@ -129,16 +130,19 @@ def judge(layout: Layout, sidecar: dict) -> tuple[bool, bool, str | None]:
     return normal(read) == truth, normal(given) == truth, given
 
 
-def ensure_data(data: Path, n: int, seed: int) -> None:
-    if (data / "layout" / "val").is_dir() and len(list((data / "layout" / "val").glob("*.json"))) >= n:
-        return
-    subprocess.run([sys.executable, str(ROOT / "datasets" / "synth.py"), "--out", str(data), "--train", "0",
-                    "--val", str(n), "--seed", str(seed), "--workers", "2"], check=True)
+def check_data(data: Path, split: str, n: int, seed: int) -> str | None:
+    """Why ``data`` cannot be read (no sidecars, or fewer than ``n``) with the command that makes it, or None."""
+    found = len(list((data / "layout" / split).glob("*.json")))
+    if found >= n:
+        return None
+    return (f"{data / 'layout' / split} holds {found} of the {n} sidecars needed; make them with "
+            f"python -m training synth --out {data} --train 0 --val {n} --seed {seed}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--data", type=Path, default=None, help="the generated photos (default: $MJ_CACHE/datasets/"
+                                                            "layout_eval, MJ_CACHE defaulting to ./cache)")
     ap.add_argument("--split", default="val")
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--seed", type=int, default=4242)
@@ -150,7 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=10, help="print this many misreadings")
     ap.add_argument("--json", type=Path, default=None, help="write per-photo results here")
     args = ap.parse_args(argv)
-    ensure_data(args.data, args.n, args.seed)
+    args.data = args.data or default_data()
+    problem = check_data(args.data, args.split, args.n, args.seed)
+    if problem:
+        ap.error(problem)
     files = sorted((args.data / "layout" / args.split).glob("*.json"))[: args.n]
     detector = None
     if args.detector:
@@ -173,13 +180,13 @@ def main(argv: list[str] | None = None) -> int:
             if args.noise:
                 dets = noisy(dets, np.random.default_rng([7, int(f.stem)]), *args.noise)
         t0 = time.perf_counter()
-        layout, _ = read_hand(dets)
+        layout, _ = read_hand(dets, complete=is_complete_tiles)
         times.append(time.perf_counter() - t0)
         ok, ok_given, reading = judge(layout, sidecar)
         exact += ok
         if layout.renamed:  # the same photo read from the classifier's first names only
             renamed += 1
-            first_ok += judge(group_melds(dets), sidecar)[1]
+            first_ok += judge(group_melds(dets, complete=is_complete_tiles), sidecar)[1]
         else:
             first_ok += ok_given
         if detector is not None:

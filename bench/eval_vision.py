@@ -12,7 +12,8 @@
 The baseline has 34 classes (no flowers, no back): it is scored on the true tiles of those classes, and mjscore's
 figures on that same subset are given beside it.
 
-Usage: ``python bench/eval_vision.py [--hands 60] [--sets 20] [--out /work/cache/bench/eval_vision.json]``
+Usage: ``python -m bench.eval_vision [--hands 60] [--sets 20] [--out cache/bench/eval_vision.json]`` (the model card,
+``python -m training card``, reads that file; needs the dev install: the generator, ``mahjong-detector``).
 """
 
 from __future__ import annotations
@@ -29,17 +30,13 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "datasets"))
-sys.path.insert(0, str(ROOT / "models"))
-
-import synth  # noqa: E402
-
-from vision.detector import READER_WEIGHTS  # noqa: E402
+from training import paths, synth
+from training.real import real_photo_files
+from vision.detector import READER_WEIGHTS
+from vision.names import NAMES
 
 BASELINE_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
-BASELINE_CLASSES = frozenset(synth.NAMES[:34])
+BASELINE_CLASSES = frozenset(NAMES[:34])
 
 
 # ------------------------------------------------------------------------------------------------- detectors ----
@@ -157,7 +154,7 @@ def held_out_hands(n: int, art: Path, out: Path, sets: bool = False) -> list[tup
 def eval_hands(model, scenes: list[tuple[bytes, list]]) -> dict:  # noqa: ANN001
     per_image = [(truth, model(jpg)) for jpg, truth in scenes]
     res = {}
-    for subset, classes in (("all", frozenset(synth.NAMES)), ("baseline_classes", BASELINE_CLASSES)):
+    for subset, classes in (("all", frozenset(NAMES)), ("baseline_classes", BASELINE_CLASSES)):
         sub = [([t for t in truth if t[0] in classes], [d for d in dets if d[0] in classes or subset == "all"])
                for truth, dets in per_image]
         ok = tot = 0
@@ -169,7 +166,7 @@ def eval_hands(model, scenes: list[tuple[bytes, list]]) -> dict:  # noqa: ANN001
 
 
 def real_photos(real: Path) -> list[tuple[bytes, str]]:
-    return [(path.read_bytes(), label) for label, path in synth.real_photo_files(real, holdout=True)]
+    return [(path.read_bytes(), label) for label, path in real_photo_files(real, holdout=True)]
 
 
 def eval_real(model, photos: list[tuple[bytes, str]], classes: frozenset[str]) -> dict:  # noqa: ANN001
@@ -214,7 +211,7 @@ def eval_hands_classifier(det, scenes: list[tuple[bytes, list]], top: int = 10) 
         rgb, scale = load_image(jpg, det.config.work_side)
         probs, _up = det.classify(rgb, np.array([box for _, box in truth], np.float64) * scale)
         for (label, _), p in zip(truth, probs, strict=True):
-            read = synth.NAMES[int(p.argmax())]
+            read = NAMES[int(p.argmax())]
             ok += read == label
             n += 1
             if read != label:
@@ -232,7 +229,7 @@ def eval_real_classifier(det, photos: list[tuple[bytes, str]]) -> dict:  # noqa:
         rgb, _ = load_image(jpg)
         h, w = rgb.shape[:2]
         probs, _up = det.classify(rgb, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]]))
-        ok += synth.NAMES[int(probs[0].argmax())] == label
+        ok += NAMES[int(probs[0].argmax())] == label
     return {"photos": len(photos), "top1": round(ok / max(len(photos), 1), 4)}
 
 
@@ -255,9 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=60)
     ap.add_argument("--sets", type=int, default=20, help="photos of tile sets laid out in grids, held-out style")
-    ap.add_argument("--art", type=Path, default=synth.DEFAULT_ART)
-    ap.add_argument("--real", type=Path, default=ROOT.parent / "shared" / "real" / "camerash")
-    ap.add_argument("--out", type=Path, default=Path("/work/cache/bench/eval_vision.json"))
+    ap.add_argument("--art", type=Path, default=paths.art() / "faces")
+    ap.add_argument("--real", type=Path, default=paths.real())
+    ap.add_argument("--out", type=Path, default=paths.bench_file())
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--finder", type=Path, help="another finder to score, an ONNX export (default: the shipped one)")
@@ -281,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
                     "held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands, "sets": args.sets,
                     "real_photos_held_out": len(photos), "speed_image": f"{w}x{h} JPEG ({w * h / 1e6:.1f} MP)"}
     for m in models:
-        classes = frozenset(synth.NAMES[:42]) if m.name == "mjscore" else BASELINE_CLASSES
+        classes = frozenset(NAMES[:42]) if m.name == "mjscore" else BASELINE_CLASSES
         r = {"synthetic_hands": eval_hands(m, scenes), "synthetic_sets": eval_hands(m, sets),
              "real_top1_whole_photo": eval_real(m, photos, classes),
              "real_top1_in_scene": eval_real_in_scene(m, photos, classes)}

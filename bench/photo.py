@@ -1,46 +1,44 @@
 """Photo to scored result: median and 95th percentile over 20 phone-size photos (target: median at most 200 ms).
 
-    python bench/photo.py [--photos DIR] [--n 20] [--rules mcr]
+    python -m bench.photo [--photos DIR] [--n 20] [--rules mcr]
 
-Without ``--photos`` it generates ``n`` phone-size (12 MP) synthetic JPEGs once, under
-``/work/cache/bench_photo/`` (seed 515), and times ``api.photo.score_photo(path, detector, request)`` on each, the
-shipped detector loaded once and warmed up first (as the CLI's and the service's long-lived process do). Each
-photo is read from disk, decoded (large JPEGs in draft mode), detected, laid out and scored, every winning-tile
-candidate scored when none is set apart. The same photos are also timed, in turn, through the detector without its
-readers, and the ratio of the two medians printed (what the readers cost, in the same process).
+Without ``--photos`` it generates ``n`` phone-size (12 MP) synthetic JPEGs once (the generator of the dev install),
+under ``cache/bench_photo/`` (the cache: ``MJ_CACHE`` or ``./cache``; seed 515), and times
+``api.pipeline.score_photo(path, detector, request)`` on each, the shipped detector loaded once and warmed up first (as
+the CLI's and the service's long-lived process do). Each photo is read from disk, decoded (large JPEGs in draft
+mode), detected, laid out and scored, every winning-tile candidate scored when none is set apart. The same photos
+are also timed, in turn, through the detector without its readers, and the ratio of the two medians printed (what
+the readers cost, in the same process).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "datasets"))
 
-CACHE = Path("/work/cache/bench_photo")
+def make_photos(out: Path, n: int, seed: int = 515, art: Path | None = None) -> list[Path]:
+    """``n`` phone-size photos of the generator's hands under ``out``, made once (``art``: default the fetched
+    faces)."""
+    from training import synth
+    from training.paths import art as fetched_art
 
-
-def make_photos(out: Path, n: int, seed: int = 515, art: Path = Path("/work/cache/art/faces")) -> list[Path]:
-    import synth
-
+    art = fetched_art() / "faces" if art is None else art
     out.mkdir(parents=True, exist_ok=True)
     have = sorted(out.glob("*.jpg"))
     if len(have) >= n:
         return have[:n]
     styles = synth.load_styles(art, exclude=list(synth.HELD_OUT_STYLES))
-    paths = []
+    made = []
     for i in range(n):
         p = out / f"{i:03d}.jpg"
         if not p.exists():
             jpg, _, _ = synth.make_scene(synth.SceneSpec(i, seed, "val", 12.0, 12.0), styles)
             p.write_bytes(jpg)
-        paths.append(p)
-    return paths
+        made.append(p)
+    return made
 
 
 def pct(values: list[float], q: float) -> float:
@@ -63,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PIL import Image
 
-    from api.photo import score_photo
+    from api.pipeline import score_photo
     from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
     from vision.errors import ModelNotFoundError
 
@@ -71,13 +69,15 @@ def main(argv: list[str] | None = None) -> int:
         paths = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".heic",
                                                                                  ".webp"))[: args.n]
     else:
-        paths = make_photos(CACHE, args.n)
+        from training.paths import cache
+
+        paths = make_photos(cache() / "bench_photo", args.n)
     try:
         detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
         no_reader = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS,
                                  readers=())
     except ModelNotFoundError as exc:
-        print(f"bench/photo.py: {exc}; no shipped weights to time")
+        print(f"bench.photo: {exc}; no shipped weights to time")
         return 1
     request = {"rules": args.rules, "self_draw": True}
     for d in (detector, no_reader):

@@ -1,6 +1,6 @@
 """Hands per second for mjscore's MCR scorer and PyMahjongGB (C++) on the same 2000 random hands.
 
-    python bench/score_mcr.py [--hands 2000] [--seed 1] [--repeat 3]
+    python -m bench.score_mcr [--hands 2000] [--seed 1] [--repeat 3]
 
 Both score the same hands in this one process; the figure is the best of ``--repeat`` passes.
 mjscore's caches are cleared before each pass, so every pass is a cold one.
@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scorer.decompose import _complete, _divide, waits  # noqa: E402
-from scorer.mcr import combinations, score  # noqa: E402
-from tests.scorer.mcr.gb import gb_args  # noqa: E402
-from tests.scorer.mcr.randhands import random_hand  # noqa: E402
+from bench.gb import gb_args
+from bench.mcr_hands import random_hand
+from scorer.decompose import _complete, _divide, waits
+from scorer.mcr import combinations, score
 
 
 def _clear_caches() -> None:

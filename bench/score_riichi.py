@@ -1,8 +1,8 @@
 """Hands per second: mjscore's Riichi scorer against the ``mahjong`` library, on the same hands.
 
-    python bench/score_riichi.py [--hands 3000] [--rounds 7] [--seed 1]
+    python -m bench.score_riichi [--hands 3000] [--rounds 7] [--seed 1]
 
-Both score the same seeded random legal hands (tests/scorer/riichi/randhands.py) with the library's
+Both score the same seeded random legal hands (``bench/riichi_hands.py``) with the library's
 rules on both sides, in two ways:
 
 - scoring only: each from its own ready-made objects (mjscore: Hand, WinContext, RiichiContext;
@@ -23,24 +23,18 @@ import argparse
 import dataclasses
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "scorer" / "riichi"))
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 
-from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
-from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules  # noqa: E402
-from randhands import build_library_args, library_spec, random_case  # noqa: E402
-
-import scorer.riichi as riichi  # noqa: E402
-from scorer.errors import ScorerError  # noqa: E402
-from scorer.hand import WinContext, parse_hand  # noqa: E402
-from scorer.riichi.divide import _suit  # noqa: E402
-from scorer.tiles import format_tiles, parse_tiles  # noqa: E402
+import scorer.riichi as riichi
+from bench.riichi_hands import build_library_args, library_spec, random_case
+from scorer.errors import ScorerError
+from scorer.hand import WinContext, parse_hand
+from scorer.riichi.divide import _suit
+from scorer.tiles import format_tiles, parse_tiles
 
 
 def main() -> None:

@@ -1,13 +1,28 @@
-"""The mjscore command: score and batch (the photo commands are tested with the photo pipeline)."""
+"""The mjscore command: score, batch, and the photo commands (``mjscore PHOTO``, ``mjscore detect``) with fake
+detectors; and one end-to-end run with the shipped weights (skipped while models/ has none)."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
+from PIL import Image
+
+from api import pipeline
 from api.cli import main, run_batch
+from bench.eval_layout import normal
+from scorer.request import score_request
+from tests.api.support import FixedDetector, png, row
+
+ROOT = Path(__file__).resolve().parents[1]
+HAND = row("123m456p789s2233z 3z")  # 13 concealed tiles and the winning tile set apart
+HAND_TEXT = "123m456p789s2233z +3z"
 
 
 def test_score_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -84,16 +99,169 @@ def test_guangdong_from_the_command_line(capsys) -> None:  # type: ignore[no-unt
     assert answer["fans"][0]["id"] == "big_three_dragons" and answer["payments"]["W"] == -512
 
 
-def test_photo_flags_reach_the_photo_request(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import api.photo
+def test_photo_flags_reach_the_photo_request(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FixedDetector(row("BBBB 123m456p789s12z"))  # no tile set apart; a concealed kong of four backs
+    args = [str(png(tmp_path)), "--win-tile", "1z", "--concealed-kong", "9p", "--self-draw", "--json"]
+    assert main(args, detector=fake) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    assert out["recognition"]["hand"] == "(9999p) 123m456p789s2z +1z"
+    assert out["result"] == score_request({"rules": "mcr", "hand": out["recognition"]["hand"], "self_draw": True,
+                                           "seat_wind": "E", "round_wind": "E", "flowers": ""})
+    main([str(png(tmp_path)), "--hand-override", HAND_TEXT, "--json"], detector=fake)
+    out = json.loads(capsys.readouterr().out)
+    assert out["result"] == score_request({"rules": "mcr", "hand": HAND_TEXT, "seat_wind": "E", "round_wind": "E",
+                                           "self_draw": False, "flowers": ""})
 
-    seen = {}
 
-    def fake_run_photo(args, request):  # type: ignore[no-untyped-def]
-        seen.update(request)
-        return 0
+# ------------------------------------------------------------------------------------------------ photos ----
+@pytest.fixture
+def fake() -> FixedDetector:
+    return FixedDetector(HAND)
 
-    monkeypatch.setattr(api.photo, "run_photo", fake_run_photo)
-    assert main(["hand.jpg", "--rules", "mcr", "--win-tile", "5s", "--concealed-kong", "9p", "--self-draw"]) == 0
-    assert seen["win_tile"] == "5s" and seen["concealed_kongs"] == ["9p"] and seen["self_draw"] is True
-    assert "hand" not in seen
+
+def test_photo_json(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([str(png(tmp_path)), "--rules", "mcr", "--discarder", "S", "--json"], detector=fake)
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["recognition"]["hand"] == HAND_TEXT
+    assert out["result"] == score_request({"rules": "mcr", "hand": HAND_TEXT, "discarder": "S", "self_draw": False,
+                                           "seat_wind": "E", "round_wind": "E", "flowers": ""})
+
+
+def test_photo_readable(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([str(png(tmp_path)), "--discarder", "W"], detector=fake)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "hand:  123m456p789s2233z +3z" in out
+    assert "\U0001F007\U0001F008\U0001F009" in out  # 1m 2m 3m as tiles
+    assert "total" in out and "minimum met" in out and "payments" in out
+
+
+def test_photo_annotated(tmp_path: Path, fake: FixedDetector) -> None:
+    out = tmp_path / "out.png"
+    assert main([str(png(tmp_path)), "--annotated", str(out)], detector=fake) == 0
+    img = Image.open(out)
+    assert img.format == "PNG" and img.size == (900, 500)
+    assert len(img.getcolors(maxcolors=100000) or ()) > 3  # something was drawn
+
+
+def test_detect_json(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["detect", str(png(tmp_path)), "--json"], detector=fake) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec == pipeline.recognize(png(tmp_path), fake)
+    assert rec["hand"] == HAND_TEXT and len(rec["detections"]) == 14
+
+
+def test_detect_readable_lists_every_tile(tmp_path: Path, fake: FixedDetector,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["detect", str(png(tmp_path))], detector=fake) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "hand:  " + HAND_TEXT
+    assert [line.split()[0] for line in out[-14:]] == [d.label for d in HAND]
+
+
+def test_photo_unreadable_hand_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(png(tmp_path))], detector=FixedDetector(row("123m456p789s112z 3z"))) == 1
+    assert "not scored: invalid_hand" in capsys.readouterr().out
+
+
+def _bad_files(tmp_path: Path) -> dict[str, Path]:
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo at all\n")
+    good = io.BytesIO()
+    Image.new("RGB", (800, 600), (120, 50, 50)).save(good, format="JPEG")
+    truncated = tmp_path / "cut.jpg"
+    truncated.write_bytes(good.getvalue()[:400])
+    folder = tmp_path / "folder.jpg"
+    folder.mkdir()
+    return {"empty": empty, "text": text, "truncated": truncated, "missing": tmp_path / "nope.jpg",
+            "folder": folder}
+
+
+@pytest.mark.parametrize("kind", ["empty", "text", "truncated", "missing", "folder"])
+@pytest.mark.parametrize("command", [[], ["detect"]])
+def test_bad_files_one_line_error(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str],
+                                  kind: str, command: list[str]) -> None:
+    path = _bad_files(tmp_path)[kind]
+    assert main([*command, str(path)], detector=fake) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("mjscore: bad_image: ") and "Traceback" not in err
+    assert fake.calls == 0
+
+
+def test_bad_file_json_error(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(_bad_files(tmp_path)["text"]), "--json"], detector=fake) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is False and out["error"]["code"] == "bad_image"
+
+
+SHIPPED = ("tile_finder.onnx", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx")
+WEIGHTS = [ROOT / "models" / f for f in SHIPPED]
+
+
+@pytest.mark.parametrize("command", [[], ["detect"]])
+def test_missing_weights_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    from vision.errors import ModelNotFoundError
+
+    def no_model() -> None:
+        raise ModelNotFoundError("model weights not found: models/tile_finder.onnx")
+
+    monkeypatch.setattr(pipeline, "default_detector", no_model)
+    assert main([*command, str(png(tmp_path))]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mjscore: model_not_found: ") and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------------------------------- end to end ----
+def _fresh_scenes(synth: object, styles: list, seed: int = 2026) -> Iterator[tuple[int, bytes, str]]:
+    """Phone photos (3 MP) of a seed no training run used, without loose tiles, made as ``synth.make_scene``
+    makes its scenes; those whose hand a photo can show whole (no concealed kong of four backs, no red five)."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    for index in range(200):
+        rng = np.random.default_rng([seed, index])
+        style = styles[int(rng.integers(len(styles)))]
+        groups, hand = synth.random_hand(rng, style.has_flowers)  # type: ignore[attr-defined]
+        if any(any(g.red) for g in groups) or any(g.kind == "concealed_kong" and all(g.backs) for g in groups):
+            continue
+        w = int(math.sqrt(3e6 * 4 / 3))
+        img, _, _ = synth.render_scene(rng, style, groups, w, int(3e6 / w), distractors=False)  # type: ignore
+        ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        yield index, buf.tobytes(), hand
+
+
+@pytest.mark.skipif(not all(p.exists() for p in WEIGHTS),
+                    reason=f"models/ lacks shipped weights ({', '.join(SHIPPED)})")
+def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str], art_dir: Path) -> None:
+    """Freshly generated photos through ``mjscore PHOTO --json`` with the shipped weights: a photo read whole gives
+    the generator's hand and its score."""
+    from training import synth
+
+    styles = synth.load_styles(art_dir, exclude=list(synth.HELD_OUT_STYLES))
+    # the detector names every tile of a whole photo right in about a third to a half of the photos (see
+    # docs/photo.md), so the first of the fresh scenes it reads whole is scored; at most 8 are tried
+    tried = []
+    for index, jpg, hand in itertools.islice(_fresh_scenes(synth, styles), 8):
+        path = tmp_path / f"fresh{index}.jpg"
+        path.write_bytes(jpg)
+        code = main([str(path), "--rules", "mcr", "--self-draw", "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert set(out) == {"recognition", "result"} and code in (0, 1)
+        tried.append((index, hand, out["recognition"]["hand"]))
+        if normal(out["recognition"]["hand"]) != normal(hand):
+            continue
+        expected = score_request({"rules": "mcr", "self_draw": True, "hand": hand})
+        assert out["result"].get("total") == expected.get("total")
+        assert out["result"] == score_request({"rules": "mcr", "self_draw": True, "hand": out["recognition"]["hand"],
+                                               "seat_wind": "E", "round_wind": "E", "flowers": ""})
+        assert code == (0 if expected["ok"] else 1)
+        return
+    raise AssertionError(f"no fresh photo read whole: {tried}")

@@ -2,7 +2,7 @@
 pictures are its own (a butterfly, a sun, a leaf) while the words are everyone's.
 
 The caption reader is a text-line recogniser (PaddleOCR's PP-OCRv4 mobile recogniser, cut to the Latin letters and
-digits: ``models/caption.py``). A tile is read at both ends, its caption band taken as if the classifier's up head
+digits: ``training/caption.py``). A tile is read at both ends, its caption band taken as if the classifier's up head
 were right and as if it were wrong by half a turn (it is, on a third of an unseen style's flowers), or at the one end
 the flower reader points to where it is sure; a band whose text is a caption word names that flower.
 """
@@ -64,7 +64,7 @@ class CaptionReader:
         outputs = session.get_outputs()
         if not chars or outputs[0].shape[-1] != len(chars) + 1:
             msg = (f"{path} is no caption reader: a caption reader's metadata lists its characters (``characters``), "
-                   f"one for each of its outputs but the first, the blank (build it: models/caption.py)")
+                   f"one for each of its outputs but the first, the blank (build it: python -m training caption WHEEL)")
             raise ModelNotFoundError(msg)
         self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
 

@@ -30,15 +30,15 @@ from vision.names import FLOWER_NAMES, NAMES
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
-# the finder fine-tuned on tile sets laid out in grids of touching tiles too (``datasets/synth.py --sets``): it boxes
-# every tile of such a photo where the hand finder boxes some in pairs or not at all, but it reads hands a little
+# the finder fine-tuned on tile sets laid out in grids of touching tiles too (``python -m training synth --sets``): it
+# boxes every tile of such a photo where the hand finder boxes some in pairs or not at all, but it reads hands a little
 # worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
 SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader last: it weighs the names the others left
 READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx")
-# a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``models/caption.py``)
+# a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``training/caption.py``)
 CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
 FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
 # the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
@@ -189,11 +189,27 @@ class TileDetector:
         if [o.name for o in self._classifier.get_outputs()] != ["tile", "up", "look"]:
             msg = (f"{classifier} is no tile classifier of this version: its outputs are "
                    f"{[o.name for o in self._classifier.get_outputs()]}, detection reads tile, up and look "
-                   f"(export it again: models/train.py ship --classifier-run RUN)")
+                   f"(export it again: python -m training ship --classifier-run RUN)")
             raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
-        self._readers = [_Reader.load(_session(r, opts), r) for r in readers]
+        self._readers = [Reader.load(_session(r, opts), r) for r in readers]
         self._captions = CaptionReader(_session(captions, opts), captions) if captions else None
+
+    @classmethod
+    def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
+                   captions: CaptionReader | None = None, finder: object = None, set_finder: object = None,
+                   config: DetectorConfig | None = None) -> TileDetector:
+        """A detector from networks already loaded, or from stand-ins with their methods (to try one part without
+        weights): ``classifier`` answers ``run(outputs, {"crops": x})`` as an ONNX Runtime session does, for crops of
+        ``crop`` pixels; ``finder`` and ``set_finder`` answer ``boxes(rgb, imgsz, conf, iou, max_det)`` as
+        ``vision.finder.Finder`` does; ``readers`` and ``captions`` as ``Reader.load`` and ``CaptionReader`` make
+        them."""
+        det = cls.__new__(cls)
+        det.config = config or DetectorConfig()
+        det._finder, det._set_finder = finder, set_finder
+        det._classifier, det._crop = classifier, crop
+        det._readers, det._captions = list(readers), captions
+        return det
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -319,7 +335,7 @@ class TileDetector:
             p = self._read_captions(rgb, boxes, tilt, p, up, half)
         return agree(p, look, c.alike, c.alike_weight), up
 
-    def _read(self, reader: _Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
+    def _read(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
               p: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``p`` with ``reader``'s names averaged in, for the tiles the classifier thinks may be of its family and does
         not name surely; and, for those tiles, the probability the reader gives to their being upside down as turned
@@ -404,7 +420,9 @@ class TileDetector:
 
 
 @dataclass(frozen=True, slots=True)
-class _Reader:
+class Reader:
+    """A reader: a network that reads again, upright, the tiles that may be of its family (``load`` it)."""
+
     session: object  # an onnxruntime.InferenceSession
     ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
     side: int  # the crop side it was exported for
@@ -416,7 +434,7 @@ class _Reader:
         return len(self.ids) > 0 and set(self.ids) <= set(FLOWERS)
 
     @classmethod
-    def load(cls, session: object, path: Path) -> _Reader:
+    def load(cls, session: object, path: Path) -> Reader:
         """A reader's session and its names, from the model's metadata (``names``: its names in order, ``other``
         last); a model without them is no reader."""
         names = session.get_modelmeta().custom_metadata_map.get("names", "").split(",")
@@ -424,7 +442,7 @@ class _Reader:
             return cls(session, np.zeros(0, np.int64), _crop_side(session), marks=True)
         if len(names) < 2 or names[-1] != "other" or not set(names[:-1]) <= set(NAMES) or len(set(names)) < len(names):
             msg = (f"{path} is no reader: its metadata names {names[:-1] or 'no tiles'}, a reader names some of the "
-                   f"tiles and then 'other' (models/reader_train.py)")
+                   f"tiles and then 'other' (python -m training reader)")
             raise ModelNotFoundError(msg)
         return cls(session, np.array([NAMES.index(n) for n in names[:-1]]), _crop_side(session))
 

@@ -1,4 +1,4 @@
-"""The tile finder at detection: the YOLO finder trained with ultralytics, exported to ONNX (``models/train.py
+"""The tile finder at detection: the YOLO finder trained with ultralytics, exported to ONNX (``python -m training
 export``) and run by ONNX Runtime, with ultralytics' own steps around it (letterbox to a multiple of the stride,
 class-agnostic non-maximum suppression), so it boxes as ultralytics does.
 
@@ -27,7 +27,7 @@ class Finder:
         if len(inputs) != 1 or len(inputs[0].shape) != 4 or len(outputs) != 1 or len(outputs[0].shape) != 3:
             msg = (f"{path} is no tile finder: it takes {[i.shape for i in inputs]} and gives "
                    f"{[o.shape for o in outputs]}, a finder takes one image and gives boxes (export a finder run: "
-                   f"models/train.py export --name RUN)")
+                   f"python -m training export --name RUN)")
             raise ModelNotFoundError(msg)
         self._session, self._input = session, inputs[0].name
 

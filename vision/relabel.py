@@ -1,7 +1,7 @@
 """Second choices: when the classifier's first reading makes no legal, complete hand, try its next likeliest ones.
 
-``read_hand(detections) -> (layout, detections)``. The layout is read from the first names and sideways flags; if
-it is legal and complete (sets and a pair, seven pairs, thirteen orphans or a knitted hand; a 17-tile Fuzhou hand
+``read_hand(detections, complete=scorer.is_complete_tiles) -> (layout, detections)``. The layout is read from the
+first names and sideways flags; if it is legal and complete (as ``complete`` judges; a 17-tile Fuzhou hand
 only needs to be legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose
 second (or third) name, or whose other sideways flag (``Detection.sideways_p``), is nearly as likely are changed,
 one, two or three at a time, the likeliest change first (the product of the probabilities taken), and the first
@@ -17,7 +17,8 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from vision.layout import Layout, group_melds, is_complete
+from vision.layout import Complete, Layout, group_melds
+from vision.names import BACK
 
 MAX_CHANGES = 3  # tiles renamed at once
 MAX_OPTIONS = 12  # the likeliest single renamings considered
@@ -26,22 +27,23 @@ MIN_RATIO = 0.02  # a second name (or flag) at least this likely relative to the
 FLIP = "sideways"  # the change that turns a tile's sideways flag over
 
 
-def acceptable(layout: Layout) -> bool:
-    """Legal, and complete when it has 14 tiles (kongs counted as 3)."""
+def acceptable(layout: Layout, complete: Complete) -> bool:
+    """Legal, and complete (as ``complete`` judges) when it has 14 tiles (kongs counted as 3)."""
     if layout.problem is not None or layout.win_tile is None:
         return False
     hand = [*layout.concealed, layout.win_tile]
     if len(hand) + 3 * len(layout.melds) == 17:
         return True
-    return is_complete(hand)
+    return complete(hand)
 
 
-def read_hand(dets: Sequence[Any]) -> tuple[Layout, list[Any]]:
+def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[Any]]:
     """The layout of ``dets`` (``vision.Detection`` or any frozen dataclass with its fields), renaming the fewest
-    and likeliest tiles needed to make a complete hand; returns the layout and the detections it was read from."""
+    and likeliest tiles needed to make a hand ``complete`` judges complete (pass ``scorer.is_complete_tiles``);
+    returns the layout and the detections it was read from."""
     dets = list(dets)
-    first = group_melds(dets)
-    if acceptable(first):
+    first = group_melds(dets, complete=complete)
+    if acceptable(first, complete):
         return first, dets
     options = sorted(_options(dets))[:MAX_OPTIONS]
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
@@ -50,8 +52,8 @@ def read_hand(dets: Sequence[Any]) -> tuple[Layout, list[Any]]:
         renamed = list(dets)
         for _, i, name in changes:
             renamed[i] = _flip(dets[i]) if name == FLIP else _rename(dets[i], name)
-        layout = group_melds(renamed)
-        if acceptable(layout):
+        layout = group_melds(renamed, complete=complete)
+        if acceptable(layout, complete):
             said = ", ".join(f"tile {i} " + (("upright" if dets[i].sideways else "sideways") if name == FLIP
                                               else f"as {name} (not {dets[i].label})")
                              for _, i, name in sorted(changes, key=_by_i))
@@ -71,7 +73,7 @@ def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
             if p > 0 and p >= MIN_RATIO * d.ranked[0][1]:
                 out.append((math.log(d.ranked[0][1] / p), i, name))
         sp = getattr(d, "sideways_p", None)
-        if sp is not None and d.label != "back":
+        if sp is not None and d.label != BACK:
             now, other = (sp, 1 - sp) if d.sideways else (1 - sp, sp)
             if other > 0 and other >= MIN_RATIO * now:
                 out.append((math.log(now / other), i, FLIP))
@@ -91,4 +93,4 @@ def _rename(d: Any, name: str) -> Any:
     ranked = ((name, p[name]), *((n, q) for n, q in d.ranked if n != name))
     confidence = round(d.confidence * p[name] / d.ranked[0][1], 4)
     return replace(d, label=name, confidence=confidence, ranked=ranked,
-                   sideways=d.sideways and name != "back")
+                   sideways=d.sideways and name != BACK)

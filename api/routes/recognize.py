@@ -11,8 +11,8 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, File, Form, UploadFile
 
-from api import schemas
-from api.deps import ApiError, DetectorDep, PhotoDep, SettingsDep, SlotsDep, check_photo, read_upload
+from api import pipeline, schemas
+from api.deps import ApiError, DetectorDep, SettingsDep, SlotsDep, check_photo, read_upload
 from api.jsonio import NotJSON, loads
 from api.schemas import MAX_KONGS
 from scorer.errors import ContextError
@@ -49,15 +49,15 @@ async def _photo_bytes(file: UploadFile, settings: Any) -> bytes:
     responses={200: {"content": {"application/json": {"example": schemas.RECOGNITION_EXAMPLE}}}, **PHOTO_ERRORS},
 )
 async def recognize(
-    file: FileField, settings: SettingsDep, detector: DetectorDep, photo: PhotoDep, slots: SlotsDep
+    file: FileField, settings: SettingsDep, detector: DetectorDep, slots: SlotsDep
 ) -> dict[str, Any]:
     """A photo in (multipart part ``file``); the detections, the layout and the hand they read as out."""
     data = await _photo_bytes(file, settings)
-    result: dict[str, Any] = await slots.run(photo.recognize, data, detector)
+    result: dict[str, Any] = await slots.run(pipeline.recognize, data, detector)
     return result
 
 
-def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[str, Any]:
+def parse_photo_request(text: str) -> dict[str, Any]:
     """The ``request`` part, checked before the photo is read (``scorer.request.check_request``: every field but
     the hand, ranges included): a request object whose ``hand``, when present, corrects the reading, plus the
     pipeline's own fields (``concealed_kongs``, ``win_tile``)."""
@@ -75,7 +75,7 @@ def parse_photo_request(text: str, photo_fields: tuple[str, ...] = ()) -> dict[s
         msg = f"'concealed_kongs' lists at most {MAX_KONGS} kongs, each a tile such as \"9p\""
         raise ApiError(422, "bad_request", msg)
     try:
-        check_request(obj, frozenset(photo_fields))
+        check_request(obj, frozenset(pipeline.PHOTO_FIELDS))
     except ContextError as exc:
         raise ApiError(422, exc.code, str(exc)) from None
     return obj
@@ -103,11 +103,10 @@ async def score_photo(
     )],
     settings: SettingsDep,
     detector: DetectorDep,
-    photo: PhotoDep,
     slots: SlotsDep,
 ) -> dict[str, Any]:
     """A photo (part ``file``) and a request object (part ``request``) in; the recognition and the result out."""
-    obj = parse_photo_request(request, tuple(getattr(photo, "PHOTO_FIELDS", ())))
+    obj = parse_photo_request(request)
     data = await _photo_bytes(file, settings)
-    answer: dict[str, Any] = await slots.run(photo.score_photo, data, detector, obj)
+    answer: dict[str, Any] = await slots.run(pipeline.score_photo, data, detector, obj)
     return answer

@@ -17,6 +17,7 @@ from fastapi.routing import APIRoute
 
 from api import schemas
 from api.deps import ApiError
+from api.jsonio import NotJSON, loads
 from api.scoring import ScorePool, score_batch_body, score_body
 
 
@@ -67,6 +68,15 @@ async def read_body(request: Request) -> bytes:
         msg = f"send the body as {JSON} (the Content-Type header), not {media[:60] or 'without a type'}"
         raise ApiError(415, "unsupported_media_type", msg)
     return await request.body()  # a client that leaves meanwhile: ClientDisconnect, logged 499 (api.middleware)
+
+
+async def read_json(request: Request) -> Any:
+    """The body of a JSON request read as JSON on the event loop (small bodies of the other JSON endpoints): 415 as
+    ``read_body``, 400 ``bad_request`` when it is not JSON."""
+    try:
+        return loads(await read_body(request))
+    except NotJSON as exc:
+        raise ApiError(400, "bad_request", str(exc)) from None
 
 
 def _answer(status_and_body: tuple[int, bytes]) -> Response:

@@ -1,4 +1,4 @@
-"""Helpers of the API tests: an app without the real model, a fake detector, photos made on the fly."""
+"""Helpers of the API tests: an app without the real model, fake detectors, detections and photos made on the fly."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ import io
 import struct
 import threading
 import time
-import types
 import zlib
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from PIL import Image
 
 from api.config import Settings
-from api.deps import get_detector, get_photo
+from api.deps import get_detector
 from api.main import create_app
 from vision.detection import Detection
 from vision.image import load_image
@@ -53,43 +53,56 @@ class FakeDetector:
                 self.active -= 1
 
 
+class FixedDetector:
+    """A detector that decodes the photo as the real one does, then answers fixed detections."""
+
+    def __init__(self, dets: list[Detection]) -> None:
+        self.dets = dets
+        self.calls = 0
+
+    def detect(self, image: Any) -> list[Detection]:
+        load_image(image, 512)
+        self.calls += 1
+        return list(self.dets)
+
+
+def row(text: str, x: float = 100.0, y: float = 300.0) -> list[Detection]:
+    """Upright tiles 40 x 54 px left to right from notation (``*`` after a digit: sideways; ``B``: a back); a space
+    starts a new group 0.8 tile widths further on."""
+    w_up, h_up = 40.0, 54.0
+    out = []
+    for group in text.split(" "):
+        digits: list[str] = []
+        for ch in group:
+            if ch == "B":
+                out.append(Detection("back", 0.9, (x, y, x + w_up, y + h_up), False))
+                x += w_up + 1
+            elif ch.isdigit():
+                digits.append(ch)
+            elif ch == "*":
+                digits[-1] += "*"
+            else:
+                for d in digits:
+                    side = d.endswith("*")
+                    w, h = (h_up, w_up) if side else (w_up, h_up)
+                    top = y + (h_up - w_up) if side else y
+                    out.append(Detection(d[0] + ch, 0.9, (x, top, x + w, top + h), side))
+                    x += w + 1
+                digits = []
+        x += 0.8 * w_up
+    return out
+
+
+def png(folder: Path, name: str = "hand.png", size: tuple[int, int] = (900, 500), fmt: str = "PNG") -> Path:
+    """A plain green photo written to ``folder``."""
+    p = folder / name
+    Image.new("RGB", size, (30, 110, 60)).save(p, format=fmt)
+    return p
+
+
 class BrokenDetector:
     def detect(self, image: Any) -> list[Detection]:
         raise RuntimeError("the model fell over")
-
-
-def _stand_in_photo() -> types.ModuleType:
-    """The interface of api.photo (issue 5), for as long as that module is not there."""
-    from scorer.request import error_object, score_request
-
-    def recognize(image: Any, detector: Any) -> dict[str, Any]:
-        rgb, _ = load_image(image)
-        dets = detector.detect(image)
-        labels = [d.label for d in dets]
-        hand = "".join(labels[:-1]) + "+" + labels[-1] if labels else None
-        return {
-            "image": {"width": int(rgb.shape[1]), "height": int(rgb.shape[0])},
-            "detections": [{"tile": d.label, "confidence": d.confidence, "box": list(d.box),
-                            "sideways": d.sideways} for d in dets],
-            "hand": hand,
-            "layout": {"rows": [], "melds": [], "win_tile_assumed": False, "notes": []},
-        }
-
-    def score_photo(image: Any, detector: Any, request: dict[str, Any]) -> dict[str, Any]:
-        rec = recognize(image, detector)
-        if rec["hand"] is None:
-            return {"recognition": rec, "result": error_object("no_hand", "no tiles found")}
-        return {"recognition": rec, "result": score_request({**request, "hand": rec["hand"]})}
-
-    return types.SimpleNamespace(recognize=recognize, score_photo=score_photo)  # type: ignore[return-value]
-
-
-def photo_module() -> Any:
-    try:
-        import api.photo as photo
-    except ImportError:
-        return _stand_in_photo()
-    return photo
 
 
 def make_app(detector: Any | None = None, **overrides: Any) -> FastAPI:
@@ -100,8 +113,6 @@ def make_app(detector: Any | None = None, **overrides: Any) -> FastAPI:
         app.state.model_ok = True
         app.state.model_error = None
         app.dependency_overrides[get_detector] = lambda: detector
-    module = photo_module()
-    app.dependency_overrides[get_photo] = lambda: module
     return app
 
 

@@ -9,6 +9,7 @@ the positive statuses allow it, and ``content_errors_only`` checks that such an 
   each other (``bad_request``, robbing a kong on a self-draw ...) are 422 whatever the schema says; never a field
   of the wrong shape or out of range, which the schema describes.
 - the photo endpoints: bytes that are no photo are 400 ``bad_image`` or 415 ``unsupported_media_type``.
+- ``/v1/layout``: boxes outside the photo, or ``win`` past the last box, are 422 ``bad_labels``.
 
 schemathesis' ``analysis.constants`` is off: it puts literals found in our Python source into generated bodies and
 still calls them positive, which breaks the per-rule-set ``oneOf`` (an ``mcr`` request with a ``fuzhou`` object);
@@ -46,9 +47,15 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "422"]
 [[operations]]
 include-path-regex = "^/v1/(recognize|score-photo)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "415"]
+
+[[operations]]
+include-path-regex = "^/v1/layout$"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "422"]
 """)
 HAND_CODES = {"bad_notation", "invalid_hand", "not_winning", "bad_request"}
 PHOTO_CODES = {"bad_image", "unsupported_media_type"}
+CONTENT_CODES = {"/v1/score": HAND_CODES, "/v1/score/batch": HAND_CODES, "/v1/recognize": PHOTO_CODES,
+                 "/v1/score-photo": PHOTO_CODES, "/v1/layout": {"bad_labels"}}
 SHAPE = re.compile(r"must be (a whole number|true or false|one of|an object|a string)|unknown (field|option)|"
                    r"characters long|not JSON")
 
@@ -67,10 +74,10 @@ def _lifespan():
 
 def content_errors_only(ctx, response, case):
     """A schema-valid request refused with 4xx is refused for its content, never for its shape."""
-    if case.meta is None or not case.meta.generation.mode.is_positive or response.status_code < 400:
+    codes = CONTENT_CODES.get(case.operation.path)
+    if codes is None or case.meta is None or not case.meta.generation.mode.is_positive or response.status_code < 400:
         return None
     error = response.json()["error"]
-    codes = PHOTO_CODES if case.operation.path in ("/v1/recognize", "/v1/score-photo") else HAND_CODES
     assert error["code"] in codes, f"{case.operation.label}: valid data refused with {error}"
     assert not SHAPE.search(error["message"]), f"{case.operation.label}: valid data refused for its shape: {error}"
     return None

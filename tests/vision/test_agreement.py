@@ -72,10 +72,7 @@ class _Classifier:
 def _detector(config: object) -> object:
     from vision.detector import TileDetector
 
-    det = object.__new__(TileDetector)
-    det._captions = None
-    det._classifier, det._crop, det._readers, det.config = _Classifier(), 64, [], config
-    return det
+    return TileDetector.from_parts(_Classifier(), crop=64, config=config)
 
 
 def test_the_detector_compares_tiles_turned_upright() -> None:
@@ -92,8 +89,8 @@ def test_the_detector_compares_tiles_turned_upright() -> None:
     assert [NAMES[k] for k in p.argmax(1)] == ["6p", "6p", "6p"]
     # the third tile's look turned upright is (but for resampling) the others'; as it lies, it is not
     crops = crop_tiles(img, boxes, 64).transpose(0, 3, 1, 2) / 255.0
-    lies = det._classifier.run(None, {"crops": crops})[2]
-    upright = det._classifier.run(None, {"crops": np.rot90(crops, 1, axes=(2, 3))})[2]
+    lies = _Classifier().run(None, {"crops": crops})[2]
+    upright = _Classifier().run(None, {"crops": np.rot90(crops, 1, axes=(2, 3))})[2]
     assert np.abs(upright[2] - lies[0]).max() < 0.05 < np.abs(lies[2] - lies[0]).max()
     # not alike (its stripes elsewhere), or no agreement: it keeps its own name
     other = img.copy()

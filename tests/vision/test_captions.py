@@ -1,10 +1,8 @@
-"""The flowers' caption reader: caption words, the shipped recogniser on drawn tiles, its part in naming, its build."""
+"""The flowers' caption reader: caption words, the shipped recogniser on drawn tiles, its part in naming (its build:
+``tests/training/test_caption.py``)."""
 
 from __future__ import annotations
 
-import io
-import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -86,9 +84,7 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
             p[:, NAMES.index("5f")], p[:, NAMES.index("1s")] = 0.45, 0.35
             return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), np.eye(len(p), 8, dtype=np.float32)]
 
-    det = object.__new__(TileDetector)
-    det._classifier, det._crop, det._readers, det.config = Classifier(), 64, [], DetectorConfig(turns=1)
-    det._captions = _reader()
+    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
     img = np.concatenate([_tile("AUTUMN"), _tile(None)], axis=1)
     boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
     p, _ = det.classify(img, boxes)
@@ -96,9 +92,9 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
     assert p[0, NAMES.index("3f")] == pytest.approx(0.8 + 0.2 * 0.2 / 41, abs=1e-6)  # caption_weight 0.8
     det.config = DetectorConfig(turns=1, uncaptioned=1.0)  # a tile without a caption keeps its flowers
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "5f"]
-    det._captions = None
-    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "5f"]
-    det._captions = _reader()  # boxes of no width or height (a look's boxes cut to the photo) are read as nothing
+    without = TileDetector.from_parts(Classifier(), crop=64, config=DetectorConfig(turns=1))  # no caption reader
+    assert [NAMES[int(k)] for k in without.classify(img, boxes)[0].argmax(1)] == ["5f", "5f"]
+    # boxes of no width or height (a look's boxes cut to the photo) are read as nothing
     flat = np.array([[14.0, 2.0, 14.0, 125.0], [142.0, 60.0, 242.0, 60.0], [0.0, 0.0, 0.0, 0.0]])
     assert [NAMES[int(k)] for k in det.classify(img, flat)[0].argmax(1)] == ["5f", "5f", "5f"]
 
@@ -107,7 +103,7 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
 def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
     """The up head takes an upside-down WINTER tile for upright; the flower reader, sure it is upside down, sends
     the caption reader to its top, one band; unsure, both ends are read."""
-    from vision.detector import NAMES, DetectorConfig, TileDetector, _Reader
+    from vision.detector import NAMES, DetectorConfig, Reader, TileDetector
 
     class Classifier:  # 5f 0.45, 1s 0.35, the art upright as it lies
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
@@ -129,15 +125,15 @@ def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
             n = len(feeds["crops"])
             return [np.zeros((n, 9)), np.tile(np.log([1 - self.upside, 1e-6, self.upside, 1e-6]), (n, 1))]
 
-    det = object.__new__(TileDetector)
-    det._classifier, det._crop, det.config = Classifier(), 64, DetectorConfig(turns=1)
-    det._captions = _reader()
+    captions = _reader()
     bands = []
-    read = det._captions.read
-    det._captions.read = lambda lines: bands.append(len(lines)) or read(lines)
+    read = captions.read
+    captions.read = lambda lines: bands.append(len(lines)) or read(lines)  # type: ignore[method-assign]
     img, box = _tile("WINTER")[::-1, ::-1].copy(), np.array([[14.0, 2.0, 114.0, 125.0]])
     for upside, want, n in ((0.99, "4f", 1), (0.7, "4f", 2), (0.01, "5f", 1)):
-        det._readers = [_Reader.load(FlowerReader(upside), Path("f.onnx"))]
+        reader = Reader.load(FlowerReader(upside), Path("f.onnx"))
+        det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader], captions=captions,
+                                      config=DetectorConfig(turns=1))
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want and bands[-1] == n
 
 
@@ -163,51 +159,7 @@ def test_a_tilted_caption_is_read_cut_straight(degrees: float) -> None:
                          borderMode=cv2.BORDER_REPLICATE)
     ys, xs = np.nonzero((img > 200).all(2))  # the face
     box = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float64)
-    det = object.__new__(TileDetector)
-    det._classifier, det._crop, det._readers, det._captions = Classifier(), 64, [], _reader()
+    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader())
     for straighten, want in ((True, "4f"), (False, "5f")):
         det.config = DetectorConfig(turns=1, straighten=straighten)
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want
-
-
-def test_the_build_cuts_the_recogniser_to_latin_letters_and_digits(tmp_path: Path) -> None:
-    """A stand-in recogniser of the wheel's shape (its last layer a Constant weight and bias, one column per
-    character of its metadata) becomes a caption reader whose columns are the blank, the digits and the letters."""
-    import onnx
-    import onnxruntime as ort
-    from onnx import TensorProto, helper, numpy_helper
-
-    sys.path.insert(0, str(ROOT / "models"))
-    import caption
-
-    chars = ["一", *caption.KEEP[::-1], "萬"]  # the source's order is its own
-    rng = np.random.default_rng(0)
-    w = rng.normal(size=(5, len(chars) + 2)).astype(np.float32)
-    b = rng.normal(size=len(chars) + 2).astype(np.float32)
-    nodes = [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(v, n))
-             for n, v in zip(caption.HEAD, (w, b), strict=True)]
-    nodes += [helper.make_node("MatMul", ["x", caption.HEAD[0]], ["m"]),
-              helper.make_node("Add", ["m", caption.HEAD[1]], ["a"]), helper.make_node("Softmax", ["a"], ["y"], axis=2)]
-    graph = helper.make_graph(nodes, "rec", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "t", 5])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", "t", len(chars) + 2])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=9)
-    helper.set_model_props(model, {"character": "\n".join(chars)})
-    wheel = tmp_path / "rapidocr.whl"
-    with zipfile.ZipFile(wheel, "w") as z:
-        buf = io.BytesIO()
-        onnx.save(model, buf)
-        z.writestr(caption.SOURCE, buf.getvalue())
-    out = caption.build(wheel, tmp_path / "caption_reader.onnx")
-    built = onnx.load(out)
-    halves = [n for n in built.graph.node
-              if n.op_type == "Constant" and n.attribute[0].t.data_type == TensorProto.FLOAT16]
-    assert len(halves) == 2 and "Cast" in {n.op_type for n in built.graph.node}
-    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
-    assert session.get_modelmeta().custom_metadata_map["characters"] == caption.KEEP
-    x = rng.normal(size=(1, 3, 5)).astype(np.float32)
-    logits = x @ w + b  # the source's: blank, its characters, then the space
-    columns = [0] + [1 + chars.index(c) for c in caption.KEEP]
-    want = np.exp(logits[..., columns]) / np.exp(logits[..., columns]).sum(-1, keepdims=True)
-    assert session.run(None, {"x": x})[0] == pytest.approx(want, abs=2e-3)  # float16 weights
-    reader = CaptionReader(session, out)
-    assert reader.flowers(np.zeros((0, 128, 128, 3), np.uint8)).tolist() == []

@@ -1,194 +1,25 @@
-"""vision.detect and its parts: image loading (EXIF), crops, sideways, and the shipped weights on a fresh photo."""
+"""vision.detect and its parts: the finder's looks, the classifier's turns, the readers, sideways, and the shipped
+weights on a fresh photo (image loading and crops: test_image.py, test_crops.py)."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image, ImageOps
+from PIL import Image
 
 import vision
-from vision.crops import crop_tiles, tile_sides, tilts
 from vision.detection import Detection
-from vision.errors import BadImageError, ModelNotFoundError, VisionError
+from vision.errors import ModelNotFoundError
 from vision.image import load_image
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SHIPPED = all((MODELS / f).exists()
               for f in ("tile_finder.onnx", "tile_classifier.onnx", "flower_reader.onnx", "character_reader.onnx"))
 RAW = Path(__file__).resolve().parents[3] / "shared" / "real" / "camerash" / "raw-images"
-
-
-def _jpeg(w: int, h: int, orientation: int | None = None) -> bytes:
-    img = Image.new("RGB", (w, h), (200, 30, 30))
-    img.paste((30, 30, 200), (0, 0, w // 2, h // 2))  # blue top-left quarter
-    buf = io.BytesIO()
-    exif = Image.Exif()
-    if orientation:
-        exif[0x0112] = orientation
-    img.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
-    return buf.getvalue()
-
-
-@pytest.mark.parametrize("kind", ["bytes", "path", "pil"])
-def test_load_image_applies_exif_orientation(kind: str, tmp_path: Path) -> None:
-    data = _jpeg(40, 20, orientation=6)  # stored landscape, shown rotated 90 degrees clockwise
-    src: object = data
-    if kind == "path":
-        src = tmp_path / "p.jpg"
-        src.write_bytes(data)
-    elif kind == "pil":
-        src = Image.open(io.BytesIO(data))
-    rgb, scale = load_image(src)  # type: ignore[arg-type]
-    assert rgb.shape == (40, 20, 3)
-    assert scale == 1.0
-    assert rgb[2, 17, 2] > 150  # the blue quarter is now top-right
-
-
-@pytest.mark.parametrize("orientation", range(1, 9))
-def test_every_exif_orientation_is_turned_as_pil_turns_it(orientation: int) -> None:
-    rng = np.random.default_rng(orientation)
-    img, buf, exif = Image.fromarray(rng.integers(0, 256, (3, 4, 3), np.uint8)), io.BytesIO(), Image.Exif()
-    img = img.resize((40, 30))
-    exif[0x0112] = orientation
-    img.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
-    upright = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(buf.getvalue()))))
-    for src in (buf.getvalue(), Image.open(io.BytesIO(buf.getvalue()))):  # decoded by simplejpeg, then by PIL
-        rgb, scale = load_image(src)  # type: ignore[arg-type]
-        assert rgb.flags.c_contiguous and scale == 1.0
-        assert np.array_equal(rgb, upright)
-
-
-@pytest.mark.parametrize(("size", "scale"), [((4000, 3000), 2), ((3062, 2296), 1), ((4430, 2492), 2), ((900, 700), 1)])
-def test_a_jpeg_is_decoded_by_simplejpeg_with_pils_pixels(size: tuple[int, int], scale: int,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """At the DCT scale PIL's draft picks (1/2 for 4000 x 3000; none for 3062 x 2296, which TurboJPEG alone would
-    decode at 5/8), then shrunk as PIL's image was."""
-    import simplejpeg
-
-    calls = []
-    decode = simplejpeg.decode_jpeg
-    monkeypatch.setattr(simplejpeg, "decode_jpeg", lambda *a, **k: calls.append(k) or decode(*a, **k))
-    data = _jpeg(*size)
-    rgb, got = load_image(data, max_side=1600)
-    pil = Image.open(io.BytesIO(data))
-    if max(size) > 1600:
-        pil.draft("RGB", (int(size[0] * 1600 / max(size)) + 1, int(size[1] * 1600 / max(size)) + 1))
-    if max(pil.size) > 2400:
-        pil = pil.resize((round(pil.width * 1600 / max(pil.size)), round(pil.height * 1600 / max(pil.size))),
-                         Image.BILINEAR)
-    assert len(calls) == 1 and calls[0]["min_width"] in (0, -(-size[0] // scale))
-    assert np.array_equal(rgb, np.asarray(pil)) and got == max(pil.size) / max(size)
-
-
-def test_a_cmyk_jpeg_is_left_to_pil() -> None:
-    buf = io.BytesIO()
-    Image.new("CMYK", (50, 20), (0, 200, 200, 0)).save(buf, "JPEG")
-    rgb, _ = load_image(buf.getvalue())
-    assert np.array_equal(rgb, np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB")))
-
-
-def test_load_image_shrinks_large_jpegs() -> None:
-    rgb, scale = load_image(_jpeg(4000, 3000), max_side=1600)  # decoded at 1/2 by DCT scaling
-    assert rgb.shape == (1500, 2000, 3)
-    assert scale == pytest.approx(0.5)
-    png = io.BytesIO()
-    Image.new("RGB", (4000, 3000)).save(png, "PNG")
-    rgb, scale = load_image(png.getvalue(), max_side=1600)
-    assert rgb.shape == (1200, 1600, 3)
-    assert scale == pytest.approx(0.4)
-
-
-def test_a_multi_picture_jpeg_is_read_as_its_first_picture() -> None:
-    rng = np.random.default_rng(0)
-    photo, gain_map = (Image.fromarray(rng.integers(0, 256, (30, 40, 3), np.uint8)).resize(size, Image.NEAREST)
-                       for size in ((4000, 3000), (1000, 750)))
-    buf = io.BytesIO()  # as phones write an HDR gain map after the photo: PIL reads it as MPO
-    photo.save(buf, "MPO", save_all=True, append_images=[gain_map], quality=90)
-    pil = Image.open(io.BytesIO(buf.getvalue()))
-    pil.draft("RGB", (1601, 1201))
-    rgb, scale = load_image(buf.getvalue(), max_side=1600)  # decoded at 1/2, as a JPEG is
-    assert pil.format == "MPO" and np.array_equal(rgb, np.asarray(pil)) and scale == 0.5
-
-
-def test_a_corrupt_jpeg_is_a_typed_error_even_with_its_end_marker() -> None:
-    img, buf = Image.new("RGB", (400, 300), (200, 30, 30)), io.BytesIO()
-    img.paste((30, 30, 200), (0, 0, 200, 150))
-    img.save(buf, "JPEG")
-    data = bytearray(buf.getvalue())
-    data[627] = 0xFF  # a marker byte in the scan: OpenCV's decoder warned on stderr and gave an image of garbage
-    with pytest.raises(BadImageError, match="cannot read the image"):
-        load_image(bytes(data))
-    cut = buf.getvalue()[:400] + buf.getvalue()[-2:]  # cut short, its end marker kept
-    with pytest.raises(BadImageError, match="cannot read the image"):
-        load_image(cut)
-
-
-def test_a_grey_jpeg_is_read_as_colour() -> None:
-    buf = io.BytesIO()
-    Image.new("L", (50, 20), 90).save(buf, "JPEG")
-    rgb, _ = load_image(buf.getvalue())
-    assert rgb.shape == (20, 50, 3) and abs(int(rgb[5, 5, 0]) - 90) <= 2
-
-
-def test_bad_image_is_a_typed_error() -> None:
-    with pytest.raises(BadImageError) as info:
-        load_image(b"not an image")
-    assert isinstance(info.value, VisionError)
-    assert info.value.code == "bad_image"
-
-
-def test_crop_centres_the_box() -> None:
-    img = np.zeros((100, 200, 3), np.uint8)
-    img[40:60, 90:110] = 255
-    crop = crop_tiles(img, np.array([[90.0, 40.0, 110.0, 60.0]]), size=16, margin=2.0)[0]
-    assert crop[8, 8].tolist() == [255, 255, 255]
-    assert crop[0, 0].tolist() == [0, 0, 0]
-
-
-@pytest.mark.parametrize("degrees", [0, 12, 30, -25, 40])
-def test_a_tilted_tile_is_cut_straight(degrees: float, art_dir: Path) -> None:
-    """A tile lying at an angle, cut turned by its tilt, looks as the same tile lying straight does, and it fills
-    its crop as that one does; cut square around its box it is smaller and slanted."""
-    import cv2
-
-    img = np.full((400, 400, 3), (40, 110, 60), np.uint8)  # a tile on a green table: its face on its white body
-    img[134:266, 149:251] = 235
-    img[140:260, 155:245] = np.asarray(Image.open(art_dir / "fluffy" / "8m.png").convert("RGB").resize((90, 120)))
-    straight = crop_tiles(img, np.array([[149.0, 134.0, 251.0, 266.0]]), 96)[0]
-    turned = cv2.warpAffine(img, cv2.getRotationMatrix2D((200, 200), degrees, 1.0), (400, 400),
-                            borderMode=cv2.BORDER_REPLICATE)
-    ys, xs = np.nonzero(np.abs(turned.astype(int) - (40, 110, 60)).sum(2) > 60)
-    box = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float64)
-    tilt = tilts(turned, box)
-    assert np.degrees(tilt[0]) == pytest.approx(-degrees, abs=2.0)
-    assert tile_sides(box, tilt)[0] == pytest.approx([102, 132], abs=6)
-    cut = crop_tiles(turned, box, 96, tilt=tilt)[0]
-    off = np.abs(cut.astype(int) - straight).mean()
-    assert off < 20
-    if abs(degrees) >= 12:
-        assert np.abs(crop_tiles(turned, box, 96)[0].astype(int) - straight).mean() > 2 * off
-
-
-def test_a_box_of_no_size_or_off_the_photo_has_no_tilt() -> None:
-    """Boxes a look cut to the photo may have no width or height, at its edges too: each reads no tilt and is cut."""
-    img = np.random.default_rng(0).integers(0, 255, (100, 200, 3), np.uint8)
-    boxes = np.array([[200.0, 50, 200, 50], [200, 100, 200, 100], [0, 100, 0, 100], [0, 0, 0, 0], [-5, -5, 5, 5],
-                      [300, 300, 310, 310], [195, 40, 200, 60]])
-    assert tilts(img, boxes).tolist() == [0.0] * len(boxes)
-    assert crop_tiles(img, boxes, 16, tilt=np.full(len(boxes), 0.3)).shape == (len(boxes), 16, 16, 3)
-
-
-@pytest.mark.skipif(not RAW.exists(), reason="../shared/real not beside")
-def test_a_close_up_showing_no_edge_is_not_turned() -> None:
-    """camerash's 8p and 5p close-ups show no edge of their tiles, only dots in rows: the commonest direction of
-    their gradients (43 degrees, along the rows of dots) is no clear one, and they are cut as they lie."""
-    for name in ("395.jpg", "362.jpg"):
-        rgb, _ = load_image(RAW.parent / "tiles-resized" / name)
-        h, w = rgb.shape[:2]
-        assert tilts(rgb, np.array([[0.04 * w, 0.03 * h, 0.96 * w, 0.97 * h]])).tolist() == [0.0]
 
 
 def test_missing_weights_raise_model_not_found(tmp_path: Path) -> None:
@@ -231,7 +62,7 @@ def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
-    import synth
+    from training import synth
 
     styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
     found = read = total = 0
@@ -251,8 +82,7 @@ def test_detect_finds_the_tiles_of_a_fresh_photo(art_dir: Path) -> None:
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_a_set_laid_out_is_looked_at_by_the_set_finder(art_dir: Path) -> None:
-    import synth
-
+    from training import synth
     from vision.detector import DetectorConfig, TileDetector
 
     styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
@@ -290,21 +120,23 @@ def test_a_real_close_up_of_touching_tiles_is_read_tile_by_tile() -> None:
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art_dir: Path) -> None:
-    import synth
+    import onnxruntime as ort
     from ultralytics import YOLO
 
-    from vision.detector import MODELS, TileDetector
-    from vision.image import load_image
+    from training import synth
+    from vision.detector import FINDER_WEIGHTS, MODELS, DetectorConfig
+    from vision.finder import Finder
 
-    det = TileDetector(readers=())
+    c = DetectorConfig()
+    finder = Finder(ort.InferenceSession(str(FINDER_WEIGHTS), providers=["CPUExecutionProvider"]), FINDER_WEIGHTS)
     torch_finder = YOLO(str(MODELS / "tile_finder.pt"), task="detect")
     styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
     jpg = synth.make_scene(synth.SceneSpec(0, 7, "test", 3.0, 3.0), styles)[0]
-    rgb, _ = load_image(jpg, det.config.work_side)
+    rgb, _ = load_image(jpg, c.work_side)
     for imgsz in (416, 512):  # the letterbox, the network and the suppression: ultralytics' boxes, best first
-        boxes, conf = det._predict(rgb, imgsz, det._finder)
-        r = torch_finder.predict(np.ascontiguousarray(rgb[..., ::-1]), conf=det.config.conf, iou=det.config.iou,
-                                 imgsz=imgsz, agnostic_nms=True, verbose=False, max_det=det.config.max_det,
+        boxes, conf = finder.boxes(rgb, imgsz, c.conf, c.iou, c.max_det)
+        r = torch_finder.predict(np.ascontiguousarray(rgb[..., ::-1]), conf=c.conf, iou=c.iou,
+                                 imgsz=imgsz, agnostic_nms=True, verbose=False, max_det=c.max_det,
                                  device="cpu")[0]
         assert len(boxes) >= 5
         assert boxes == pytest.approx(r.boxes.xyxy.numpy(), abs=0.05)
@@ -314,9 +146,6 @@ def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art
 def test_the_finder_looks_again_at_the_tiles_region() -> None:
     from vision.detector import DetectorConfig, TileDetector
 
-    det = object.__new__(TileDetector)  # no weights: the finder's two passes with a stand-in network
-    det.config = DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0)
-    det._finder, det._set_finder = None, None
     seen: list[tuple[tuple[int, ...], int]] = []
 
     def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
@@ -325,7 +154,9 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
             return np.array([[100.0, 200, 120, 230], [120, 200, 140, 230], [140, 200, 160, 230]]), np.ones(3) * 0.9
         return np.array([[30.0, 30, 50, 60]]), np.array([0.8])  # one tile, in the crop's pixels
 
-    det._predict = predict  # type: ignore[method-assign]
+    # no weights: the finder's two passes with a stand-in network
+    det = TileDetector.from_parts(finder=_StandInFinder(predict), config=DetectorConfig(
+        imgsz=416, first_imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0))
     boxes, conf = det.find(np.zeros((1000, 800, 3), np.uint8))
     # the region: the three boxes plus one tile size (30 px, the median of their longer sides) on every side
     assert seen == [((1000, 800), 416), ((90, 120), 512)]
@@ -339,8 +170,6 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
 def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
     from vision.detector import CLOSE_HINT, FEW, DetectorConfig
 
-    det, hand, _sets = _two_finders(DetectorConfig(imgsz=416, first_imgsz=512, zoom_imgsz=512, zoom_gain=1.2,
-                                                   zoom_margin=1.0, zoom_out=0))
     seen: list[tuple[tuple[int, ...], int]] = []
     row: list[np.ndarray] = []
 
@@ -349,7 +178,8 @@ def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
         seen.append((rgb.shape[:2], imgsz))
         return row[0], np.full(len(row[0]), 0.9)
 
-    det._predict = predict  # type: ignore[method-assign]
+    det, hand, _sets = _two_finders(DetectorConfig(imgsz=416, first_imgsz=512, zoom_imgsz=512, zoom_gain=1.2,
+                                                   zoom_margin=1.0, zoom_out=0), predict)
     photo = np.zeros((800, 1000, 3), np.uint8)
 
     def tiles(n: int, x0: float, side: float) -> np.ndarray:  # a row of n tiles side px wide and high, at y 300
@@ -381,9 +211,6 @@ def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
 def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
     from vision.detector import FELT, DetectorConfig, TileDetector
 
-    det = object.__new__(TileDetector)  # no weights: a stand-in network
-    det.config = DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=4.0)
-    det._finder, det._set_finder = None, None
     photo = np.full((400, 300, 3), 255, np.uint8)  # a close-up: one white face fills the photo
     first: list[tuple[np.ndarray, np.ndarray]] = []
     canvases: list[np.ndarray] = []
@@ -395,7 +222,9 @@ def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
         canvases.append(rgb)  # the photo shrunk 4 times, 104 x 78 px, in the middle of 416 x 312 px of felt
         return np.array([[117.0, 156, 195, 260]]), np.array(far_conf)  # the face, as a hand's tile
 
-    det._predict = predict  # type: ignore[method-assign]
+    # no weights: a stand-in network
+    det = TileDetector.from_parts(finder=_StandInFinder(predict),
+                                  config=DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=4.0))
     glyphs = (np.array([[50.0, 60, 150, 160], [150, 200, 250, 300]]), np.array([0.5, 0.4]))
     for found, far in ((glyphs, True), ((np.zeros((0, 4)), np.zeros(0)), True),
                        ((glyphs[0], np.array([0.9, 0.4])), True),  # its surest box surer, the far look on average
@@ -433,9 +262,8 @@ def test_each_crop_is_named_from_its_turns() -> None:
             logits[upright, 0], logits[~upright, 1] = 20.0, 20.0
             return [logits, np.tile([0.0, 0.0, 5.0, 0.0], (len(x), 1)), _unlike(len(x))]
 
-    det = object.__new__(TileDetector)
-    det._captions = None
-    det._classifier, det._crop, det._readers = Session(), 64, []
+    session = Session()
+    det = TileDetector.from_parts(session, crop=64)
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, :8] = 255
     box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
@@ -446,19 +274,19 @@ def test_each_crop_is_named_from_its_turns() -> None:
         (4, 0.8, [0.25, 0.75], 3, 2), (2, 0.8, [0.5, 0.5], 1, 2), (2, 0.99, [0.5, 0.5], 2, 1),
     ):
         det.config = DetectorConfig(turns=turns, turn_sure=1.01, upright_sure=upright_sure)
-        det._classifier.batches, det._classifier.crops = [], []
+        session.batches, session.crops = [], []
         p, up = det.classify(img, box)
-        assert p[0, :2].tolist() == pytest.approx(want) and det._classifier.batches == [1, second]
-        first, again = det._classifier.crops
+        assert p[0, :2].tolist() == pytest.approx(want) and session.batches == [1, second]
+        first, again = session.crops
         assert np.array_equal(again[0], np.rot90(first[0], first_turn, axes=(1, 2)))
         assert up.argmax(1).tolist() == [2] and up.sum() == pytest.approx(1.0)
     # named surely as it lies (1m, at 1.0): not turned again but for its look (upright), its names kept
-    det.config, det._classifier.batches, det._classifier.crops = DetectorConfig(turns=4), [], []
+    det.config, session.batches, session.crops = DetectorConfig(turns=4), [], []
     p, _ = det.classify(img, box)
-    assert p[0, :2].tolist() == pytest.approx([1.0, 0.0]) and det._classifier.batches == [1, 1]
-    det.config, det._classifier.batches = DetectorConfig(turns=4, alike=1.01), []  # no agreement: no look's view
+    assert p[0, :2].tolist() == pytest.approx([1.0, 0.0]) and session.batches == [1, 1]
+    det.config, session.batches = DetectorConfig(turns=4, alike=1.01), []  # no agreement: no look's view
     det.classify(img, box)
-    assert det._classifier.batches == [1]
+    assert session.batches == [1]
     with pytest.raises(ValueError, match="turns"):
         DetectorConfig(turns=0)
 
@@ -505,23 +333,23 @@ class _StandInReader:
 
 
 def test_the_flower_reader_reads_likely_flowers_turned_upright() -> None:
-    from vision.detector import NAMES, DetectorConfig, TileDetector, _Reader
+    from vision.detector import NAMES, DetectorConfig, Reader, TileDetector
 
-    det = object.__new__(TileDetector)
-    det._captions = None
     reader = _StandInReader()
-    det._crop, det._readers, det.config = 64, [_Reader.load(reader, Path("r.onnx"))], DetectorConfig(turns=1)
+
+    def detector(classifier: object) -> TileDetector:
+        return TileDetector.from_parts(classifier, crop=64, readers=[Reader.load(reader, Path("r.onnx"))],
+                                       config=DetectorConfig(turns=1))
+
     img = np.zeros((64, 64, 3), np.uint8)
     img[:8, -8:] = 255  # the art's top-left corner, its up pointing right (bin 1): at the image's top right
     box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
-    det._classifier = _stand_in_classifier(0.3, 1)
-    p, _ = det.classify(img, box)
+    p, _ = detector(_stand_in_classifier(0.3, 1)).classify(img, box)
     # read upright (7f), averaged half and half with the classifier's 1p 0.7 / 7f 0.3
     assert NAMES[int(p.argmax())] == "7f" and p[0, NAMES.index("7f")] == pytest.approx(0.65, abs=1e-3)
     assert p[0, NAMES.index("1p")] == pytest.approx(0.35, abs=1e-3) and p.sum() == pytest.approx(1.0)
     assert reader.batches == [1]
-    det._classifier = _stand_in_classifier(0.1, 1)  # hardly a flower: not read again
-    p, _ = det.classify(img, box)
+    p, _ = detector(_stand_in_classifier(0.1, 1)).classify(img, box)  # hardly a flower: not read again
     assert NAMES[int(p.argmax())] == "1p" and reader.batches == [1]
     with pytest.raises(ValueError, match="reader_weight"):
         DetectorConfig(reader_weight=1.5)
@@ -547,22 +375,22 @@ class _Meta:
 
 
 def test_a_reader_is_known_by_the_names_in_its_metadata() -> None:
-    from vision.detector import MARK_NAMES, NAMES, _Reader
+    from vision.detector import MARK_NAMES, NAMES, Reader
 
     characters = ",".join(f"{n}m" for n in range(1, 10)) + ",other"
-    reader = _Reader.load(_Meta(characters), Path("m.onnx"))
+    reader = Reader.load(_Meta(characters), Path("m.onnx"))
     assert [NAMES[i] for i in reader.ids] == [f"{n}m" for n in range(1, 10)] and reader.side == 64
     # the flower reader, whose up head tells the caption reader which end to read; the mark reader names no tile
-    flowers = _Reader.load(_Meta(",".join(f"{n}f" for n in range(1, 9)) + ",other"), Path("f.onnx"))
-    marks = _Reader.load(_Meta(",".join(MARK_NAMES)), Path("mark.onnx"))
+    flowers = Reader.load(_Meta(",".join(f"{n}f" for n in range(1, 9)) + ",other"), Path("f.onnx"))
+    marks = Reader.load(_Meta(",".join(MARK_NAMES)), Path("mark.onnx"))
     assert (reader.flowers, flowers.flowers, marks.flowers) == (False, True, False)
     for bad in ("", "other", "1m,2m", "1m,1m,other", "1m,9x,other"):
         with pytest.raises(ModelNotFoundError, match="m.onnx is no reader"):
-            _Reader.load(_Meta(bad), Path("m.onnx"))
+            Reader.load(_Meta(bad), Path("m.onnx"))
 
 
 def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
-    from vision.detector import NAMES, DetectorConfig, TileDetector, _Reader
+    from vision.detector import NAMES, DetectorConfig, Reader, TileDetector
 
     class Classifier:  # 6m 0.6, 5m 0.4 for every crop, upright
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
@@ -572,10 +400,8 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
 
     flowers = _Meta(",".join(f"{n}f" for n in range(1, 9)) + ",other", pick=6)  # 7f, surely
     characters = _Meta(",".join(f"{n}m" for n in range(1, 10)) + ",other", pick=4)  # 5m, surely
-    det = object.__new__(TileDetector)
-    det._captions = None
-    det._classifier, det._crop, det.config = Classifier(), 64, DetectorConfig(turns=1)
-    det._readers = [_Reader.load(flowers, Path("f.onnx")), _Reader.load(characters, Path("m.onnx"))]
+    readers = [Reader.load(flowers, Path("f.onnx")), Reader.load(characters, Path("m.onnx"))]
+    det = TileDetector.from_parts(Classifier(), crop=64, readers=readers, config=DetectorConfig(turns=1))
     boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
     assert flowers.batches == [] and characters.batches == [2]  # no flower probability: the flower reader not asked
@@ -589,7 +415,7 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
 
 
 def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads() -> None:
-    from vision.detector import MARK_NAMES, NAMES, DetectorConfig, TileDetector, _Reader
+    from vision.detector import MARK_NAMES, NAMES, DetectorConfig, Reader, TileDetector
 
     class Classifier:  # 7p 0.7, 6p 0.2, 5z 0.1 for every crop, upright
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
@@ -597,83 +423,48 @@ def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads()
             p[:, NAMES.index("7p")], p[:, NAMES.index("6p")], p[:, NAMES.index("5z")] = 0.7, 0.2, 0.1
             return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), _unlike(len(p))]
 
-    reader = _Reader.load(_Meta(",".join(MARK_NAMES), pick=5), Path("mark.onnx"))  # a "6", surely
+    reader = Reader.load(_Meta(",".join(MARK_NAMES), pick=5), Path("mark.onnx"))  # a "6", surely
     assert reader.marks and len(reader.ids) == 0
-    det = object.__new__(TileDetector)
-    det._captions = None
-    det._classifier, det._crop, det._readers, det.config = Classifier(), 64, [reader], DetectorConfig(turns=1)
+    det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader], config=DetectorConfig(turns=1))
     boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
     assert reader.session.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["6p", "6p"]
     assert p[:, NAMES.index("6p")] == pytest.approx(1.0, abs=1e-6)  # nothing else prints a 6
-    none = _Reader.load(_Meta(",".join(MARK_NAMES), pick=9), Path("mark.onnx"))  # no numeral: names as they were
-    det._readers = [none]
+    none = Reader.load(_Meta(",".join(MARK_NAMES), pick=9), Path("mark.onnx"))  # no numeral: names as they were
+    det = TileDetector.from_parts(Classifier(), crop=64, readers=[none], config=DetectorConfig(turns=1))
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
     assert p[:, NAMES.index("7p")] == pytest.approx(0.7, abs=1e-6)
-    det.config = DetectorConfig(turns=1, reader_sure=0.6)  # 7p at 0.7 is named surely enough: not read
-    det._readers = [reader]
+    # 7p at 0.7 is named surely enough: not read
+    det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader],
+                                  config=DetectorConfig(turns=1, reader_sure=0.6))
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
     assert reader.session.batches == [2] and NAMES[int(p[0].argmax())] == "7p"
 
 
-@pytest.mark.skipif(not SHIPPED, reason="shipped weights not present")
-def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: Path) -> None:
-    import sys
+class _StandInFinder:
+    """A finder network's stand-in: ``answer(rgb, imgsz, finder)`` gives its boxes and confidences, ``finder`` being
+    this stand-in (so that one answer can tell two finders apart)."""
 
-    import torch
+    def __init__(self, answer: Callable[[np.ndarray, int, object], tuple[np.ndarray, np.ndarray]]) -> None:
+        self.answer = answer
 
-    sys.path.insert(0, str(MODELS))
-    from classifier_train import export
-
-    from vision.classifier_net import TileNet
-    from vision.detector import NAMES, TileDetector
-
-    torch.manual_seed(0)
-    net = TileNet(len(NAMES))
-    onnx = export(net, tmp_path / "c80.onnx", 80)
-    det = TileDetector(classifier=onnx, readers=())  # the classifier alone
-    img = np.random.default_rng(0).integers(0, 255, (200, 300, 3), np.uint8)
-    boxes = np.array([[10.0, 10.0, 60.0, 80.0], [100.0, 50.0, 170.0, 100.0]])
-    p, up = det.classify(img, boxes)
-    assert det._crop == 80 and p.shape == (2, len(NAMES)) and up.shape == (2, 4)
-    x = torch.from_numpy(crop_tiles(img, boxes, 80, tilt=tilts(img, boxes))).permute(0, 3, 1, 2).float() / 255
-    with torch.no_grad():
-        want = torch.softmax(net.eval()(x)[0], 1).numpy()
-        look = net.look(x).numpy()
-    det.config = type(det.config)(turns=1, alike=1.01)  # as it lies, no look-alikes: the network's own names
-    assert det.classify(img, boxes)[0] == pytest.approx(want, abs=1e-4)
-    assert det._classifier.run(["look"], {"crops": x.numpy()})[0] == pytest.approx(look, abs=1e-4)
+    def boxes(self, rgb: np.ndarray, imgsz: int, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, ...]:
+        return self.answer(rgb, imgsz, self)
 
 
-def test_the_network_keeps_64_pixel_features_as_they_are() -> None:
-    import torch
-
-    from vision.classifier_net import TileNet
-
-    net = TileNet().eval()
-    x = torch.rand(2, 3, 64, 64)
-    with torch.no_grad():
-        f = net.features[:-1](x)
-        assert f.shape[-2:] == (4, 4) and torch.equal(net.features(x), f)
-        assert [t.shape for t in net(torch.rand(2, 3, 96, 96))] == [(2, 43), (2, 4)]
-
-
-def _two_finders(config: object) -> tuple[object, object, object]:
-    """A detector without weights whose finders are stand-ins (its ``_predict`` is replaced by the test): the
-    detector, its tile finder and its set finder."""
+def _two_finders(config: object, answer: Callable[[np.ndarray, int, object], tuple[np.ndarray, np.ndarray]]
+                 ) -> tuple[object, object, object]:
+    """A detector without weights whose tile finder and set finder are stand-ins that ``answer``: the detector, its
+    tile finder and its set finder."""
     from vision.detector import TileDetector
 
-    det = object.__new__(TileDetector)
-    det._captions = None
-    det.config = config
-    det._finder, det._set_finder = object(), object()
-    return det, det._finder, det._set_finder
+    hand, sets = _StandInFinder(answer), _StandInFinder(answer)
+    return TileDetector.from_parts(finder=hand, set_finder=sets, config=config), hand, sets
 
 
 def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> None:
     from vision.detector import CLOSE, CLOSE_ZOOMS, FELT, DetectorConfig
 
-    det, hand, sets = _two_finders(DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=5.0))
     photo = np.zeros((800, 600, 3), np.uint8)
     first: list[tuple[np.ndarray, np.ndarray]] = []
     far: dict[object, list] = {}
@@ -690,7 +481,7 @@ def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> No
         boxes, conf = far[finder][k]
         return np.asarray(boxes, np.float64).reshape(-1, 4), np.asarray(conf, np.float64)
 
-    det._predict = predict  # type: ignore[method-assign]
+    det, hand, sets = _two_finders(DetectorConfig(imgsz=416, zoom_imgsz=0, zoom_out=5.0), predict)
     pair = [[150.0, 150, 250, 250], [170, 170, 240, 240]]  # boxes in the canvas, in its middle
     one = [[160.0, 160, 240, 240]]
     for found, hand_far, set_looks, want in (
@@ -719,7 +510,6 @@ def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> No
 def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
     from vision.detector import SET_PROBE, SET_UNSURE, DetectorConfig
 
-    det, hand, sets = _two_finders(DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32))
     photo = np.zeros((1200, 1600, 3), np.uint8)
     asked: list[tuple[str, int]] = []
     found: dict[object, int] = {}
@@ -731,7 +521,7 @@ def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
         boxes = np.array([[100.0 + 20 * k, 500, 118 + 20 * k, 524] for k in range(n)])
         return boxes, np.full(n, sure[finder])
 
-    det._predict = predict  # type: ignore[method-assign]
+    det, hand, sets = _two_finders(DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32), predict)
     for n_hand, p_hand, n_set, want in ((28, SET_UNSURE - 0.1, 140, "set"),  # a set of small tiles: the set finder's
                                         (28, SET_UNSURE - 0.1, 25, "hand"),  # a hand, unsure: the set finder asked
                                         (28, SET_UNSURE + 0.1, 140, "hand"),  # a hand, sure: not asked

@@ -8,10 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from scorer import is_complete_tiles
 from vision.detection import Detection
-from vision.layout import group_melds, is_complete, meld_kind, tiles_notation
+from vision.layout import Layout, group_melds, meld_kind, tiles_notation
 
 W, H = 40.0, 54.0  # an upright tile's box, pixels (1 : 1.36)
+
+
+def read_layout(dets: list) -> Layout:
+    """The layout stage as ``api`` runs it: with the scorer's check of a complete hand."""
+    return group_melds(dets, complete=is_complete_tiles)
 
 
 def lay(*groups: str, gaps: tuple[float, ...] = (), y: float = 0.0, x: float = 0.0, gap_in: float = 1.0) -> list:
@@ -80,7 +86,7 @@ HAND_TEXT = "123m456p789s1122z +3z"
 
 
 def test_one_row_upright() -> None:
-    layout = group_melds(shoot(HAND))
+    layout = read_layout(shoot(HAND))
     assert layout.hand == "123m456p789s1122z +3z"
     assert not layout.win_tile_assumed and layout.problem is None
     assert layout.win_tile == "3z"
@@ -88,20 +94,20 @@ def test_one_row_upright() -> None:
 
 @pytest.mark.parametrize("angle", [90, 180, 270, 12, -25, 135, 200, 315])
 def test_any_orientation(angle: float) -> None:
-    layout = group_melds(shoot(HAND, angle=angle, jitter=1.0, seed=angle % 7))
+    layout = read_layout(shoot(HAND, angle=angle, jitter=1.0, seed=angle % 7))
     assert layout.hand == "123m456p789s1122z +3z", layout.to_dict()
 
 
 @pytest.mark.parametrize("tilt", [15, 30])
 def test_tilted_camera_foreshortens_across_rows(tilt: float) -> None:
     tiles = lay("123m456p1z", "1z", gaps=(0.8,)) + lay("55*5z", "777*7m", y=-H - 30)
-    layout = group_melds(shoot(tiles, angle=70, tilt=tilt))
+    layout = read_layout(shoot(tiles, angle=70, tilt=tilt))
     assert layout.hand == "[7777m] [555z] 123m456p1z +1z", layout.to_dict()
 
 
 def test_perspective_scale_changes_nothing() -> None:
     for scale in (0.25, 1.0, 4.0):
-        assert group_melds(shoot(HAND, angle=33, scale=scale)).hand == HAND_TEXT
+        assert read_layout(shoot(HAND, angle=33, scale=scale)).hand == HAND_TEXT
 
 
 def test_loose_tiles_and_clutter_are_ignored() -> None:
@@ -113,21 +119,21 @@ def test_loose_tiles_and_clutter_are_ignored() -> None:
     for i in range(len(HAND), len(dets)):
         x0, y0, x1, y1 = dets[i].box
         dets[i] = Detection(dets[i].label, 0.8, (x0 - 9, y0 - 7, x1 + 9, y1 + 7), dets[i].sideways)
-    layout = group_melds(dets)
+    layout = read_layout(dets)
     assert layout.hand == HAND_TEXT
     assert set(layout.loose) == set(range(len(HAND), len(dets)))
 
 
 def test_a_loose_tile_in_line_with_the_row_is_left_out() -> None:
     tiles = lay("9p", "123m456p789s1122z", "3z", gaps=(1.2, 0.8))
-    assert group_melds(shoot(tiles)).hand == HAND_TEXT
+    assert read_layout(shoot(tiles)).hand == HAND_TEXT
 
 
 def test_duplicate_boxes_are_merged() -> None:
     dets = shoot(HAND)
     x0, y0, x1, y1 = dets[4].box
     dets.append(Detection("4p", 0.5, (x0 + 2, y0 + 1, x1 + 1, y1 - 2), False))
-    layout = group_melds(dets)
+    layout = read_layout(dets)
     assert layout.hand == HAND_TEXT
     assert layout.merged == (len(dets) - 1,)
     assert any("duplicate" in n for n in layout.notes)
@@ -137,14 +143,14 @@ def test_groups_split_by_gaps_relative_to_tile_size() -> None:
     # tiles touching (gap 0.02 of a width) stay one group; 0.3 of a width apart is a new group
     tiles = lay("123m456p789s1z", "1z", "99*9m", gaps=(0.3, 0.3), gap_in=0.8)
     for scale in (0.5, 3.0):
-        layout = group_melds(shoot(tiles, scale=scale))
+        layout = read_layout(shoot(tiles, scale=scale))
         assert layout.hand == "[999m] 123m456p789s1z +1z"
         assert [len(g) for g in layout.rows[0].groups] == [10, 1, 3]
 
 
 def test_exposed_melds_chow_pung_kong_by_their_tiles() -> None:
     tiles = lay("5z", "5z", "4*56s", "77*7p", "1111*m", "333*z", gaps=(0.8, 0.5, 0.5, 0.5, 0.5))
-    layout = group_melds(shoot(tiles, angle=180))
+    layout = read_layout(shoot(tiles, angle=180))
     assert [m.kind for m in layout.melds] == ["kong", "pung", "chow", "pung"]  # melds in mpsz order
     assert all(m.exposed for m in layout.melds)
     assert layout.hand == "[1111m] [777p] [456s] [333z] 5z +5z"
@@ -152,13 +158,13 @@ def test_exposed_melds_chow_pung_kong_by_their_tiles() -> None:
 
 def test_exposed_meld_without_sideways_tile_after_the_winning_tile() -> None:
     tiles = lay("1234567m", "8m", "999p", "33*3z", gaps=(0.8, 0.5, 0.5))
-    assert group_melds(shoot(tiles)).hand == "[999p] [333z] 1234567m +8m"
-    assert group_melds(shoot(tiles, angle=180)).hand == "[999p] [333z] 1234567m +8m"
+    assert read_layout(shoot(tiles)).hand == "[999p] [333z] 1234567m +8m"
+    assert read_layout(shoot(tiles, angle=180)).hand == "[999p] [333z] 1234567m +8m"
 
 
 def test_concealed_kong_two_backs() -> None:
     tiles = lay("123m456s7z", "7z", "back55pback", "8*88s", gaps=(0.8, 0.5))
-    layout = group_melds(shoot(tiles, angle=90))
+    layout = read_layout(shoot(tiles, angle=90))
     assert layout.hand == "[888s] (5555p) 123m456s7z +7z"
     assert [m.kind for m in layout.melds] == ["pung", "concealed_kong"]  # exposed melds first
     assert not layout.melds[1].exposed
@@ -166,7 +172,7 @@ def test_concealed_kong_two_backs() -> None:
 
 def test_concealed_kong_four_backs_is_unknown() -> None:
     tiles = lay("123m456p789s7z", "7z", "backbackbackback", gaps=(0.8,))
-    layout = group_melds(shoot(tiles))
+    layout = read_layout(shoot(tiles))
     assert layout.hand is None and layout.problem is None
     assert layout.unknown_kongs == 1
     assert any("four backs" in n for n in layout.notes)
@@ -176,9 +182,9 @@ def test_concealed_kong_four_backs_is_unknown() -> None:
 
 def test_flowers_are_set_aside_wherever_they_lie() -> None:
     beside = lay("123m456p789s1122z", "3z", "1f6f", gaps=(0.8, 1.2))
-    assert group_melds(shoot(beside)).hand == "123m456p789s1122z +3z 16f"
+    assert read_layout(shoot(beside)).hand == "123m456p789s1122z +3z 16f"
     above = HAND + lay("2f5f8f", y=-H - 40, x=100)
-    layout = group_melds(shoot(above, angle=250))
+    layout = read_layout(shoot(above, angle=250))
     assert layout.hand == "123m456p789s1122z +3z 258f"
     assert [r.role for r in layout.rows].count("flowers") == 1
 
@@ -187,20 +193,20 @@ def test_a_lone_flower_lying_askew_is_loose() -> None:
     dets = shoot(HAND + [("4f", 1100.0, 300.0, False)])
     x0, y0, x1, y1 = dets[-1].box
     dets[-1] = Detection("4f", 0.9, (x0 - 10, y0 - 6, x1 + 10, y1 + 6), False)
-    layout = group_melds(dets)
+    layout = read_layout(dets)
     assert layout.hand == HAND_TEXT and layout.loose == (len(dets) - 1,)
 
 
 def test_winning_tile_set_apart_at_either_end() -> None:
     # the photo turned round: the winning tile shows left of the concealed row
-    assert group_melds(shoot(HAND, angle=180)).win_tile == "3z"
+    assert read_layout(shoot(HAND, angle=180)).win_tile == "3z"
     two_rows = lay("123m456p789s1z", "1z", gaps=(0.8,)) + lay("55*5z", y=-H - 40)
-    assert group_melds(shoot(two_rows, angle=180)).hand == "[555z] 123m456p789s1z +1z"
+    assert read_layout(shoot(two_rows, angle=180)).hand == "[555z] 123m456p789s1z +1z"
 
 
 def test_no_tile_set_apart_gives_candidates() -> None:
     tiles = lay("123m456p789s11223z")
-    layout = group_melds(shoot(tiles))
+    layout = read_layout(shoot(tiles))
     assert layout.win_tile_assumed
     assert set(layout.win_candidates) == {"1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "3z"}
     assert layout.hand is not None and layout.hand.count("+") == 1
@@ -210,20 +216,20 @@ def test_no_tile_set_apart_gives_candidates() -> None:
 
 def test_two_rows_melds_above() -> None:
     tiles = lay("2m", "2m", gaps=(0.7,)) + lay("1*23s", "6*66z", "999*p", "44*44m", y=-H - 35, x=-20)
-    layout = group_melds(shoot(tiles, angle=-80, jitter=1.0))
+    layout = read_layout(shoot(tiles, angle=-80, jitter=1.0))
     assert layout.hand == "[4444m] [999p] [123s] [666z] 2m +2m"
     assert sorted(r.role for r in layout.rows) == ["concealed", "melds"]
 
 
 def test_seventeen_tile_hand() -> None:
     tiles = lay("123m456p123789s4z", "4z", gaps=(0.8,)) + lay("7*77z", y=-H - 40)
-    layout = group_melds(shoot(tiles, angle=45))
+    layout = read_layout(shoot(tiles, angle=45))
     assert layout.hand == "[777z] 123m456p123789s4z +4z", layout.to_dict()
 
 
 def test_missing_tile_says_which_count_is_wrong() -> None:
     tiles = lay("123m456p789s112z", "3z", gaps=(0.8,))  # 12 + 1
-    layout = group_melds(shoot(tiles))
+    layout = read_layout(shoot(tiles))
     assert layout.hand is None
     assert layout.problem is not None and layout.problem.code == "tile_count"
     assert layout.problem.count == 13 and "1 tile(s) missing" in layout.problem.message
@@ -232,36 +238,51 @@ def test_missing_tile_says_which_count_is_wrong() -> None:
 
 def test_extra_tile_says_too_many() -> None:
     tiles = lay("123m456p789s11222z", "3z", gaps=(0.8,))
-    layout = group_melds(shoot(tiles))
+    layout = read_layout(shoot(tiles))
     assert layout.problem is not None and "too many" in layout.problem.message
 
 
 def test_fifth_copy() -> None:
     tiles = lay("11111m456p789s22z", "3z", gaps=(0.8,))
-    layout = group_melds(shoot(tiles))
+    layout = read_layout(shoot(tiles))
     assert layout.problem is not None and layout.problem.code == "fifth_copy"
 
 
 def test_no_detections() -> None:
-    layout = group_melds([])
+    layout = read_layout([])
     assert layout.hand is None and layout.problem is not None and layout.problem.code == "no_tiles"
     assert layout.to_dict()["rows"] == []
 
 
 def test_deterministic_and_order_independent() -> None:
     dets = shoot(HAND + lay("1f", y=-H - 40, x=200), angle=77, jitter=1.0)
-    first = group_melds(dets).to_dict()
-    rev = group_melds(dets[::-1])
-    assert group_melds(dets).to_dict() == first
-    assert rev.hand == group_melds(dets).hand
+    first = read_layout(dets).to_dict()
+    rev = read_layout(dets[::-1])
+    assert read_layout(dets).to_dict() == first
+    assert rev.hand == read_layout(dets).hand
 
 
 def test_helpers() -> None:
     assert tiles_notation(["2z", "9m", "1m", "5f"]) == "19m2z5f"
     assert meld_kind(["7s", "9s", "8s"]) == "chow" and meld_kind(["8z", "9z", "1z"]) is None
-    assert is_complete(["1m", "1m", "9m", "9m", "1p", "1p", "9p", "9p", "1s", "1s", "9s", "9s", "1z", "1z"])
-    thirteen = ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z", "7z"]
-    assert is_complete(thirteen)
+
+
+def test_the_check_of_a_complete_hand_is_the_callers() -> None:
+    """The layout writes no rules: of two legal readings (either end tile left out as loose), it keeps the one the
+    check it is given calls complete, and without a check it does not read at all."""
+    dets = shoot(lay("1z", "123m456p789s555z", "1z", "7z", gaps=(0.8, 0.8, 0.8)))
+    asked: list[tuple[str, ...]] = []
+
+    def check(names: list[str]) -> bool:
+        asked.append(tuple(names))
+        return is_complete_tiles(names)
+
+    layout = group_melds(dets, complete=check)
+    assert layout.hand == "123m456p789s1555z +1z" and layout.loose == (14,)
+    assert ("1z", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5z", "5z", "5z", "1z") in asked
+    assert group_melds(dets, complete=lambda names: False).hand == "123m456p789s1555z +7z"
+    with pytest.raises(TypeError):
+        group_melds(dets)  # type: ignore[call-arg]
 
 
 # ---------------------------------------------------------------------------------------- generated scenes ----
@@ -274,15 +295,14 @@ def _normal(hand: str | None) -> tuple | None:
 def test_generated_scenes_read_from_their_true_boxes(art_dir: Path) -> None:
     """Scenes from the generator (rotation, tilt, perspective, loose tiles, clutter): the whole hand read from
     the true boxes matches the recorded one in nearly every scene."""
-    import synth
-
     from bench.eval_layout import four_back_kongs, true_detections
+    from training import synth
 
     styles = synth.load_styles(art_dir, exclude=list(synth.HELD_OUT_STYLES))
     n, exact, wrong = 30, 0, []
     for index in range(n):
         _, _, sidecar = synth.make_scene(synth.SceneSpec(index, 99, "val", 0.3, 0.4), styles)
-        layout = group_melds(true_detections(sidecar))
+        layout = read_layout(true_detections(sidecar))
         read = layout.hand_with(kong_tiles=four_back_kongs(sidecar)) if layout.unknown_kongs else layout.hand
         if _normal(read) == _normal(sidecar["hand"]):
             exact += 1
@@ -293,7 +313,7 @@ def test_generated_scenes_read_from_their_true_boxes(art_dir: Path) -> None:
 
 def test_a_meld_short_of_a_tile_is_named() -> None:
     tiles = lay("2m", "2m", gaps=(0.7,)) + lay("1*23s", "6*6z", "999*p", "44*44m", y=-H - 35, x=-20)
-    layout = group_melds(shoot(tiles, angle=160))
+    layout = read_layout(shoot(tiles, angle=160))
     assert layout.hand is None and layout.problem is not None and layout.problem.code == "bad_group"
     assert "(2 tiles)" in layout.problem.message and "6z*" in layout.problem.message
 
@@ -303,7 +323,7 @@ def test_a_box_over_the_seam_of_two_tiles_is_dropped() -> None:
     a, b = dets[5].box, dets[6].box
     mid = (a[0] + b[0]) / 2
     dets.append(Detection("7s", 0.3, (mid, a[1], mid + (a[2] - a[0]), a[3]), False))  # half over each
-    layout = group_melds(dets)
+    layout = read_layout(dets)
     assert layout.hand == HAND_TEXT and len(dets) - 1 in layout.merged
 
 
@@ -311,5 +331,5 @@ def test_melds_split_or_joined_by_noisy_gaps_still_read() -> None:
     # the chow's sideways tile stands 0.3 apart from its two mates; the pung and kong touch with no gap
     tiles = lay("2m", "2m", gaps=(0.7,)) + lay("1*s", "23s", "999*p44*44m", "6*66z", gaps=(0.3, 0.5, 0.5),
                                                y=-H - 35, x=-20)
-    layout = group_melds(shoot(tiles, angle=30))
+    layout = read_layout(shoot(tiles, angle=30))
     assert layout.hand == "[4444m] [999p] [123s] [666z] 2m +2m", layout.to_dict()

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.vision.test_layout import lay, shoot
-from vision.layout import group_melds
+from scorer import is_complete_tiles
+from tests.vision.test_layout import lay, read_layout, shoot
+from vision.layout import Layout
 from vision.relabel import MAX_CHANGES, acceptable, read_hand
+
+
+def relabel(dets: list) -> tuple[Layout, list]:
+    """Second choices as ``api`` runs them: with the scorer's check of a complete hand."""
+    return read_hand(dets, complete=is_complete_tiles)
+
 
 COMPLETE = lay("123m456p789s1155z", "5z", gaps=(0.8,))  # 13 concealed + the winning 5z (detection 13) set apart
 COMPLETE_TEXT = "123m456p789s1155z +5z"
@@ -23,7 +30,7 @@ def ranked(dets: list, changes: dict[int, list[tuple[str, float]]]) -> list:
 
 def test_a_complete_hand_is_left_as_read() -> None:
     dets = ranked(shoot(COMPLETE), {})
-    layout, used = read_hand(dets)
+    layout, used = relabel(dets)
     assert layout.hand == COMPLETE_TEXT
     assert used == dets
     assert layout.renamed == ()
@@ -32,8 +39,8 @@ def test_a_complete_hand_is_left_as_read() -> None:
 def test_a_misnamed_tile_takes_its_second_name() -> None:
     # tile 1 (2m) read as 3m: 13m3m... makes no hand; its second name 2m does
     dets = ranked(shoot(COMPLETE), {1: [("3m", 0.55), ("2m", 0.40), ("1m", 0.05)]})
-    assert group_melds(dets).hand != COMPLETE_TEXT
-    layout, used = read_hand(dets)
+    assert read_layout(dets).hand != COMPLETE_TEXT
+    layout, used = relabel(dets)
     assert layout.hand == COMPLETE_TEXT
     assert layout.renamed == (1,)
     assert used[1].label == "2m" and used[1].ranked[0] == ("2m", 0.40)
@@ -44,14 +51,14 @@ def test_the_likeliest_renaming_wins() -> None:
     # the winning 5z read as 6z: its second names 5z and 1z both complete the hand (555z + 11z, or 111z + 55z)
     for likelier, other in (("5z", "1z"), ("1z", "5z")):
         dets = ranked(shoot(COMPLETE), {13: [("6z", 0.5), (likelier, 0.3), (other, 0.2)]})
-        layout, _ = read_hand(dets)
+        layout, _ = relabel(dets)
         assert layout.win_tile == likelier
         assert layout.renamed == (13,)
 
 
 def test_two_tiles_are_renamed_together() -> None:
     dets = ranked(shoot(COMPLETE), {1: [("3m", 0.55), ("2m", 0.40)], 12: [("2z", 0.5), ("5z", 0.45)]})
-    layout, _ = read_hand(dets)
+    layout, _ = relabel(dets)
     assert layout.renamed == (1, 12)
     assert layout.hand == COMPLETE_TEXT
 
@@ -59,16 +66,16 @@ def test_two_tiles_are_renamed_together() -> None:
 def test_a_fifth_copy_is_renamed() -> None:
     hand = lay("2*22p", "234p678s999s5z", "5z", gaps=(0.8, 0.8))  # [222p] 234p678s999s5z +5z
     dets = ranked(shoot(hand), {4: [("2p", 0.6), ("3p", 0.3)]})  # the 3p read as a fifth 2p
-    assert group_melds(dets).problem.code == "fifth_copy"
-    layout, _ = read_hand(dets)
+    assert read_layout(dets).problem.code == "fifth_copy"
+    layout, _ = relabel(dets)
     assert layout.hand == "[222p] 234p678999s5z +5z"
     assert layout.renamed == (4,)
 
 
 def test_no_renaming_helps_keeps_the_first_reading_and_its_problem() -> None:
     dets = ranked(shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,))), {})
-    first, _ = read_hand([replace(d, ranked=()) for d in dets])
-    layout, used = read_hand(dets)
+    first, _ = relabel([replace(d, ranked=()) for d in dets])
+    layout, used = relabel(dets)
     assert layout.reading() == first.reading()
     assert layout.renamed == ()
     assert [d.label for d in used] == [d.label for d in dets]
@@ -78,7 +85,7 @@ def test_at_most_max_changes_tiles_are_renamed() -> None:
     for wrong, fixed in ((MAX_CHANGES, True), (MAX_CHANGES + 1, False)):
         second = {i: [(bad, 0.5), (d.label, 0.45)]
                   for i, (d, bad) in enumerate(zip(shoot(COMPLETE)[:wrong], ("4z", "6z", "7z", "3z"), strict=False))}
-        layout, _ = read_hand(ranked(shoot(COMPLETE), second))
+        layout, _ = relabel(ranked(shoot(COMPLETE), second))
         assert (layout.hand == COMPLETE_TEXT) is fixed
 
 
@@ -89,13 +96,13 @@ def test_a_sideways_tile_read_upright_is_turned_when_that_makes_the_hand() -> No
     dets = [replace(d, sideways_p=0.97 if d.sideways else 0.02) for d in ranked(shoot(hand), {})]
     i = next(k for k, d in enumerate(dets) if d.sideways and d.label == "7p")
     dets[i] = replace(dets[i], sideways=False, sideways_p=0.3)
-    assert group_melds(dets).problem.code == "tile_count"
-    layout, used = read_hand(dets)
+    assert read_layout(dets).problem.code == "tile_count"
+    layout, used = relabel(dets)
     assert layout.hand == "[777p] [456s] 123m789p5z +5z"
     assert layout.renamed == (i,) and used[i].sideways and used[i].label == "7p"
     assert any(f"tile {i} sideways" in n for n in layout.notes)
     # without a probability for the flag, it is not turned
-    layout, _ = read_hand([replace(d, sideways_p=None) for d in dets])
+    layout, _ = relabel([replace(d, sideways_p=None) for d in dets])
     assert layout.problem is not None and layout.renamed == ()
 
 
@@ -103,6 +110,6 @@ def test_knitted_hands_are_complete_and_left_alone() -> None:
     # honors and knitted tiles (MCR): no sets, no pairs, yet a winning hand; a second name must not "mend" it
     hand = lay("147m258p1234567z", "3s", gaps=(0.8,))
     dets = ranked(shoot(hand), {0: [("1m", 0.6), ("1p", 0.35)]})
-    layout, _ = read_hand(dets)
+    layout, _ = relabel(dets)
     assert layout.hand == "147m258p1234567z +3s"
-    assert layout.renamed == () and acceptable(layout)
+    assert layout.renamed == () and acceptable(layout, is_complete_tiles)

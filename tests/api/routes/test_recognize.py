@@ -16,7 +16,6 @@ from tests.api.support import (
     error_of,
     jpeg,
     make_app,
-    photo_module,
     png_header_only,
 )
 
@@ -236,8 +235,6 @@ def test_a_hand_in_the_request_part_corrects_the_reading(client):
 
 
 def test_photo_only_fields_are_accepted(client):
-    if not hasattr(photo_module(), "PHOTO_FIELDS"):
-        pytest.skip("api.photo (issue 5) is not there yet")
     req = json.dumps({"rules": "mcr", "win_tile": "8s", "concealed_kongs": []})
     r = client.post("/v1/score-photo", files=upload(jpeg()), data={"request": req})
     assert r.status_code == 200, r.text

@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bench.gb import context, fan_id, gb_args, hand_string
+from bench.mcr_hands import random_hand
 from scorer import ContextError, parse_hand
 from scorer.mcr import score
 from scorer.mcr.patterns import BY_ID
-
-from .gb import context, fan_id, gb_args, hand_string
-from .randhands import random_hand
 
 VECTORS = Path(__file__).resolve().parents[4] / "shared" / "vectors" / "mcr_unit_test_hands_golden.jsonl"
 LINES = [json.loads(line) for line in VECTORS.read_text(encoding="utf-8").splitlines()] if VECTORS.exists() else []

@@ -1,0 +1,62 @@
+"""Whether tile names make a complete hand under some rule set: the question the photo reader asks of each reading.
+
+``is_complete_tiles(names)`` takes the concealed part and the winning tile as names (``"5m"``, red fives ``"0m"``)
+and answers with the decomposition's own checks: sets and a pair, seven pairs, thirteen orphans, and MCR's knitted
+hands (honours and knitted tiles; a knitted straight with a set and a pair). ``vision`` never imports the scorer:
+``api`` hands this function to the layout stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from .decompose import (
+    Counts,
+    honors_and_knitted,
+    is_complete,
+    is_thirteen_orphans,
+    knitted_straight_rests,
+    seven_pairs,
+)
+from .tiles import Tile, tile_from_index
+
+# every tile with a 34-kind index by its name, red fives as fives (flowers and unknown names have none)
+_INDEX: dict[str, int] = {
+    name: Tile.parse(name).index for name in (*(str(tile_from_index(i)) for i in range(34)), "0m", "0p", "0s")
+}
+
+
+def is_complete_tiles(names: Iterable[str]) -> bool:
+    """Whether ``names`` (a concealed part and its winning tile, melds left out) form sets and a pair, seven
+    distinct pairs, thirteen orphans or one of MCR's knitted hands. A flower or an unknown name gives False.
+
+    >>> is_complete_tiles(["1m", "2m", "3m", "5z", "5z"]), is_complete_tiles(["1m", "2m", "4m", "5z", "5z"])
+    (True, False)
+    >>> is_complete_tiles("1m 4m 7m 2p 5p 8p 3s 6s 9s 2z 2z 2z 5z 5z".split())
+    True
+    >>> is_complete_tiles("1m 4m 7m 2p 8p 3s 6s 1z 2z 3z 4z 5z 6z 7z".split()), is_complete_tiles(["0p", "5p"])
+    (True, True)
+    """
+    counts = [0] * 34
+    for name in names:
+        index = _INDEX.get(name)
+        if index is None:
+            return False
+        counts[index] += 1
+    return _complete_counts(tuple(counts))
+
+
+@lru_cache(maxsize=65536)
+def _complete_counts(counts: Counts) -> bool:
+    n = sum(counts)
+    if n % 3 != 2:
+        return False
+    if n == 14:
+        if max(counts) <= 2 and seven_pairs(counts) is not None:  # seven different pairs
+            return True
+        if is_thirteen_orphans(counts) or honors_and_knitted(counts) is not None:
+            return True
+        if any(is_complete(rest, 1) for _, rest in knitted_straight_rests(counts)):
+            return True
+    return is_complete(counts, (n - 2) // 3)

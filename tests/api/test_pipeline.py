@@ -1,0 +1,195 @@
+"""The photo pipeline (api.pipeline) with fake detectors: recognition, scoring, and the photo-only request fields."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from api import pipeline
+from scorer.request import score_request
+from tests.api.support import FixedDetector, png, row
+from vision.errors import BadImageError
+
+HAND = row("123m456p789s2233z 3z")  # 13 concealed tiles and the winning tile set apart
+HAND_TEXT = "123m456p789s2233z +3z"
+
+
+# ---------------------------------------------------------------------------------------------- recognize ----
+def test_recognize_gives_the_contract_object(tmp_path: Path) -> None:
+    path = png(tmp_path)
+    for image in (path, str(path), path.read_bytes(), Image.open(path)):
+        rec = pipeline.recognize(image, FixedDetector(HAND))
+        assert set(rec) == {"image", "detections", "hand", "layout"}
+        assert rec["image"] == {"width": 900, "height": 500}
+        assert rec["hand"] == HAND_TEXT
+        assert {"rows", "melds", "win_tile_assumed", "notes"} <= set(rec["layout"])
+        d = rec["detections"][0]
+        assert set(d) == {"tile", "confidence", "box", "sideways"} and d["tile"] == "1m" and len(d["box"]) == 4
+        json.dumps(rec)
+
+
+def test_image_size_is_upright_after_exif(tmp_path: Path) -> None:
+    img = Image.new("RGB", (640, 480), (200, 200, 200))
+    exif = img.getexif()
+    exif[0x0112] = 6  # rotate 90: the upright photo is 480 wide
+    p = tmp_path / "turned.jpg"
+    img.save(p, format="JPEG", exif=exif.tobytes())
+    assert pipeline.image_size(p) == (480, 640)
+    assert pipeline.recognize(p, FixedDetector(HAND))["image"] == {"width": 480, "height": 640}
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "WEBP", "HEIF"])
+def test_reads_jpeg_webp_heic(tmp_path: Path, fmt: str) -> None:
+    if fmt == "HEIF":
+        pytest.importorskip("pillow_heif")
+    try:
+        p = png(tmp_path, f"hand.{fmt.lower()}", fmt=fmt)
+    except (KeyError, OSError, ValueError) as exc:
+        pytest.skip(f"this Pillow cannot write {fmt}: {exc}")
+    rec = pipeline.recognize(p, FixedDetector(HAND))
+    assert rec["image"] == {"width": 900, "height": 500} and rec["hand"] == HAND_TEXT
+
+
+# -------------------------------------------------------------------------------------------- score_photo ----
+def test_score_photo_scores_the_reading(tmp_path: Path) -> None:
+    request = {"rules": "mcr", "discarder": "S"}
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(HAND), request)
+    assert set(answer) == {"recognition", "result"}
+    assert answer["result"] == score_request({**request, "hand": HAND_TEXT})
+    assert answer["result"]["ok"]
+
+
+def test_melds_and_flowers_reach_the_scorer(tmp_path: Path) -> None:
+    dets = row("123m789p5z 5z 4*56s 777*p 1f2f")
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "self_draw": True})
+    rec = answer["recognition"]
+    assert rec["hand"] == "[777p] [456s] 123m789p5z +5z 12f"
+    assert [m["kind"] for m in rec["layout"]["melds"]] == ["pung", "chow"]
+    assert answer["result"] == score_request({"rules": "mcr", "self_draw": True, "hand": rec["hand"]})
+
+
+def test_no_tile_set_apart_scores_every_candidate(tmp_path: Path) -> None:
+    dets = row("11123455678999m")  # nine gates shape: every tile wins, the totals differ
+    request = {"rules": "mcr", "self_draw": True}
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), request)
+    lay = answer["recognition"]["layout"]
+    assert lay["win_tile_assumed"] is True
+    totals = {}
+    for w in lay["win_candidates"]:
+        tiles = list("11123455678999")
+        tiles.remove(w[0])
+        r = score_request({**request, "hand": "".join(tiles) + "m +" + w})
+        totals[w] = r["total"] if r["ok"] else -1
+    assert answer["result"]["ok"] and answer["result"]["total"] == max(totals.values())
+    assert answer["recognition"]["hand"].endswith("+" + lay["win_tile"])
+    assert totals[lay["win_tile"]] == max(totals.values())
+    assert {a["win_tile"] for a in lay["alternatives"]} == set(totals) - {lay["win_tile"]}
+
+
+def test_a_second_name_that_makes_the_hand_is_taken_and_shown(tmp_path: Path) -> None:
+    dets = [replace(d, ranked=((d.label, 0.97), ("9p", 0.02))) for d in row("123m789p5z 5z 4*56s 777*p")]
+    dets[1] = replace(dets[1], label="3m", ranked=(("3m", 0.6), ("2m", 0.35), ("1m", 0.05)))  # the 2m misread
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "self_draw": True})
+    rec = answer["recognition"]
+    assert rec["hand"] == "[777p] [456s] 123m789p5z +5z"
+    assert rec["layout"]["renamed"] == [1]
+    assert rec["detections"][1]["tile"] == "2m"
+    assert rec["detections"][1]["alternatives"] == [{"tile": "3m", "p": 0.6}, {"tile": "1m", "p": 0.05}]
+    assert rec["detections"][0]["alternatives"] == [{"tile": "9p", "p": 0.02}]
+    assert answer["result"] == score_request({"rules": "mcr", "self_draw": True, "hand": rec["hand"]})
+
+
+def test_illegal_hand_says_which_count_and_keeps_detections(tmp_path: Path) -> None:
+    dets = row("123m456p789s112z 3z")  # one tile missing
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr"})
+    rec, result = answer["recognition"], answer["result"]
+    assert rec["hand"] is None and len(rec["detections"]) == 13
+    assert result["ok"] is False and result["error"]["code"] == "invalid_hand"
+    assert "13 tiles" in result["error"]["message"] and "missing" in result["error"]["message"]
+    assert rec["layout"]["problem"]["count"] == 13
+
+
+def test_four_backs_need_the_tile_from_the_request(tmp_path: Path) -> None:
+    dets = row("123m456p789s7z 7z BBBB")
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr"})
+    assert answer["result"]["error"]["code"] == "unknown_tile"
+    assert any("four backs" in n for n in answer["recognition"]["layout"]["notes"])
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "concealed_kongs": ["9p"]})
+    assert answer["recognition"]["hand"] == "(9999p) 123m456p789s7z +7z"
+    assert answer["result"]["ok"]
+
+
+def test_a_hand_in_the_request_is_scored_instead(tmp_path: Path) -> None:
+    dets = row("123m456p789s112z 3z")
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "hand": HAND_TEXT})
+    assert answer["result"] == score_request({"rules": "mcr", "hand": HAND_TEXT})
+
+
+def test_bad_request_is_an_error_object(tmp_path: Path) -> None:
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(HAND), {"rules": "nope"})
+    assert answer["result"]["ok"] is False and answer["result"]["error"]["code"] == "bad_request"
+    assert answer["recognition"]["hand"] == HAND_TEXT
+
+
+def test_scoring_returns_a_new_recognition_and_leaves_the_reading_as_it_was(tmp_path: Path) -> None:
+    reading = pipeline.read_photo(png(tmp_path), FixedDetector(row("11123455678999m")))  # the winning tile is assumed
+    before = json.loads(json.dumps(reading.recognition))
+    scored = pipeline.score_reading(reading, {"rules": "mcr", "self_draw": True, "hand": None})
+    assert reading.recognition == before and "alternatives" not in reading.recognition["layout"]
+    assert scored.recognition["layout"]["alternatives"] and scored.score is not None
+    assert scored.result == scored.score.to_dict()
+    corrected = pipeline.score_reading(reading, {"rules": "mcr", "hand": HAND_TEXT})
+    assert reading.recognition == before
+    assert len(corrected.recognition["layout"]["notes"]) == len(before["layout"]["notes"]) + 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "hand"),
+    [
+        pytest.param({"win_tile": "2z"}, "123m456p789s1123z +2z", id="win_tile"),
+        pytest.param({"win_tile": ["2z"]}, "123m456p789s1123z +2z", id="win_tile_list"),
+        pytest.param({"win_tile": "2 z"}, "123m456p789s1123z +2z", id="spaces_ignored"),
+    ],
+)
+def test_photo_fields_are_notation(tmp_path: Path, fields: dict, hand: str) -> None:
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(row("123m456p789s11223z")), {"rules": "mcr", **fields})
+    assert answer["recognition"]["hand"] == hand
+    assert answer["result"] == score_request({"rules": "mcr", "hand": hand})
+
+
+@pytest.mark.parametrize(
+    ("fields", "code", "named"),
+    [
+        pytest.param({"win_tile": "2x"}, "bad_request", "'win_tile'", id="unknown_letter"),
+        pytest.param({"win_tile": "1f"}, "bad_request", "'win_tile'", id="a_flower"),
+        pytest.param({"win_tile": "2"}, "bad_request", "'win_tile'", id="no_suit"),
+        pytest.param({"win_tile": 5}, "bad_request", "'win_tile'", id="not_a_string"),
+        pytest.param({"win_tile": "9p"}, "bad_request", "'win_tile' 9p", id="not_among_the_tiles"),
+        pytest.param({"concealed_kongs": ["9q"]}, "bad_request", "'concealed_kongs'", id="kong_unknown_letter"),
+        pytest.param({"concealed_kongs": [9]}, "bad_request", "'concealed_kongs'", id="kong_not_a_string"),
+    ],
+)
+def test_bad_photo_fields_are_error_objects_naming_the_field(tmp_path: Path, fields: dict, code: str,
+                                                             named: str) -> None:
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(row("123m456p789s11223z")), {"rules": "mcr", **fields})
+    error = answer["result"]["error"]
+    assert answer["result"]["ok"] is False and error["code"] == code and named in error["message"]
+
+
+def test_a_corrupt_photo_is_a_bad_image_once_ultralytics_is_loaded(tmp_path: Path) -> None:
+    import ultralytics.utils.patches  # noqa: F401  (replaces PIL's Image.open: on failure it wants a HEIF plugin)
+
+    from api.deps import ApiError, check_photo
+
+    broken = b"\xff\xd8\xff\xe0" + b"not really a JPEG" * 10
+    (tmp_path / "notes.jpg").write_bytes(b"not a photo at all")
+    for src in (broken, b"not a photo at all", tmp_path / "notes.jpg"):
+        with pytest.raises(BadImageError, match="cannot read the image"):
+            pipeline.image_size(src)
+    with pytest.raises(ApiError) as err:
+        check_photo(broken, 10**8)
+    assert err.value.code == "bad_image"

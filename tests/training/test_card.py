@@ -1,0 +1,76 @@
+"""The model card (``training/card.py``): its reader sections, written from the runs' own records, old and new, and
+its evaluation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from training import card
+
+
+def _run(runs: Path, name: str, val: dict, **more: object) -> None:
+    (runs / name).mkdir(parents=True)
+    summary = {"init": "/runs/classifier_v3_96/last.pt", "steps": 40, "batch": 128, "seconds_total": 600,
+               "data": "/d/hands4", "train_crops": 900, "crop": 96, "lr": 1e-3,
+               "history": [{"step": 40, "synth_val": val}], **more}
+    (runs / name / "summary.json").write_text(json.dumps(summary))
+
+
+def test_each_reader_run_gets_its_family_section(tmp_path: Path) -> None:
+    # a flower reader's record as the sixth session wrote it (no family, flower keys), a character reader's as now
+    _run(tmp_path, "flower_reader1", {"flowers": 30, "flowers_right": 0.9, "others": 40, "others_called_flower": 2,
+                                      "up_right": 0.97})
+    _run(tmp_path, "character_reader1", {"family": 70, "named_right": 0.98, "others": 80, "others_called_in": 0,
+                                         "up_right": 0.96}, family="character")
+    text = "\n".join(card._readers(tmp_path, ["flower_reader1", "character_reader1", "gone"]))
+    assert text.index("## Flower reader") < text.index("## Character reader") < text.index("`gone`")
+    assert "flowers named right 0.9000 of 30, other tiles called one of them 2 of 40" in text
+    assert "character tiles named right 0.9800 of 70, other tiles called one of them 0 of 80" in text
+    assert "character probability (the classifier's, 1m-9m together) is 0.2 or more" in text
+    assert "`character_reader1`, shipped, from `classifier_v3_96`: 40 of 40 batches of 128, 10 min" in text
+
+
+def test_a_reader_run_with_hard_others_says_whose_they_were(tmp_path: Path) -> None:
+    val = {"family": 70, "named_right": 0.9, "others": 80, "others_called_in": 1, "up_right": 0.97}
+    _run(tmp_path, "flower_reader6", val, family="flower", hard_others=0.5, init="/runs/flower_reader3/last.pt")
+    _run(tmp_path, "flower_reader1", val, family="flower")
+    hard, plain = ("\n".join(card._readers(tmp_path, [name])) for name in ("flower_reader6", "flower_reader1"))
+    assert "1.2 times as many other tiles, 50% of them those `flower_reader3` took most for flowers, the real" in hard
+    assert "took most" not in plain
+
+
+def test_a_shipped_run_s_records_are_read_where_they_were_kept(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    runs, kept = tmp_path / "runs", tmp_path / "kept"
+    val = {"family": 70, "named_right": 0.9, "others": 80, "others_called_in": 1, "up_right": 0.97}
+    _run(runs, "flower_reader6", val, family="flower")
+    (runs / "finder_ft9").mkdir()
+    (runs / "finder_ft9" / "results.csv").write_text(
+        "epoch,time,metrics/precision(B),metrics/recall(B),metrics/mAP50(B),metrics/mAP50-95(B)\n1,600,0.9,0.8,0.85,0.5\n")
+    (runs / "finder_ft9" / "args.yaml").write_text("model: models/tile_finder.pt\nlr0: 0.0004\n")
+    (runs / "finder_ft9.yaml").write_text("train:\n  - /d/sets1/images/train\nval:\n  - /d/sets1/images/val\n")
+    (runs / "finder_ft9" / "weights.pt").write_text("not a record")
+    copied = card.keep_records(runs, "flower_reader6", kept) + card.keep_records(runs, "finder_ft9", kept)
+    assert sorted(str(p.relative_to(kept)) for p in copied) == [
+        "finder_ft9.yaml", "finder_ft9/args.yaml", "finder_ft9/results.csv", "flower_reader6/summary.json"]
+    monkeypatch.setattr(card, "RECORDS", kept)
+    gone = tmp_path / "fresh_cache"  # a new machine: the runs folder is empty
+    assert "flowers named right 0.9000 of 70" in "\n".join(card._readers(gone, ["flower_reader6"]))
+    assert card._train_sets(card._record(gone, "finder_ft9.yaml")) == ["/d/sets1/images/train"]
+    assert card._summary(gone, "flower_reader9") is None
+    finder = "\n".join(card._finder(gone, [], "finder_ft9"))
+    assert "- no base finder run recorded" in finder
+    assert ("- the set finder (`finder_ft9`, shipped as `set_finder.onnx`, from `models/tile_finder.pt`): 1 epochs, "
+            "10 min, lr0=0.0004; data [\"/d/sets1/images/train\"]") in finder
+    assert "precision 0.900, recall 0.800, mAP50 0.850, mAP50-95 0.500" in finder
+
+
+def test_the_evaluation_gives_the_speed_as_a_ratio_to_the_baseline() -> None:
+    bench = {"held_out_style": ["kd_traditional"], "hands": 60, "real_photos_held_out": 212,
+             "speed_image": "4000x3000 JPEG (12.0 MP)", "mjscore": {"speed_12mp": {"median_ms": 129.3}},
+             "mahjong-detector": {"speed_12mp": {"median_ms": 163.3}}}
+    text = "\n".join(card._evaluation(bench))
+    assert "| 12 MP JPEG to detections, median of 20, ms | <= 150, ahead | 129.3 | 163.3 | yes |" in text
+    assert "The 12 MP photo's time over the baseline's, in the same run: 0.79 " in text
+    del bench["mahjong-detector"]
+    assert "over the baseline's" not in "\n".join(card._evaluation(bench))

@@ -1,0 +1,115 @@
+"""``python -m training``: every command with its own help, the data commands run end to end on small inputs, and a
+command's bad input refused with the option it names."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from training import cli
+
+COMMANDS = ("fetch-art", "drawn-art", "synth", "show", "finder", "finetune", "export", "classifier", "ship", "reader",
+            "ship-reader", "requantize", "caption", "card", "all")
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    sub = next(a for a in cli.parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_python_m_training_lists_every_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "training", "--help"], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.stdout.startswith("usage: python -m training")
+    assert all(f"    {c}" in done.stdout for c in COMMANDS)
+    assert tuple(_commands()) == COMMANDS
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_has_its_own_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main([command, "--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and out.startswith(f"usage: python -m training {command}")
+    own = {"synth": "--min-mp", "reader": "--hard-others", "ship": "--calibration", "card": "--reader-runs",
+           "export": "--set-finder", "drawn-art": "--decoys", "finder": "--imgsz", "all": "--classifiers"}
+    assert own.get(command, "--help") in out
+
+
+def test_the_defaults_follow_the_cache_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MJ_CACHE", str(tmp_path / "c"))
+    monkeypatch.setenv("MJ_SHARED", str(tmp_path / "s"))
+    commands = _commands()
+    assert commands["finder"].parse_args([]).data == tmp_path / "c" / "datasets" / "hands"
+    assert commands["classifier"].parse_args([]).runs == tmp_path / "c" / "runs"
+    assert commands["classifier"].parse_args([]).real == tmp_path / "s" / "real" / "camerash"
+    assert commands["synth"].parse_args(["--out", "x"]).art == tmp_path / "c" / "art" / "faces"
+
+
+def test_synth_and_show_run_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ds"
+    assert cli.main(["synth", "--out", str(out), "--train", "2", "--val", "1", "--seed", "4", "--art", "plain",
+                     "--min-mp", "0.2", "--max-mp", "0.3"]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {out / 'data.yaml'}"
+    assert len(list((out / "images" / "train").glob("*.jpg"))) == 2
+    assert (out / "layout" / "val" / "000002.json").exists()
+    drawn = tmp_path / "shown.png"
+    assert cli.main(["show", str(out / "images" / "val" / "000002.jpg"), str(drawn)]) == 0
+    assert drawn.stat().st_size > 1000
+    hand = json.loads((out / "layout" / "val" / "000002.json").read_text())["hand"]
+    assert hand is None or "+" in hand
+
+
+def test_a_run_not_there_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["ship", "--runs", str(tmp_path), "--classifier-run", "gone", "--models", str(tmp_path / "m")])
+    assert f"{tmp_path / 'gone' / 'summary.json'} not found" in capsys.readouterr().err
+    assert cli.main(["synth", "--out", str(tmp_path / "d"), "--art", str(tmp_path / "no-art"), "--train", "1"]) == 2
+    assert "no tile styles under" in capsys.readouterr().err
+
+
+def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from training import card, classifier, finder, ship
+
+    monkeypatch.setenv("MJ_CACHE", str(tmp_path / "c"))
+    steps: list[tuple] = []
+
+    def train_classifier(data: list, real: Path, run: Path, epochs: int, *rest: object) -> dict:
+        steps.append(("classifier", data, epochs))
+        run.mkdir(parents=True)
+        (run / "summary.json").write_text("{}")
+        return {}
+
+    def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, hours: float) -> Path:
+        steps.append(("finder", data, epochs, imgsz))
+        return runs / "finder" / "weights" / "best.pt"
+
+    monkeypatch.setattr(classifier, "train_classifier", train_classifier)
+    monkeypatch.setattr(ship, "ship_run", lambda run, dest, calibration: steps.append(("ship", dest.name)) or dest)
+    monkeypatch.setattr(finder, "train_finder", train_finder)
+    monkeypatch.setattr(finder, "export_finder", lambda best, models: steps.append(("export", best.name)) or best)
+    monkeypatch.setattr(card, "write_card", lambda models, runs, *rest: steps.append(("card", *rest)) or models)
+    data, models = tmp_path / "d", tmp_path / "m"
+    assert cli.main(["all", "--data", str(data), "--runs", str(tmp_path / "r"), "--models", str(models),
+                     "--imgsz", "320", "--classifiers", "c1", "c2"]) == 0
+    assert steps == [("classifier", [data], 8), ("ship", "tile_classifier.onnx"), ("finder", data, 12, 320),
+                     ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
+                                             [], None)]
+    assert "card: " in capsys.readouterr().out
+
+
+def test_training_without_the_train_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def no_torch(args: argparse.Namespace) -> int:
+        raise ModuleNotFoundError("No module named 'torch'", name="torch")
+
+    monkeypatch.setattr(cli, "_classifier", no_torch)
+    assert cli.main(["classifier", "--runs", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == ("python -m training classifier: torch is not installed; training needs the "
+                                       "train extra: pip install -e '.[train]'\n")

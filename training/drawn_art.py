@@ -1,0 +1,704 @@
+"""Tile styles drawn here from Debian's CJK fonts, so the classifier sees many more ways a tile is drawn.
+
+Each drawn style is one seeded throw of the choices a tile maker makes: the fonts of the numerals, of 萬 and of the
+honours; the variants printed (五 or 伍, 萬 or 万, 發 or 发); ink colours; whether an index numeral or letter stands
+in a corner, and which; the coin of the dots and the stick of the bamboo, and the colours they take by place; the
+white dragon's frame; the one of bamboo as a bird, a glyph or a big stick; the flowers as glyphs or drawn blooms
+with their number, or captioned with English words as export sets are (a captioned flower shows any picture and no
+number: the word alone names it). Three more styles come from the Unicode mahjong tiles (U+1F000...) of Symbola,
+Noto Sans Symbols 2 and Hanazono Mincho, inked in two colours.
+
+With ``--decoys`` it draws decoy styles instead, to teach a reader that a corner index names the tile: every style
+indexed, and every suit tile's numeral, dots or sticks another number than its index says (the label is the index).
+With ``--borrow FACES`` it draws captioned styles whose flowers show pictures cut from the fetched sets' flowers,
+any picture on any flower, so that a reader learns that the caption names a captioned flower, and not a
+picture it has seen on another set's flower; with ``--birds`` as well, most styles' one of bamboo shows the bird (or
+stick) cut from a fetched set's one of bamboo: a picture without a caption is no flower.
+
+Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
+``dx_NN/<label>.png``, ``bp_NN/<label>.png``. Usage: ``python -m training drawn-art [--cache cache/art]
+[--styles 24] [--seed 0] [--decoys | --borrow cache/art/faces [--birds]]``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from training.fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
+from training.styles import DECOY_PREFIX, DRAWN_STYLES, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
+from vision.captions import CAPTIONS  # export sets' English captions: a style picks one word per flower
+from vision.names import FACE_NAMES, FLOWER_NAMES
+
+FONT_PACKAGES = (
+    "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
+    "fonts-arphic-gbsn00lp", "fonts-arphic-gkai00mp", "fonts-cwtex-kai", "fonts-cwtex-ming", "fonts-cwtex-heib",
+    "fonts-cwtex-yen", "fonts-cwtex-fs", "fonts-wqy-zenhei", "fonts-wqy-microhei", "fonts-hanazono",
+    "fonts-ipafont-mincho", "fonts-ipafont-gothic", "fonts-lxgw-wenkai", "fonts-klee", "fonts-seto",
+    "fonts-noto-cjk", "fonts-noto-core", "fonts-ancient-scripts",
+    # brush and hand-written ones: cursive numerals (草書, 行書) as older sets print them
+    "fonts-aoyagi-kouzan-t", "fonts-aoyagi-soseki", "fonts-kouzan-mouhitsu", "fonts-kiloji", "fonts-dejima-mincho",
+    "fonts-oradano-mincho-gsrr", "fonts-motoya-l-cedar", "fonts-babelstone-han", "fonts-cns11643-kai", "fonts-konatu",
+)
+SS = 2  # drawn at twice the size, then reduced (smooth edges)
+W, H = FACE_W * SS, FACE_H * SS
+NEEDED = "一二三四五六七八九萬東南西北中發梅蘭菊竹春夏秋冬"
+VARIANTS = "伍陸万发幺"  # used where the font has them
+NUMERALS = "一二三四五六七八九"
+WINDS = "東南西北"
+SEASONS, FLOWERS = "春夏秋冬", "梅蘭菊竹"
+LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
+LATIN_NEEDED = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+RED = [(200, 30, 30), (180, 20, 40), (215, 50, 30), (160, 25, 25), (225, 60, 60)]
+GREEN = [(20, 130, 60), (40, 110, 40), (10, 100, 80), (60, 150, 50), (20, 90, 50)]
+BLUE = [(30, 60, 160), (20, 40, 120), (40, 90, 180), (20, 70, 130), (60, 60, 150)]
+BLACK = [(20, 20, 20), (40, 30, 30), (30, 30, 50), (10, 10, 10)]
+FACE = [(245, 242, 230), (250, 250, 245), (240, 232, 205), (236, 240, 232), (244, 236, 215), (232, 236, 240),
+        (248, 244, 236), (225, 230, 215)]
+
+
+@dataclass(frozen=True)
+class Font:
+    path: Path
+    family: str
+    variants: str  # which of VARIANTS it has
+
+
+def font_files(root: Path) -> list[Font]:
+    """Every unpacked font that has and draws all the glyphs a tile needs (of a collection, its first face)."""
+    from fontTools.ttLib import TTCollection, TTFont
+
+    found = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix.lower() not in (".ttf", ".otf", ".ttc"):
+            continue
+        try:
+            faces = TTCollection(str(path), lazy=True).fonts if path.suffix.lower() == ".ttc" else [
+                TTFont(str(path), lazy=True)]
+        except Exception:  # noqa: BLE001 - a font fontTools cannot read is simply not used
+            continue
+        # of a collection the first face is enough (the others are the same glyphs for other locales)
+        cmap = faces[0].getBestCmap() or {}
+        if all(ord(c) in cmap for c in NEEDED):
+            try:
+                pil = ImageFont.truetype(str(path), 160, index=0)
+            except OSError:  # a bitmap-only font does not scale
+                continue
+            if not all(pil.getmask(c).getbbox() for c in NEEDED):  # some map a glyph they leave blank
+                continue
+            found.append(Font(path, path.stem.split("-")[0].split("_")[0], "".join(
+                c for c in VARIANTS if ord(c) in cmap and pil.getmask(c).getbbox())))
+    return found
+
+
+def latin_fonts(roots: list[Path]) -> list[Path]:
+    """Every font under ``roots`` that draws the Latin letters and digits (an index numeral or a caption in any of
+    them: Noto's, DejaVu's, and the CJK fonts' own; of a collection, its first face)."""
+    from fontTools.ttLib import TTFont
+
+    out = []
+    for path in sorted(p for root in roots for p in root.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc")):
+        try:
+            cmap = TTFont(str(path), lazy=True, fontNumber=0).getBestCmap() or {}
+            pil = ImageFont.truetype(str(path), 80, index=0)
+        except Exception:  # noqa: BLE001 - a font fontTools or FreeType cannot read is simply not used
+            continue
+        if all(ord(c) in cmap and pil.getmask(c).getbbox() for c in LATIN_NEEDED):
+            out.append(path)
+    return out
+
+
+def mahjong_fonts(root: Path) -> list[Path]:
+    from fontTools.ttLib import TTFont
+
+    out = []
+    for path in sorted(root.rglob("*.tt[fc]")):
+        try:
+            cmap = TTFont(str(path), lazy=True, fontNumber=0).getBestCmap() or {}
+        except Exception:  # noqa: BLE001
+            continue
+        if all(cp in cmap for cp in range(0x1F000, 0x1F02A)):
+            out.append(path)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ drawing ----
+def _glyph(text: str, font: ImageFont.FreeTypeFont, ink: tuple[int, int, int], box: tuple[float, float, float, float],
+           canvas: Image.Image, stretch: float = 1.0) -> None:
+    """Draw ``text`` fitted into ``box`` (x0, y0, x1, y1), keeping its shape (``stretch`` > 1 makes it taller)."""
+    x0, y0, x1, y1 = box
+    mask = Image.new("L", (font.size * (len(text) + 1), font.size * 2), 0)
+    ImageDraw.Draw(mask).text((font.size // 4, font.size // 4), text, font=font, fill=255)
+    bb = mask.getbbox()
+    if bb is None:
+        return
+    mask = mask.crop(bb)
+    bw, bh = x1 - x0, y1 - y0
+    scale = min(bw / mask.width, bh / (mask.height * stretch))
+    size = (max(1, round(mask.width * scale)), max(1, round(mask.height * scale * stretch)))
+    mask = mask.resize(size, Image.LANCZOS)
+    at = (round(x0 + (bw - size[0]) / 2), round(y0 + (bh - size[1]) / 2))
+    canvas.paste(Image.new("RGB", size, ink), at, mask)
+
+
+def _coin(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: tuple, kind: int, accent: tuple,
+          face: tuple) -> None:
+    """One dot: ``kind`` picks the coin's drawing (rings, petals, solid, spokes ...)."""
+    def circ(rr: float, fill: tuple | None = None, outline: tuple | None = None, width: int = 0) -> None:
+        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=fill, outline=outline, width=width)
+
+    lw = max(2, round(r * 0.16))
+    if kind == 0:  # concentric rings
+        circ(r, outline=ink, width=lw)
+        circ(r * 0.55, outline=ink, width=lw)
+        circ(r * 0.18, fill=ink)
+    elif kind == 1:  # solid with a light ring and centre
+        circ(r, fill=ink)
+        circ(r * 0.62, outline=face, width=lw)
+        circ(r * 0.2, fill=face)
+    elif kind == 2:  # ring with petals
+        circ(r, outline=ink, width=lw)
+        for k in range(8):
+            a = k * math.pi / 4
+            px, py = cx + math.cos(a) * r * 0.55, cy + math.sin(a) * r * 0.55
+            d.ellipse((px - r * 0.17, py - r * 0.17, px + r * 0.17, py + r * 0.17), fill=ink)
+        circ(r * 0.2, fill=accent)
+    elif kind == 3:  # spokes
+        circ(r, outline=ink, width=lw)
+        for k in range(6):
+            a = k * math.pi / 6
+            dx, dy = math.cos(a) * r * 0.8, math.sin(a) * r * 0.8
+            d.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=ink, width=max(1, lw // 2))
+        circ(r * 0.3, fill=face, outline=ink, width=lw)
+    elif kind == 4:  # thick ring, accent centre
+        circ(r, fill=ink)
+        circ(r * 0.7, fill=face)
+        circ(r * 0.42, fill=accent)
+    else:  # double ring with a square hole (a cash coin)
+        circ(r, fill=ink)
+        circ(r * 0.82, fill=face)
+        circ(r * 0.68, fill=ink)
+        s = r * 0.22
+        d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=face)
+
+
+def _stick(d: ImageDraw.ImageDraw, cx: float, cy: float, length: float, width: float, ink: tuple, angle: float,
+           face: tuple, kind: int) -> None:
+    """One bamboo stick centred at (cx, cy), ``angle`` in radians from vertical, with its joints."""
+    ux, uy = math.sin(angle), -math.cos(angle)   # along the stick
+    vx, vy = -uy, ux                             # across
+    hl, hw = length / 2, width / 2
+
+    def quad(t0: float, t1: float, w: float) -> list[tuple[float, float]]:
+        return [(cx + ux * t0 + vx * w, cy + uy * t0 + vy * w), (cx + ux * t1 + vx * w, cy + uy * t1 + vy * w),
+                (cx + ux * t1 - vx * w, cy + uy * t1 - vy * w), (cx + ux * t0 - vx * w, cy + uy * t0 - vy * w)]
+
+    if kind == 0:  # solid stick, light joints
+        d.polygon(quad(-hl, hl, hw), fill=ink)
+        for t in (-hl * 0.92, 0, hl * 0.92):
+            d.polygon(quad(t - width * 0.08, t + width * 0.08, hw * 1.25), fill=ink)
+            d.line([quad(t, t, hw * 0.8)[0], quad(t, t, hw * 0.8)[2]], fill=face, width=max(1, round(width * 0.1)))
+    elif kind == 1:  # outlined stick with a centre line
+        d.polygon(quad(-hl, hl, hw), outline=ink, width=max(2, round(width * 0.18)))
+        d.line([(cx - ux * hl * 0.9, cy - uy * hl * 0.9), (cx + ux * hl * 0.9, cy + uy * hl * 0.9)], fill=ink,
+               width=max(1, round(width * 0.15)))
+        for t in (-hl, 0, hl):
+            d.polygon(quad(t - width * 0.1, t + width * 0.1, hw * 1.3), fill=ink)
+    else:  # two segments with bulging joints
+        for t0, t1 in ((-hl, -width * 0.12), (width * 0.12, hl)):
+            d.polygon(quad(t0, t1, hw * 0.85), fill=ink)
+        for t in (-hl, 0, hl):
+            p = (cx + ux * t, cy + uy * t)
+            d.ellipse((p[0] - hw * 1.1, p[1] - hw * 0.55, p[0] + hw * 1.1, p[1] + hw * 0.55), fill=ink)
+
+
+# where the n dots / sticks stand, in a unit box (x, y), and which colour slot each takes
+DOTS: dict[int, list[tuple[float, float, int]]] = {
+    2: [(0.5, 0.27, 0), (0.5, 0.73, 1)],
+    3: [(0.22, 0.2, 0), (0.5, 0.5, 1), (0.78, 0.8, 2)],
+    4: [(0.27, 0.27, 0), (0.73, 0.27, 1), (0.27, 0.73, 1), (0.73, 0.73, 0)],
+    5: [(0.24, 0.22, 0), (0.76, 0.22, 1), (0.5, 0.5, 2), (0.24, 0.78, 1), (0.76, 0.78, 0)],
+    6: [(0.28, 0.16, 0), (0.72, 0.16, 0), (0.28, 0.5, 2), (0.72, 0.5, 2), (0.28, 0.84, 2), (0.72, 0.84, 2)],
+    7: [(0.18, 0.12, 0), (0.5, 0.22, 0), (0.82, 0.32, 0), (0.3, 0.6, 2), (0.7, 0.6, 2), (0.3, 0.88, 2),
+        (0.7, 0.88, 2)],
+    8: [(0.28, 0.12, 1), (0.72, 0.12, 1), (0.28, 0.37, 1), (0.72, 0.37, 1), (0.28, 0.63, 1), (0.72, 0.63, 1),
+        (0.28, 0.88, 1), (0.72, 0.88, 1)],
+    9: [(x, y, row) for row, y in enumerate((0.17, 0.5, 0.83)) for x in (0.18, 0.5, 0.82)],
+}
+STICKS: dict[int, list[tuple[float, float, int, float]]] = {  # x, y, colour slot, angle (degrees)
+    2: [(0.5, 0.27, 0, 0), (0.5, 0.73, 1, 0)],
+    3: [(0.5, 0.27, 0, 0), (0.3, 0.73, 1, 0), (0.7, 0.73, 1, 0)],
+    4: [(0.3, 0.27, 0, 0), (0.7, 0.27, 1, 0), (0.3, 0.73, 1, 0), (0.7, 0.73, 0, 0)],
+    5: [(0.22, 0.27, 0, 0), (0.78, 0.27, 1, 0), (0.5, 0.5, 2, 0), (0.22, 0.73, 1, 0), (0.78, 0.73, 0, 0)],
+    6: [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.2, 0.5, 0.8)],
+    7: [(0.5, 0.17, 2, 0)] + [(x, y, c, 0) for y, c in ((0.5, 0), (0.83, 1)) for x in (0.2, 0.5, 0.8)],
+    8: [(0.13, 0.27, 0, 0), (0.37, 0.27, 0, 25), (0.63, 0.27, 0, -25), (0.87, 0.27, 0, 0),
+        (0.13, 0.73, 1, 0), (0.37, 0.73, 1, -25), (0.63, 0.73, 1, 25), (0.87, 0.73, 1, 0)],
+    9: [(x, y, col, 0) for y in (0.17, 0.5, 0.83) for col, x in enumerate((0.2, 0.5, 0.8))],
+}
+# other ways tile sets arrange the sticks; each layout with the number of rows its sticks stand in
+STICK_VARIANTS: dict[int, list[tuple[int, list]]] = {
+    4: [(2, [(x, y, c, 0) for y in (0.27, 0.73) for c, x in enumerate((0.15, 0.85))])],
+    5: [(3, [(0.25, 0.17, 0, 0), (0.75, 0.17, 1, 0), (0.5, 0.5, 2, 0), (0.25, 0.83, 1, 0), (0.75, 0.83, 0, 0)])],
+    6: [(3, [(x, y, c, 0) for y in (0.17, 0.5, 0.83) for c, x in enumerate((0.3, 0.7))])],
+    8: [(2, [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.13, 0.37, 0.63, 0.87)]),
+        (4, [(x, y, c, 0) for y in (0.125, 0.375, 0.625, 0.875) for c, x in enumerate((0.3, 0.7))])],
+}
+
+
+@dataclass
+class Look:
+    """One drawn style's choices."""
+    face: tuple
+    frame: tuple | None
+    num_font: ImageFont.FreeTypeFont
+    wan_font: ImageFont.FreeTypeFont
+    honour_font: ImageFont.FreeTypeFont
+    latin_font: ImageFont.FreeTypeFont
+    num_ink: tuple
+    wan_ink: tuple
+    wind_ink: tuple
+    wan: str
+    five: str
+    six: str
+    fa: str
+    fa_ink: tuple
+    index: str | None          # corner of the index numeral / wind letter: "tl", "tr" or None
+    index_ink: tuple
+    index_size: float          # its side, a share of the face's width
+    coin: int
+    coin_one: int
+    dot_inks: tuple            # three colour slots
+    stick: int
+    stick_inks: tuple
+    sticks: dict               # n -> (rows, layout) where the style draws n sticks its own way
+    one_sou: int               # 0 bird, 1 glyph, 2 big stick
+    one_glyph: str
+    white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame
+    white_ink: tuple
+    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only, 3 picture and caption, 4 caption
+    flower_inks: tuple
+    pictures: tuple            # flower 3: each flower's picture (PICTURES kind, count, shape), whatever its name
+    margin: float
+    squeeze: float             # glyph height stretch
+    caption: tuple             # the flowers' English words (one of each of CAPTIONS), used by flower 3 and 4
+    borrowed: tuple = ()       # flower 3: per flower, a picture cut from a fetched set's tile (RGBA) or None (its own)
+    bird: object = None        # the one of bamboo: a picture cut from a fetched set's 1s (RGBA), or None (its own)
+
+
+def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
+    return seq[int(rng.integers(len(seq)))]
+
+
+def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) -> Look:
+    """One style's choices; fonts are drawn family first (Noto's fourteen weights count as two families)."""
+    families = sorted({f.family for f in fonts})
+
+    def font() -> Font:
+        family = _pick(rng, families)
+        return _pick(rng, [f for f in fonts if f.family == family])
+
+    def load(f: Font) -> ImageFont.FreeTypeFont:
+        return ImageFont.truetype(str(f.path), 160)
+
+    num, wan, honour = font(), font(), font()
+    wan = num if rng.random() < 0.4 else wan
+    return Look(
+        face=_pick(rng, FACE), frame=_pick(rng, BLUE + GREEN + BLACK) if rng.random() < 0.25 else None,
+        num_font=load(num), wan_font=load(wan), honour_font=load(honour),
+        latin_font=ImageFont.truetype(str(_pick(rng, latin)), 80),
+        num_ink=_pick(rng, BLACK + BLUE + GREEN + BLACK), wan_ink=_pick(rng, RED if rng.random() < 0.85 else BLACK),
+        wind_ink=_pick(rng, BLACK + BLUE + GREEN), wan="万" if "万" in wan.variants and rng.random() < 0.3 else "萬",
+        five="伍" if "伍" in num.variants and rng.random() < 0.6 else "五",
+        six="陸" if "陸" in num.variants and rng.random() < 0.08 else "六",
+        fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發", fa_ink=_pick(rng, GREEN),
+        one_glyph="幺", index=_pick(rng, ("tl", "tr", "tr", "tr", None)),
+        index_ink=_pick(rng, RED + RED + BLACK + BLUE), index_size=float(rng.uniform(0.13, 0.22)),
+        coin=int(rng.integers(6)), coin_one=int(rng.integers(6)),
+        dot_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (BLUE, GREEN, RED), (GREEN, RED, BLUE),
+                                                            (BLUE, RED, GREEN), (BLACK, RED, BLUE)))),
+        stick=int(rng.integers(3)),
+        stick_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (GREEN, GREEN, RED),
+                                                              (BLUE, GREEN, RED), (GREEN, BLACK, RED)))),
+        sticks={n: _pick(rng, v) for n, v in STICK_VARIANTS.items() if rng.random() < 0.35},
+        white=int(rng.integers(5)),
+        one_sou=int(_pick(rng, (0, 0, 0, 1, 2) if "幺" in num.variants else (0, 0, 0, 2))),
+        white_ink=_pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(5)),
+        flower_inks=(_pick(rng, RED), _pick(rng, GREEN), _pick(rng, BLUE + BLACK)),
+        margin=float(rng.uniform(0.06, 0.12)), squeeze=float(rng.uniform(0.85, 1.2)),
+        caption=tuple(_pick(rng, words) for words in CAPTIONS),
+        pictures=tuple((int(rng.integers(len(PICTURES))), int(rng.integers(1, 6)), int(rng.integers(5, 9)))
+                       for _ in range(8)),
+    )
+
+
+def index_mark(look: Look, label: str) -> str:
+    """The index ``label``'s face prints in ``look`` ("" for none): a suit tile its number and a wind its letter
+    when the style is indexed, a numbered flower its number in the season or the flower row (1..4)."""
+    n, suit = int(label[0]), label[1]
+    if suit in "mps":
+        return str(n) if look.index else ""
+    if suit == "z":
+        return "ESWN"[n - 1] if look.index and n <= 4 else ""
+    return str((n - 1) % 4 + 1) if look.flower in (1, 2) or (look.flower == 0 and look.index) else ""
+
+
+def _index(img: Image.Image, look: Look, text: str) -> None:
+    if look.index is None:
+        return
+    s = W * look.index_size
+    x0 = W * 0.05 if look.index == "tl" else W * 0.95 - s
+    _glyph(text, look.latin_font, look.index_ink, (x0, H * 0.03, x0 + s, H * 0.03 + s), img)
+
+
+def _bird(d: ImageDraw.ImageDraw, look: Look, box: tuple) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    g, r, b = look.stick_inks[0], look.dot_inks[2], look.stick_inks[1]
+    for k in range(5):  # tail feathers
+        a = math.radians(200 + k * 22)
+        ex, ey = x0 + w * 0.45 + math.cos(a) * w * 0.45, y0 + h * 0.62 - math.sin(a) * h * 0.35
+        d.line((x0 + w * 0.45, y0 + h * 0.62, ex, ey), fill=(g, b)[k % 2], width=max(3, round(w * 0.06)))
+        d.ellipse((ex - w * 0.07, ey - w * 0.07, ex + w * 0.07, ey + w * 0.07), fill=r)
+    d.ellipse((x0 + w * 0.3, y0 + h * 0.4, x0 + w * 0.75, y0 + h * 0.72), fill=g)          # body
+    d.ellipse((x0 + w * 0.6, y0 + h * 0.22, x0 + w * 0.82, y0 + h * 0.42), fill=b)         # head
+    d.polygon([(x0 + w * 0.8, y0 + h * 0.3), (x0 + w * 0.95, y0 + h * 0.34), (x0 + w * 0.8, y0 + h * 0.37)], fill=r)
+    d.line((x0 + w * 0.68, y0 + h * 0.42, x0 + w * 0.68, y0 + h * 0.55), fill=b, width=max(3, round(w * 0.05)))
+    for lx in (0.48, 0.58):  # legs
+        d.line((x0 + w * lx, y0 + h * 0.7, x0 + w * lx, y0 + h * 0.9), fill=r, width=max(2, round(w * 0.03)))
+
+
+def _bloom(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals: int, ink: tuple, centre: tuple) -> None:
+    for k in range(petals):
+        a = k * 2 * math.pi / petals
+        px, py = cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6
+        d.ellipse((px - r * 0.4, py - r * 0.4, px + r * 0.4, py + r * 0.4), fill=ink)
+    d.ellipse((cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3), fill=centre)
+
+
+def _sun(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, rays: int, ink: tuple) -> None:
+    d.ellipse((cx - r * 0.45, cy - r * 0.45, cx + r * 0.45, cy + r * 0.45), fill=ink)
+    for k in range(rays):
+        a = k * 2 * math.pi / rays
+        d.line((cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6, cx + math.cos(a) * r, cy + math.sin(a) * r),
+               fill=ink, width=max(2, round(r * 0.12)))
+
+
+# what a captioned flower may show (sets draw butterflies, suns, leaves, a round flower like a coin, bamboo ...): any
+# of these for any flower, so that a classifier learns to read the caption, not the picture
+PICTURES = ("blooms", "suns", "coin", "sticks", "bird", "none")
+
+
+def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box: tuple) -> None:
+    """One of ``PICTURES`` in ``box``: ``art`` = (kind, count 1-5, shape 5-8: petals, rays or coin drawing)."""
+    kind, count, shape = art
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    spots = [(0.5, 0.5)] if count == 1 else [(0.25 + 0.5 * ((j * 37) % 10) / 10, 0.2 + 0.6 * ((j * 53) % 10) / 10)
+                                            for j in range(count)]
+    r = min(w, h) * (0.42 if count == 1 else 0.18)
+    inks = look.flower_inks
+    if PICTURES[kind] == "blooms":
+        for j, (u, v) in enumerate(spots):
+            _bloom(d, x0 + w * u, y0 + h * v, r, shape, inks[(j + 1) % 3], inks[j % 3])
+    elif PICTURES[kind] == "suns":
+        for j, (u, v) in enumerate(spots):
+            _sun(d, x0 + w * u, y0 + h * v, r, shape + 2, inks[(j + 2) % 3])
+    elif PICTURES[kind] == "coin":
+        _coin(d, x0 + w / 2, y0 + h / 2, min(w, h) * 0.42, inks[1], shape % 6, inks[0], look.face)
+    elif PICTURES[kind] == "sticks":
+        for j in range(count):
+            u = (j + 0.5) / count
+            _stick(d, x0 + w * u, y0 + h / 2, h * 0.85, w * min(0.16, 0.7 / count), inks[1 + j % 2], math.radians(
+                (shape - 6.5) * 8 * (1 if j % 2 else -1)), look.face, look.stick)
+    elif PICTURES[kind] == "bird":
+        _bird(d, look, box)
+
+
+# a borrowed picture: the middle of a fetched set's flower, away from its corner numbers and captions (not its 1s
+# bird, which names a suit tile: a bird is no flower's picture)
+BORROWED_FROM = tuple(f"{n}f" for n in range(1, 9))
+BORROWED_CUT = (0.12, 0.18, 0.88, 0.78)  # x0, y0, x1, y1 as shares of the face
+BIRD_CUT = (0.06, 0.18, 0.94, 0.96)  # a 1s's bird fills the face below its corner number
+# not borrowed: the held-out style, the skipped ones, and classic, whose flowers are glyphs (春 ... 竹), not pictures
+NOT_BORROWED = (*HELD_OUT_STYLES, *SKIP_STYLES, "kd_classic")
+NOT_BIRDS = (*HELD_OUT_STYLES, *SKIP_STYLES)  # classic's 1s is a bird like the others
+
+
+def borrowable_pictures(faces: Path, skip: tuple[str, ...], labels: tuple[str, ...] = BORROWED_FROM,
+                        region: tuple[float, float, float, float] = BORROWED_CUT) -> list[Image.Image]:
+    """The pictures of the tiles ``labels`` (the flowers) of the fetched sets under ``faces`` (not the drawn ones, nor
+    the sets in ``skip``), cut from the face's ``region`` and the face's own colour made transparent."""
+    out = []
+    for style in sorted(faces.iterdir()):
+        if style.name in skip or any(fnmatch.fnmatchcase(style.name, p) for p in DRAWN_STYLES):
+            continue
+        for label in labels:
+            if (style / f"{label}.png").exists():
+                face = Image.open(style / f"{label}.png").convert("RGB")
+                x0, y0, x1, y1 = region
+                w, h = face.size
+                cut = np.asarray(face.crop((round(x0 * w), round(y0 * h), round(x1 * w), round(y1 * h)))).astype(int)
+                ground = np.median(np.concatenate([cut[0], cut[-1], cut[:, 0], cut[:, -1]]), axis=0)
+                alpha = np.clip((np.abs(cut - ground).sum(2) - 40) * 4, 0, 255).astype(np.uint8)
+                if (alpha > 128).mean() > 0.04:  # a blank flower (no picture) is no picture to borrow
+                    out.append(Image.fromarray(np.dstack([cut, alpha]).astype(np.uint8), "RGBA"))
+    return out
+
+
+def _paste_picture(img: Image.Image, picture: Image.Image, box: tuple) -> None:
+    x0, y0, x1, y1 = box
+    k = min((x1 - x0) / picture.width, (y1 - y0) / picture.height)
+    pic = picture.resize((max(1, round(picture.width * k)), max(1, round(picture.height * k))), Image.LANCZOS)
+    img.paste(pic, (round((x0 + x1 - pic.width) / 2), round((y0 + y1 - pic.height) / 2)), pic)
+
+
+def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
+    """The face of ``label`` in ``look``; ``decoy``: a suit tile's numeral, dots or sticks drawn as this number
+    instead, its corner index still saying the label's (a decoy style: the index names the tile)."""
+    img = Image.new("RGB", (W, H), look.face)
+    d = ImageDraw.Draw(img)
+    if look.frame is not None:
+        m = W * 0.03
+        d.rounded_rectangle((m, m, W - m, H - m), radius=W * 0.06, outline=look.frame, width=3)
+    n, suit = int(label[0]), label[1]
+    shown = n if decoy is None else decoy  # the number the body of a suit tile shows
+    m = look.margin
+    # sets with index numerals print them on every suit tile; dots and bamboo then keep clear of the corner
+    indexed = look.index is not None and suit in "ps"
+    body = (W * m, H * (m + (0.13 if indexed else 0.0)), W * (1 - m), H * (1 - m))
+    bx0, by0, bx1, by1 = body
+    bw, bh = bx1 - bx0, by1 - by0
+    if indexed:
+        _index(img, look, index_mark(look, label))
+    if suit == "m":
+        numeral = {5: look.five, 6: look.six}.get(shown, NUMERALS[shown - 1])
+        top = by0 + bh * (0.12 if look.index else 0.0)
+        split = top + (by1 - top) * 0.42
+        _glyph(numeral, look.num_font, look.num_ink, (bx0 + bw * 0.12, top, bx1 - bw * 0.12, split - bh * 0.03), img)
+        _glyph(look.wan, look.wan_font, look.wan_ink, (bx0, split, bx1, by1), img, look.squeeze)
+        _index(img, look, index_mark(look, label))
+    elif suit == "p":
+        if shown == 1:
+            r = min(bw, bh) * 0.46
+            cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
+            _coin(d, cx, cy, r, look.dot_inks[0], look.coin_one, look.dot_inks[2], look.face)
+            _coin(d, cx, cy, r * 0.45, look.dot_inks[1], look.coin, look.dot_inks[2], look.face)
+        else:
+            # coins as large as the layout lets them be without touching each other or the face's edge
+            centres = [(bx0 + bw * x, by0 + bh * y, slot) for x, y, slot in DOTS[shown]]
+            gap = min(math.dist(a[:2], b[:2]) for i, a in enumerate(centres) for b in centres[i + 1:])
+            edge = min(min(x, W - x, y, H - y) for x, y, _ in centres) - W * 0.03
+            r = min(gap * 0.47, edge)
+            for x, y, slot in centres:
+                _coin(d, x, y, r, look.dot_inks[slot], look.coin, look.dot_inks[2 if slot != 2 else 0], look.face)
+    elif suit == "s":
+        if shown == 1:
+            if look.bird is not None:
+                _paste_picture(img, look.bird, body)
+            elif look.one_sou == 0:
+                _bird(d, look, body)
+            elif look.one_sou == 1:
+                _glyph(look.one_glyph, look.num_font, look.stick_inks[0], body, img)
+            else:
+                _stick(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bh * 0.9, bw * 0.28, look.stick_inks[0], 0, look.face,
+                       look.stick)
+                _bloom(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bw * 0.2, 6, look.stick_inks[2], look.face)
+        else:
+            rows, spots = look.sticks.get(shown, (3 if shown in (7, 9) else 2, STICKS[shown]))
+            length = bh / rows * 0.86
+            width = bw * (0.13 if shown == 8 else 0.16 if shown >= 6 or shown == 5 else 0.2)
+            for x, y, slot, ang in spots:
+                _stick(d, bx0 + bw * x, by0 + bh * y, length, width, look.stick_inks[slot], math.radians(ang),
+                       look.face, look.stick)
+    elif suit == "z":
+        if n <= 4:
+            _glyph(WINDS[n - 1], look.honour_font, look.wind_ink, body, img, look.squeeze)
+            _index(img, look, index_mark(look, label))
+        elif n == 6:
+            _glyph(look.fa, look.honour_font, look.fa_ink, body, img, look.squeeze)
+        elif n == 7:
+            _glyph("中", look.honour_font, look.wan_ink if look.wan_ink in RED else RED[0], body, img, look.squeeze)
+        else:
+            _white(d, look, body)
+    else:  # flowers
+        k = (n - 1) % 4
+        glyph = (SEASONS if n <= 4 else FLOWERS)[k]
+        ink = look.flower_inks[k % 3]
+        if look.flower == 3 and look.borrowed and look.borrowed[n - 1] is not None:
+            _paste_picture(img, look.borrowed[n - 1], (bx0, by0, bx1, by0 + bh * 0.68))
+        elif look.flower == 3:
+            _picture(d, look, look.pictures[n - 1], (bx0, by0, bx1, by0 + bh * 0.68))
+        if look.flower in (1, 2):
+            for j in range(3 + k):
+                cx = bx0 + bw * (0.25 + 0.5 * ((j * 37) % 10) / 10)
+                cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10)
+                if n <= 4:  # a season: a sun of rays, so that no season is drawn like the flower of its number
+                    _sun(d, cx, cy, bw * 0.14, 6 + k, look.flower_inks[(k + 2) % 3])
+                else:
+                    _bloom(d, cx, cy, bw * 0.16, 5 + k, look.flower_inks[(k + 1) % 3], look.flower_inks[k % 3])
+        if look.flower in (0, 1):
+            gb = body if look.flower == 0 else (bx0, by0 + bh * 0.05, bx0 + bw * 0.55, by0 + bh * 0.45)
+            _glyph(glyph, look.honour_font, ink, gb, img)
+        if look.flower in (3, 4):
+            word = look.caption[n - 1]
+            top = by0 + bh * (0.72 if look.flower == 3 else 0.35)
+            _glyph(word, look.latin_font, look.num_ink, (bx0, top, bx1, min(by1, top + bh * 0.25)), img)
+        # the number in a corner; a captioned flower has none (as export sets print them), so the word names it
+        if mark := index_mark(look, label):
+            s = W * 0.22
+            _glyph(mark, look.latin_font, look.index_ink, (bx1 - s, by0, bx1, by0 + s), img)
+    return img.resize((FACE_W, FACE_H), Image.LANCZOS)
+
+
+def _white(d: ImageDraw.ImageDraw, look: Look, body: tuple) -> None:
+    x0, y0, x1, y1 = body
+    ink, lw = look.white_ink, max(3, round(W * 0.035))
+    if look.white == 0:
+        return
+    d.rectangle((x0, y0, x1, y1), outline=ink, width=lw)
+    if look.white == 2:
+        g = W * 0.07
+        d.rectangle((x0 + g, y0 + g, x1 - g, y1 - g), outline=ink, width=max(2, lw // 2))
+    elif look.white == 3:
+        c = W * 0.12
+        for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            d.rectangle((cx - c / 2, cy - c / 2, cx + c / 2, cy + c / 2), fill=ink)
+    elif look.white == 4:
+        g = W * 0.06
+        step = (y1 - y0 - 2 * g) / 10
+        for k in range(10):
+            for x in (x0 + g, x1 - g):
+                d.rectangle((x - step * 0.3, y0 + g + k * step, x + step * 0.3, y0 + g + (k + 0.7) * step), fill=ink)
+        step = (x1 - x0 - 2 * g) / 7
+        for k in range(7):
+            for y in (y0 + g, y1 - g):
+                d.rectangle((x0 + g + k * step, y - step * 0.3, x0 + g + (k + 0.7) * step, y + step * 0.3), fill=ink)
+
+
+# ------------------------------------------------------------------------------- Unicode mahjong glyphs ----
+UNICODE_ORDER = (["1z", "2z", "3z", "4z", "7z", "6z", "5z"] + [f"{n}m" for n in range(1, 10)]
+                 + [f"{n}s" for n in range(1, 10)] + [f"{n}p" for n in range(1, 10)]
+                 + ["5f", "6f", "8f", "7f", "1f", "2f", "3f", "4f"])
+
+
+def _inside_outline(ink: np.ndarray) -> tuple[int, int, int, int]:
+    """The box inside a glyph's drawn tile outline: past the outermost near-full rows and columns of ink."""
+    h, w = ink.shape
+    cols, rows = ink.sum(0) > 0.7 * h, ink.sum(1) > 0.7 * w
+
+    def inward(full: np.ndarray, n: int) -> tuple[int, int]:
+        """Skip the outline's run of full lines at each end (only the run that starts at the edge)."""
+        lo, hi = 0, n - 1
+        while lo < n // 5 and not full[lo]:
+            lo += 1
+        while lo < n // 5 and full[lo]:
+            lo += 1
+        while hi > n - n // 5 and not full[hi]:
+            hi -= 1
+        while hi > n - n // 5 and full[hi]:
+            hi -= 1
+        pad = max(2, n // 60)
+        return (lo + pad, hi - pad + 1) if lo < n // 5 and hi > n - n // 5 else (0, n)
+
+    x0, x1 = inward(cols, w)
+    y0, y1 = inward(rows, h)
+    return x0, y0, x1, y1
+
+
+def unicode_faces(font_path: Path, dest: Path, rng: np.random.Generator) -> None:
+    """A style from a font's mahjong tiles (U+1F000...): the glyph's inside, inked top and bottom apart."""
+    font = ImageFont.truetype(str(font_path), 400)
+    face = _pick(rng, FACE)
+    dest.mkdir(parents=True, exist_ok=True)
+    for i, label in enumerate(UNICODE_ORDER):
+        mask = Image.new("L", (700, 700), 0)
+        ImageDraw.Draw(mask).text((100, 50), chr(0x1F000 + i), font=font, fill=255)
+        bb = mask.getbbox()
+        mask = mask.crop(bb)
+        inner = mask.crop(_inside_outline(np.asarray(mask) > 127))
+        ink_top = _pick(rng, BLACK + BLUE) if label[1] in "mz" else _pick(rng, GREEN + BLUE)
+        ink_bottom = _pick(rng, RED) if label[1] == "m" else ink_top
+        if label in ("7z",):
+            ink_top = ink_bottom = _pick(rng, RED)
+        if label == "6z":
+            ink_top = ink_bottom = _pick(rng, GREEN)
+        canvas = Image.new("RGB", inner.size, face)
+        ink = Image.new("RGB", inner.size, ink_top)
+        ink.paste(Image.new("RGB", (inner.width, inner.height // 2), ink_bottom), (0, inner.height // 2))
+        canvas.paste(ink, (0, 0), inner)
+        canvas.resize((FACE_W, FACE_H), Image.LANCZOS).save(dest / f"{label}.png")
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What ``draw_styles`` drew: the faces' folder, its drawn styles, the CJK fonts they drew from, the Unicode-tile
+    styles, and the contact sheet to check them by eye."""
+
+    faces: Path
+    styles: int
+    fonts: int
+    unicode: int
+    sheet: Path
+
+
+def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = False, borrow: Path | None = None,
+                any_latin: bool = False, birds: bool = False) -> Drawn:
+    """Draw ``count`` styles (seeded by ``seed``) into ``cache/faces`` from the fonts of Debian's packages (fetched
+    into ``cache/fonts``), then, unless ``decoys`` or ``borrow``, the Unicode-tile styles; ``decoys``, ``borrow``,
+    ``any_latin`` and ``birds`` as the command's options say (``python -m training drawn-art --help``)."""
+    if decoys and borrow is not None:
+        msg = "decoys and borrow draw different styles: one or the other"
+        raise ValueError(msg)
+    if birds and borrow is None:
+        msg = "birds go with borrow FACES"
+        raise ValueError(msg)
+    pictures = borrowable_pictures(borrow, NOT_BORROWED) if borrow else []
+    birds_cut = borrowable_pictures(borrow, NOT_BIRDS, ("1s",), BIRD_CUT) if borrow and birds else []
+    if borrow and not pictures or birds and not birds_cut:
+        msg = f"no fetched {'flowers' if not pictures else 'ones of bamboo'} to borrow under {borrow}"
+        raise FileNotFoundError(msg)
+    root = fetch_debs(cache / "fonts", FONT_PACKAGES)
+    fonts = font_files(root)
+    if not fonts:
+        msg = f"no CJK font with the tile glyphs under {root}"
+        raise FileNotFoundError(msg)
+    latin = [p for p in Path("/usr/share/fonts").rglob("*.ttf") if p.name in LATIN_FONTS] or [fonts[0][0]]
+    if any_latin:
+        latin = latin_fonts([root, Path("/usr/share/fonts")]) or latin
+    faces = cache / "faces"
+    rng = np.random.default_rng(seed)
+    bird_rng = np.random.default_rng([seed, 1])
+    for k in range(count):
+        look = make_look(rng, fonts, latin)
+        if decoys:
+            look = replace(look, index=_pick(rng, ("tl", "tr", "tr")))
+        if pictures:
+            look = replace(look, flower=3 if rng.random() < 0.85 else 4, borrowed=tuple(
+                _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
+        if birds_cut and bird_rng.random() < 0.75:
+            look = replace(look, bird=_pick(bird_rng, birds_cut))
+        prefix = DECOY_PREFIX[:-1] if decoys else "bp" if pictures else "dr"
+        dest = faces / f"{prefix}_{k:02d}"
+        dest.mkdir(parents=True, exist_ok=True)
+        labels = [*FACE_NAMES, *FLOWER_NAMES]
+        (dest / MARKS_FILE).write_text(json.dumps({label: index_mark(look, label) for label in labels}, indent=0))
+        for label in labels:
+            n = int(label[0])
+            decoy = 1 + (n - 1 + int(rng.integers(1, 9))) % 9 if decoys and label[1] in "mps" else None
+            img = draw_face(look, label, decoy)
+            if rng.random() < 0.3:
+                img = img.filter(ImageFilter.GaussianBlur(0.6))
+            img.save(dest / f"{label}.png")
+    tiled = [] if decoys or pictures else mahjong_fonts(root)
+    for path in tiled:
+        unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
+    contact_sheet(faces, cache / "contact_sheet.png")
+    return Drawn(faces, count, len(fonts), len(tiled), cache / "contact_sheet.png")

@@ -1,0 +1,86 @@
+"""The tile finder's training: a one-class YOLO11 (``models/finder.yaml``, slimmer than 'n') that boxes every tile,
+face up or down, trained by ultralytics on the CPU on the synthetic hands (``training/synth.py``) with
+``single_cls=True``; fine-tuned on more data; shipped as its PyTorch weights and their ONNX export, which detection
+runs (``vision/finder.py``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+from training import paths
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+
+def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, hours: float) -> Path:
+    """Train (or resume) the finder's base run ``runs/finder`` from scratch on ``data``; returns its best weights."""
+    from ultralytics import YOLO
+
+    run = runs / "finder"
+    last = run / "weights" / "last.pt"
+    t0 = time.time()
+    if last.exists() and not (run / "done").exists():
+        model = YOLO(str(last))
+        model.train(resume=True, **({"time": hours} if hours else {}))  # a new time budget counts from now
+    elif not (run / "done").exists():
+        model = YOLO(str(paths.MODELS / "finder.yaml"))
+        model.train(data=str(data / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, workers=2,
+                    single_cls=True, project=str(runs), name="finder", exist_ok=True, plots=False,
+                    device="cpu", cache="ram", mosaic=0.0, scale=0.25, degrees=0.0, translate=0.1,
+                    fliplr=0.5, close_mosaic=2, patience=100, seed=0, deterministic=False, amp=False,
+                    val=True, pretrained=False, time=hours or None)
+    (run / "done").write_text(f"{time.time() - t0:.0f}\n")
+    best = run / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
+def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch: int, hours: float,
+                    epochs: int = 2, name: str = "finder_ft", init: Path | None = None) -> Path:
+    """Go on training the finder from its best weights (or ``init``'s, another fine-tune's) on the synthetic hands
+    plus ``extra`` datasets (hands whose faces are real tile photos, ``python -m training synth --art
+    camerash:...``; real photos laid flat, ``--art flat:...``; training photos only), at a low learning rate. Resumes
+    an unfinished run."""
+    from ultralytics import YOLO
+
+    run = runs / name
+    last = run / "weights" / "last.pt"
+    mixed = runs / f"{name}.yaml"
+    names = (data / "data.yaml").read_text().split("names:", 1)[1]
+    sets = [data, *extra]
+    mixed.write_text("train:\n" + "".join(f"  - {d / 'images' / 'train'}\n" for d in sets)
+                     + "val:\n" + "".join(f"  - {d / 'images' / 'val'}\n" for d in sets) + f"names:{names}")
+    if last.exists() and not (run / "done").exists():
+        YOLO(str(last)).train(resume=True, **({"time": hours} if hours else {}))
+    elif not (run / "done").exists():
+        model = YOLO(str(init or runs / "finder" / "weights" / "best.pt"))
+        model.train(data=str(mixed), epochs=epochs, imgsz=imgsz, batch=batch, workers=2, single_cls=True,
+                    project=str(runs), name=name, exist_ok=True, plots=False, device="cpu", cache="ram",
+                    mosaic=0.0, scale=0.4, degrees=0.0, translate=0.1, fliplr=0.5, close_mosaic=0, seed=0,
+                    deterministic=False, amp=False, optimizer="AdamW", lr0=0.0004, lrf=0.2, warmup_epochs=0,
+                    time=hours or None)
+    (run / "done").write_text("\n")
+    best = run / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
+def export_finder(weights: Path, set_finder: bool = False, models: Path = paths.MODELS) -> Path:
+    """A finder run's weights shipped to ``models``: ``tile_finder.pt`` (the PyTorch weights without the optimizer,
+    to train on from) and ``tile_finder.onnx``, its ONNX export, which detection runs (``vision/finder.py``); with
+    ``set_finder``, its ONNX export only, as ``set_finder.onnx`` (the finder for photos of sets laid out)."""
+    from ultralytics import YOLO
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    tmp = weights.parent / "ship.pt"
+    shutil.copy(weights, tmp)
+    strip_optimizer(str(tmp))  # the model and its metadata only
+    if set_finder:
+        onnx = Path(YOLO(str(tmp), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17,
+                                                          imgsz=416))
+        return Path(shutil.move(onnx, models / "set_finder.onnx"))
+    dest = models / "tile_finder.pt"
+    shutil.copy(tmp, dest)
+    onnx = YOLO(str(dest), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17, imgsz=416)
+    return Path(onnx)

@@ -1,0 +1,55 @@
+"""The tile classifier network, TileNet (PyTorch), used to train and export it and the readers; detection runs their
+ONNX exports.
+
+Input: (N, 3, S, S) float RGB in 0..1, S = 64 (``vision.crops.CROP``) or larger: the features are resampled to 4 x
+4. Outputs: tile-name logits (N, 43) and up-direction logits (N, 4; the art's up points 0/90/180/270 degrees
+clockwise from the image's up); ``look`` gives the features both heads read (N, 256), by which detection tells
+tiles of one photo that look alike.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class _Fit(nn.Module):
+    """Features resized to ``side`` x ``side``: 64-pixel crops pass as they are; larger crops (any size ONNX can
+    export, unlike adaptive pooling) are resampled, so weights trained on one crop size start another."""
+
+    def __init__(self, side: int) -> None:
+        super().__init__()
+        self.side = side
+
+    def forward(self, f: torch.Tensor) -> torch.Tensor:
+        if f.shape[-1] == self.side and f.shape[-2] == self.side:
+            return f
+        return nn.functional.interpolate(f, size=(self.side, self.side), mode="bilinear", align_corners=False)
+
+
+class TileNet(nn.Module):
+    def __init__(self, n_classes: int = 43, n_orient: int = 4) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            _block(3, 24, 2), _block(24, 48, 1),  # 32
+            _block(48, 48, 2), _block(48, 96, 1),  # 16
+            _block(96, 96, 2), _block(96, 144, 1),  # 8
+            _block(144, 160, 2),  # 4
+            _Fit(4),
+        )
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(160 * 16, 256)
+        self.cls = nn.Linear(256, n_classes)
+        self.orient = nn.Linear(256, n_orient)
+
+    def look(self, x: torch.Tensor) -> torch.Tensor:
+        """The features both heads read (N, 256)."""
+        return torch.relu(self.fc(self.drop(self.features(x).flatten(1))))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.look(x)
+        return self.cls(f), self.orient(f)

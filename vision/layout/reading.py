@@ -1,0 +1,116 @@
+"""One way of reading the hand rows (which row is concealed, which way round, a loose end tile left out) and
+how good it is: legal, then complete (asked of ``complete``, the scorer's check that ``api`` passes in)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from vision.layout.geometry import Tiles, gap_between, single_loose
+from vision.layout.melds import chunk_kind, classify, segment
+from vision.layout.tuning import BORDER, GROUP_GAP, HAND_SIZES
+from vision.names import BACK
+
+Complete = Callable[[Sequence[str]], bool]  # tile names (concealed part and winning tile) -> a complete hand?
+
+
+@dataclass
+class Parse:
+    """One reading of the hand rows, in local tile indices."""
+
+    melds: list[tuple[str, list[int]]] = field(default_factory=list)  # (kind, local indices)
+    concealed: list[int] = field(default_factory=list)
+    win: int | None = None
+    flowers: list[int] = field(default_factory=list)
+    bad_groups: list[list[int]] = field(default_factory=list)
+    dropped: list[int] = field(default_factory=list)
+    rows: list[tuple[str, list[list[int]]]] = field(default_factory=list)
+    conc_row: int = -1
+    deficit: float = 0.0  # how far the borders between concealed tiles, winning tile and melds are from gaps
+
+
+def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, drops: Sequence[int]) -> Parse | None:
+    """One way of reading the hand rows: ``conc`` the concealed row, read backwards when ``reverse``; ``drops``
+    per row: 0 none, 1 leave out its first group, 2 its last, when a single tile (a loose tile in line with the
+    hand); None when that group is no single tile."""
+    p = Parse(conc_row=conc)
+    for r, groups in enumerate(rows):
+        groups = [list(g) for g in groups]
+        if r == conc and reverse:
+            groups = [g[::-1] for g in groups[::-1]]
+        if drops[r] and groups:
+            k = 0 if drops[r] == 1 else len(groups) - 1
+            if len(groups[k]) != 1:
+                return None
+            p.dropped += groups[k]
+            groups = groups[:k] + groups[k + 1:]
+        flowers = [i for g in groups for i in g if t.labels[i].endswith("f")]
+        p.flowers += flowers
+        groups = [[i for i in g if i not in flowers] for g in groups]
+        groups = [g for g in groups if g]
+        p.rows.append(("concealed" if r == conc else "melds", groups))
+        kinds = [classify(t, g) for g in groups]
+        if r != conc:
+            seg = segment(t, groups)
+            if seg is not None:
+                p.melds += seg
+                continue
+            for g, kind in zip(groups, kinds, strict=True):
+                kind = kind or chunk_kind(t, g)
+                if kind is None:
+                    p.bad_groups.append(g)
+                else:
+                    p.melds.append((kind, g))
+            continue
+        # the concealed row: concealed tiles (3k+1), the winning tile alone, then melds; of the tiles that can be
+        # the winning one, the one whose borders (concealed | winning tile | melds) are the widest gaps
+        win_at, after, best_def = None, None, math.inf
+        before = 0
+        for k, g in enumerate(groups):
+            if kinds[k] is not None:
+                continue
+            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != BACK and not single_loose(t, g[0], t.ref, 2.0):
+                seg = segment(t, groups[k + 1:])
+                if seg is not None:
+                    borders = [(groups[k - 1][-1], g[0], BORDER)] if k > 0 else []
+                    borders += [(g[0], seg[0][1][0], BORDER)] if seg else []
+                    borders += [(a[1][-1], b[1][0], GROUP_GAP) for a, b in zip(seg, seg[1:], strict=False)]
+                    deficit = sum(max(0.0, w - gap_between(t, a, b) / t.u) for a, b, w in borders)
+                    if deficit < best_def - 1e-9:
+                        win_at, after, best_def = k, seg, deficit
+            before += len(g)
+        if win_at is None:
+            p.melds += [(kind, g) for g, kind in zip(groups, kinds, strict=True) if kind is not None]
+            p.concealed += [i for g, kind in zip(groups, kinds, strict=True) if kind is None for i in g]
+        else:
+            head = list(zip(groups[:win_at], kinds[:win_at], strict=True))
+            p.melds += [(kind, g) for g, kind in head if kind is not None]
+            p.concealed += [i for g, kind in head if kind is None for i in g]
+            p.win = groups[win_at][0]
+            p.melds += after or []
+            p.deficit += best_def
+    if p.dropped and p.win is None:  # leaving a tile out is only believable when a winning tile is set apart
+        return None
+    return p
+
+
+def tile_count(p: Parse) -> int:
+    return len(p.concealed) + (p.win is not None) + 3 * len(p.melds)
+
+
+def rank_reading(t: Tiles, p: Parse, complete: Complete) -> tuple:
+    """How good a reading is, to compare readings: a legal hand first, then a complete one, with a winning tile
+    set apart, using the most tiles; among illegal readings, the one nearest a legal count that shows the most
+    detected tiles (so that a client sees them all)."""
+    n = tile_count(p)
+    tiles = [t.labels[i] for i in p.concealed] + ([t.labels[p.win]] if p.win is not None else [])
+    backs = any(t.labels[i] == BACK for i in p.concealed + ([p.win] if p.win is not None else []))
+    legal = n in HAND_SIZES and not p.bad_groups and not backs
+    used = len(tiles) + sum(len(g) for _, g in p.melds)
+    if legal:
+        return (1, complete(tiles), 0, p.win is not None, used, -round(p.deficit, 6), len(p.melds),
+                -len(p.dropped))
+    shown = used + sum(len(g) for g in p.bad_groups)
+    return (0, False, -min(abs(n - s) for s in HAND_SIZES), shown, -len(p.bad_groups), p.win is not None,
+            -len(p.dropped))

@@ -1,0 +1,164 @@
+"""What the layout stage answers: ``Layout`` (rows, melds, the concealed part, the winning tile, flowers, loose
+tiles, notes and the ``Problem`` when the tiles make no legal hand), with ``Meld`` and ``Row``, each with the
+contract's ``to_dict``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from vision.layout.notation import tiles_notation
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld on the table: ``kind`` is chow, pung, kong or concealed_kong; ``tiles`` empty when unknown."""
+
+    kind: str
+    tiles: tuple[str, ...]
+    detections: tuple[int, ...]
+
+    @property
+    def exposed(self) -> bool:
+        return self.kind != "concealed_kong"
+
+    @property
+    def known(self) -> bool:
+        return bool(self.tiles)
+
+    def notation(self, tile: str | None = None) -> str:
+        tiles = self.tiles or ((tile,) * 4 if tile else ("?",) * 4)
+        body = tiles_notation(tiles) if tiles[0] != "?" else "????"
+        return f"[{body}]" if self.exposed else f"({body})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tiles": list(self.tiles), "exposed": self.exposed,
+                "notation": self.notation(), "detections": list(self.detections)}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of tiles in reading order, split into groups; ``role``: concealed, melds, flowers or loose."""
+
+    role: str
+    groups: tuple[tuple[int, ...], ...]
+
+    @property
+    def detections(self) -> tuple[int, ...]:
+        return tuple(i for g in self.groups for i in g)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"role": self.role, "detections": list(self.detections), "groups": [list(g) for g in self.groups]}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why the tiles make no legal hand: ``code`` (tile_count, fifth_copy, bad_group, no_tiles) and a message."""
+
+    code: str
+    message: str
+    count: int | None = None
+    expected: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.count is not None:
+            out["count"] = self.count
+            out["expected"] = list(self.expected)
+        return out
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The hand read from the detections. Indices refer to the detection list given to ``group_melds``."""
+
+    rows: tuple[Row, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    concealed: tuple[str, ...] = ()  # the concealed part without the winning tile, in reading order
+    concealed_detections: tuple[int, ...] = ()
+    win_tile: str | None = None
+    win_detection: int | None = None
+    win_tile_assumed: bool = False
+    win_candidates: tuple[str, ...] = ()  # when no tile is set apart: each tile the hand may have won on
+    flowers: tuple[str, ...] = ()
+    flower_detections: tuple[int, ...] = ()
+    loose: tuple[int, ...] = ()  # tiles that are not part of the hand
+    merged: tuple[int, ...] = ()  # duplicate boxes dropped
+    notes: tuple[str, ...] = ()
+    problem: Problem | None = None
+    angle: float = 0.0  # row direction in the image, degrees
+    tile_size: float = 0.0  # u, pixels
+    renamed: tuple[int, ...] = ()  # detections read by a second name to make a complete hand (vision.relabel)
+
+    @property
+    def unknown_kongs(self) -> int:
+        return sum(not m.known for m in self.melds)
+
+    @property
+    def hand(self) -> str | None:
+        """The contract's notation, or None (no legal hand, or a concealed kong of four backs)."""
+        if self.problem is not None or self.unknown_kongs:
+            return None
+        return self.hand_with()
+
+    def hand_with(self, win: str | None = None, kong_tiles: Sequence[str] = ()) -> str | None:
+        """The notation with ``win`` as the winning tile (default: the one read or assumed) and the tiles of the
+        four-back concealed kongs in reading order; None when a tile is still unknown or the hand is illegal."""
+        if self.problem is not None:
+            return None
+        kongs = list(kong_tiles)
+        if len(kongs) < self.unknown_kongs:
+            return None
+        concealed = list(self.concealed)
+        win_tile = self.win_tile
+        if win is not None and win != win_tile:
+            if win_tile is not None:
+                concealed.append(win_tile)
+            if win not in concealed:
+                return None
+            concealed.remove(win)
+            win_tile = win
+        if win_tile is None:
+            return None
+        parts = []
+        for m in self.melds:
+            parts.append(m.notation(None if m.known else kongs.pop(0)))
+        parts.append(tiles_notation(concealed))
+        parts.append("+" + win_tile)
+        if self.flowers:
+            parts.append(tiles_notation(self.flowers))
+        return " ".join(p for p in parts if p)
+
+    def reading(self) -> str:
+        """Best-effort notation even when illegal (unknown tiles as ``?``), for messages."""
+        parts = [m.notation() for m in self.melds] + [tiles_notation(self.concealed)]
+        if self.win_tile:
+            parts.append("+" + self.win_tile)
+        if self.flowers:
+            parts.append(tiles_notation(self.flowers))
+        return " ".join(p for p in parts if p)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The contract's ``layout`` object (rows, melds, win_tile_assumed, notes) and the rest of the reading."""
+        return {
+            "rows": [r.to_dict() for r in self.rows],
+            "melds": [m.to_dict() for m in self.melds],
+            "concealed": list(self.concealed),
+            "concealed_detections": list(self.concealed_detections),
+            "win_tile": self.win_tile,
+            "win_detection": self.win_detection,
+            "win_tile_assumed": self.win_tile_assumed,
+            "win_candidates": list(self.win_candidates),
+            "flowers": list(self.flowers),
+            "flower_detections": list(self.flower_detections),
+            "loose": list(self.loose),
+            "merged": list(self.merged),
+            "unknown_kongs": self.unknown_kongs,
+            "reading": self.reading(),
+            "problem": self.problem.to_dict() if self.problem else None,
+            "notes": list(self.notes),
+            "renamed": list(self.renamed),
+            "angle": round(self.angle, 1),
+            "tile_size": round(self.tile_size, 1),
+        }

@@ -1,0 +1,206 @@
+"""The reading search, ``group_melds(detections, complete=...) -> Layout``: loose single tiles set aside, the
+hand's rows chosen, every reading of them tried and the best kept, then the layout built from it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import product
+
+import numpy as np
+
+from vision.layout.flowers import hand_flowers
+from vision.layout.geometry import (
+    DetectionLike,
+    Tiles,
+    dedupe,
+    drop_overlaps,
+    gap_between,
+    measure,
+    single_loose,
+    split_groups,
+    split_rows,
+)
+from vision.layout.melds import kong_tiles
+from vision.layout.notation import plain_name, tile_key
+from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
+from vision.layout.result import Layout, Meld, Problem, Row
+from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, SHAPE_TOL, WIN_GAP
+from vision.names import BACK
+
+
+def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
+    """Read the hand from ``dets`` (objects with label, confidence, box xyxy, sideways). ``complete`` tells whether
+    tile names (a concealed part and its winning tile) make a complete hand: pass ``scorer.is_complete_tiles``."""
+    kept, merged = dedupe(dets)
+    notes: list[str] = []
+    if merged:
+        notes.append(f"{len(merged)} duplicate box(es) merged")
+    if not kept:
+        return Layout(merged=tuple(merged), notes=(*notes, "no tiles found"),
+                      problem=Problem("no_tiles", "no tiles were found in the photo", 0, HAND_SIZES))
+    t = measure(dets, kept)
+    rows = split_rows(t)
+    rows, overlapped = drop_overlaps(t, rows)
+    if overlapped:
+        merged = sorted(merged + [kept[i] for i in overlapped])
+        notes.append(f"{len(overlapped)} box(es) overlapping a neighbour in a row by more than "
+                     f"{OVERLAP:.0%} of a tile dropped")
+    row_groups = [split_groups(t, r) for r in rows]
+    is_flower = [lb.endswith("f") for lb in t.labels]
+
+    # a reference box shape: the upright tiles of the biggest groups
+    upright = [i for gs in row_groups for g in gs if len(g) >= 3 for i in g if not t.side[i]]
+    ref = np.median(t.wh[upright], axis=0) if upright else None
+    t.ref = ref
+    if ref is not None:  # the shape tolerance grows with the boxes' own scatter (a noisier detector)
+        spread = 1.4826 * float(np.median(np.abs(t.wh[upright] / ref - 1)))
+        t.shape_tol = max(SHAPE_TOL, 3.5 * spread)
+
+    # single tiles that cannot be part of the hand: askew, sideways alone, a back alone, or far from their row
+    loose: set[int] = set()
+    for gs in row_groups:
+        for k, g in enumerate(gs):
+            if len(g) != 1:
+                continue
+            i = g[0]
+            gaps, near = [], []  # gaps to the neighbours; to neighbouring groups of two or more
+            if k > 0:
+                gaps.append(gap_between(t, gs[k - 1][-1], i))
+                if len(gs[k - 1]) > 1:
+                    near.append(gaps[-1])
+            if k + 1 < len(gs):
+                gaps.append(gap_between(t, i, gs[k + 1][0]))
+                if len(gs[k + 1]) > 1:
+                    near.append(gaps[-1])
+            far = bool(gaps) and min(gaps) > FAR_GAP * t.u and not is_flower[i]
+            # a tile close to a group may belong to a meld split by a noisy gap: the reading decides
+            apart = not near or min(near) > NEAR_GAP * t.u
+            # near the hand (a winning tile set apart), a noisy box may be off by twice the tolerance
+            close = bool(near) and min(near) <= WIN_GAP * t.u and not is_flower[i]
+            # a flower beside the end of the hand: twice the tolerance too
+            beside = is_flower[i] and bool(gaps) and min(gaps) <= 1.8 * t.u
+            slack = 2.0 if close or beside else 1.0
+            if (apart and (t.labels[i] == BACK or single_loose(t, i, ref, slack))) or far:
+                loose.add(i)
+    row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
+
+    # the main row: most tiles in groups of two or more (flowers aside)
+    def weight(gs: list[list[int]]) -> tuple[int, int]:
+        return (sum(len(g) for g in gs if len(g) >= 2 and not all(is_flower[i] for i in g)),
+                sum(len(g) for g in gs))
+
+    ymid = [float(np.median(t.xy[[i for g in gs for i in g], 1])) if gs else 0.0 for gs in row_groups]
+    main = max(range(len(rows)), key=lambda r: (weight(row_groups[r]), -r))
+    candidates: list[list[int]] = [[main]]
+    for r in range(len(rows)):
+        if r != main and row_groups[r] and abs(ymid[r] - ymid[main]) < NEAR_ROW * t.u \
+                and not all(is_flower[i] for g in row_groups[r] for i in g):
+            candidates.append(sorted([main, r]))
+
+    best: tuple | None = None
+    best_parse: Parse | None = None
+    best_set: list[int] = []
+    for rset in candidates:
+        sub = [row_groups[r] for r in rset]
+        drop_opts = [(0, 1, 2) if len(gs) > 1 else (0,) for gs in sub]
+        for conc in range(len(rset)):
+            for reverse in (False, True):
+                for drops in product(*drop_opts):
+                    p = read_rows(t, sub, conc, reverse, drops)
+                    if p is None:
+                        continue
+                    s = rank_reading(t, p, complete)
+                    if best is None or s > best:
+                        best, best_parse, best_set = s, p, rset
+    assert best_parse is not None and best is not None
+    p = best_parse
+
+    flowers = hand_flowers(t, p, best_set, row_groups, ymid)
+    flower_rows = [r for r in range(len(row_groups)) if r not in best_set
+                   and any(i in flowers for g in row_groups[r] for i in g)]
+    used = set(p.concealed) | {i for _, g in p.melds for i in g} | set(flowers)
+    if p.win is not None:
+        used.add(p.win)
+    loose_all = sorted(i for i in range(len(kept)) if i not in used)
+
+    g_idx = kept  # local -> original index
+    melds = tuple(Meld(kind, tuple(sorted((t.labels[i] for i in g), key=tile_key))
+                       if not all(t.labels[i] == BACK for i in g) else (), tuple(g_idx[i] for i in g))
+                  for kind, g in p.melds)
+    melds = tuple(Meld(m.kind, kong_tiles(m), m.detections) if m.kind == "concealed_kong" else m for m in melds)
+    # a stable order, whichever way the photo is turned: exposed melds, then concealed kongs, each in mpsz order
+    melds = tuple(sorted(melds, key=lambda m: (not m.exposed, tile_key(m.tiles[0]) if m.tiles else (9, 0),
+                                               len(m.tiles), m.tiles)))
+    concealed = tuple(plain_name(t.labels[i]) for i in p.concealed)
+    win = plain_name(t.labels[p.win]) if p.win is not None else None
+
+    problem = _problem(t, p, melds, concealed, win)
+    conc_dets = [g_idx[i] for i in p.concealed]
+    win_det = g_idx[p.win] if p.win is not None else None
+    candidates_w: tuple[str, ...] = ()
+    assumed = False
+    if problem is None and win is None:
+        assumed = True
+        candidates_w = tuple(sorted(set(concealed), key=lambda s: (tile_key(s), s)))
+        win = concealed[-1]  # the default assumption: the last tile in reading order
+        concealed = concealed[:-1]
+        win_det = conc_dets.pop()
+        notes.append("no tile is set apart as the winning tile: each concealed tile is a candidate "
+                     f"({', '.join(candidates_w)}); {win} assumed")
+    for m in melds:
+        if not m.known:
+            notes.append("a concealed kong shows four backs: its tile is unknown; give it in the request "
+                         "(\"concealed_kongs\": [\"9p\"]) or write the hand yourself")
+    if p.dropped:
+        notes.append(f"{len(p.dropped)} tile(s) in line with the hand left out as loose")
+    if loose_all:
+        notes.append(f"{len(loose_all)} loose tile(s) ignored")
+
+    local_rows = []
+    conc_r = best_set[p.conc_row] if best_set else -1
+    for r in sorted(set(best_set) | set(flower_rows), key=lambda r: ymid[r]):
+        if r in flower_rows:
+            gs = [g for g in row_groups[r] if all(is_flower[i] for i in g)]
+            local_rows.append(Row("flowers", tuple(tuple(g_idx[i] for i in g) for g in gs)))
+            continue
+        role, gs = p.rows[best_set.index(r)]
+        if r != conc_r:
+            role = "melds"
+        local_rows.append(Row(role, tuple(tuple(g_idx[i] for i in g) for g in gs)))
+    return Layout(
+        rows=tuple(local_rows), melds=melds, concealed=concealed,
+        concealed_detections=tuple(conc_dets), win_tile=win, win_detection=win_det,
+        win_tile_assumed=assumed, win_candidates=candidates_w,
+        flowers=tuple(sorted((t.labels[i] for i in flowers), key=tile_key)),
+        flower_detections=tuple(g_idx[i] for i in flowers), loose=tuple(g_idx[i] for i in loose_all),
+        merged=tuple(merged), notes=tuple(notes), problem=problem, angle=t.angle, tile_size=t.u)
+
+
+def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, ...],
+             win: str | None) -> Problem | None:
+    if p.bad_groups:
+        g = p.bad_groups[0]
+        names = " ".join(t.labels[i] + ("*" if t.side[i] else "") for i in g)
+        return Problem("bad_group", f"the group {names} ({len(g)} tiles) among the melds is no chow, pung or kong: "
+                       "a meld has 3 or 4 tiles (a missed or extra tile?)")
+    n = tile_count(p)
+    if n not in HAND_SIZES:
+        want = min(HAND_SIZES, key=lambda s: abs(n - s))
+        diff = n - want
+        what = f"{abs(diff)} tile(s) {'missing' if diff < 0 else 'too many'}"
+        hand = len(p.concealed) + (p.win is not None)
+        needs = [s - 3 * len(p.melds) for s in HAND_SIZES if s - 3 * len(p.melds) > 0]
+        where = (f"; beside {len(p.melds)} meld(s) the concealed tiles and the winning tile number {hand}, "
+                 f"where a hand has {' or '.join(str(x) for x in needs)}") if needs else ""
+        return Problem("tile_count", f"read {n} tiles (kongs counted as 3) but a hand has 14 (17 in Fuzhou): "
+                       f"{what}{where}; check for a tile the camera missed or a loose tile taken for the hand", n,
+                       HAND_SIZES)
+    bad = [i for i in p.concealed if t.labels[i] == BACK]
+    if bad or (p.win is not None and t.labels[p.win] == BACK):
+        return Problem("bad_group", "a face-down tile lies among the concealed tiles")
+    every = Counter([*concealed, *([win] if win else []), *(x for m in melds for x in m.tiles)])
+    fifth = sorted(k for k, v in every.items() if v > 4)
+    if fifth:
+        return Problem("fifth_copy", f"{fifth[0]} is read {every[fifth[0]]} times; there are only 4 of each tile")
+    return None

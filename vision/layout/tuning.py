@@ -1,0 +1,19 @@
+"""The layout stage's tuned numbers, in one table: lengths in tile sizes ``u`` (the photo's resolution does not
+matter), shares and counts."""
+
+from __future__ import annotations
+
+ROW_GAP = 0.6  # rows: split where centres across the row direction are this many tile sizes apart
+GROUP_GAP = 0.14  # groups: split where the free space along a row exceeds this many tile widths
+BOX_DEPTH = 1.45  # an upright tile's box across the row, in tile widths (face 1.36 and some of its side)
+U_FLOOR = 0.9  # the tile size is at least this share of the width its box implies
+SIDEWAYS = 1.36  # a sideways tile's width along the row, in upright tile widths
+NEAR_ROW = 3.6  # a second hand row lies within this many tile sizes of the main row
+FAR_GAP = 2.6  # a single tile this far from the rest of its row is loose
+SHAPE_TOL = 0.13  # a loose-looking single tile must match the hand's box shape within this share
+DUP_IOU = 0.6  # boxes overlapping this much are the same tile
+BORDER = 0.3  # the winning tile and the melds are set apart by at least this gap; a narrower border costs
+NEAR_GAP = 0.6  # a lone tile nearer than this to a group is not judged loose before the reading
+WIN_GAP = 1.5  # a winning tile is set apart by at most this much
+OVERLAP = 0.35  # neighbours in a row overlapping by this share of a tile width are one tile
+HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)
