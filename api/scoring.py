@@ -2,7 +2,7 @@
 
 The event loop only moves bytes: a score request's body goes to a scoring thread as it came, and the thread reads
 the JSON, checks it, scores it and writes the answer. So however heavy the requests, the loop keeps answering
-``/healthz`` and the other connections (it waits at most one GIL switch interval, a few milliseconds, for its turn).
+``/healthz`` and the other connections (given a core, it waits for the GIL one switch interval, 5 ms, at most).
 
 Each hand is bounded (every string and number of a request has a range, ``scorer.request.check_request``), so a
 hand takes milliseconds and a batch at most ``MJ_MAX_BATCH`` times that. Beyond that:
