@@ -24,7 +24,7 @@ from vision.layout.geometry import (
 from vision.layout.melds import kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
-from vision.layout.result import Layout, Meld, Problem, Row
+from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
 from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, SHAPE_TOL, WIN_GAP
 from vision.names import BACK
 
@@ -146,8 +146,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
         win = concealed[-1]  # the default assumption: the last tile in reading order
         concealed = concealed[:-1]
         win_det = conc_dets.pop()
-        notes.append("no tile is set apart as the winning tile: each concealed tile is a candidate "
-                     f"({', '.join(candidates_w)}); {win} assumed")
+        notes.append(assumed_note(candidates_w, win))
     for m in melds:
         if not m.known:
             notes.append("a concealed kong shows four backs: its tile is unknown; give it in the request "
