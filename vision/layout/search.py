@@ -15,6 +15,7 @@ from vision.layout.geometry import (
     Tiles,
     dedupe,
     drop_overlaps,
+    fit_scale,
     gap_between,
     measure,
     single_loose,
@@ -25,7 +26,7 @@ from vision.layout.melds import kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
-from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, SHAPE_TOL, WIN_GAP
+from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, OVERLAP_LOW, SHAPE_TOL, WIN_GAP
 from vision.names import BACK
 
 
@@ -41,20 +42,22 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
                       problem=Problem("no_tiles", "no tiles were found in the photo", 0, HAND_SIZES))
     t = measure(dets, kept)
     rows = split_rows(t)
+    t.scale = fit_scale(t, rows)
+    t.perspective = bool(np.any(t.scale != 1.0))
     rows, overlapped = drop_overlaps(t, rows)
     if overlapped:
         merged = sorted(merged + [kept[i] for i in overlapped])
         notes.append(f"{len(overlapped)} box(es) overlapping a neighbour in a row by more than "
-                     f"{OVERLAP:.0%} of a tile dropped")
+                     f"{OVERLAP_LOW if t.perspective else OVERLAP:.0%} of a tile dropped")
     row_groups = [split_groups(t, r) for r in rows]
     is_flower = [lb.endswith("f") for lb in t.labels]
 
     # a reference box shape: the upright tiles of the biggest groups
     upright = [i for gs in row_groups for g in gs if len(g) >= 3 for i in g if not t.side[i]]
-    ref = np.median(t.wh[upright], axis=0) if upright else None
+    ref = np.median(t.wh[upright] / t.scale[upright, None], axis=0) if upright else None
     t.ref = ref
     if ref is not None:  # the shape tolerance grows with the boxes' own scatter (a noisier detector)
-        spread = 1.4826 * float(np.median(np.abs(t.wh[upright] / ref - 1)))
+        spread = 1.4826 * float(np.median(np.abs(t.wh[upright] / t.scale[upright, None] / ref - 1)))
         t.shape_tol = max(SHAPE_TOL, 3.5 * spread)
 
     # single tiles that cannot be part of the hand: askew, sideways alone, a back alone, or far from their row
@@ -91,10 +94,11 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
                 sum(len(g) for g in gs))
 
     ymid = [float(np.median(t.xy[[i for g in gs for i in g], 1])) if gs else 0.0 for gs in row_groups]
+    rsize = [float(np.median(t.scale[[i for g in gs for i in g]])) if gs else 1.0 for gs in row_groups]
     main = max(range(len(rows)), key=lambda r: (weight(row_groups[r]), -r))
     candidates: list[list[int]] = [[main]]
     for r in range(len(rows)):
-        if r != main and row_groups[r] and abs(ymid[r] - ymid[main]) < NEAR_ROW * t.u \
+        if r != main and row_groups[r] and abs(ymid[r] - ymid[main]) < NEAR_ROW * t.u * max(rsize[r], rsize[main]) \
                 and not all(is_flower[i] for g in row_groups[r] for i in g):
             candidates.append(sorted([main, r]))
 
