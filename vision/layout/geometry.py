@@ -206,7 +206,7 @@ def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Intercept and slope of the Theil-Sen line through the points (x, y): the median of the pairwise slopes, then
     the median intercept (robust to outliers, deterministic).
 
-    >>> _theil_sen(np.array([0.0, 1, 2, 3]), np.array([1.0, 3, 5, 40]))
+    >>> _theil_sen(np.array([0.0, 1, 2, 3, 4]), np.array([1.0, 3, 5, 7, 40]))
     (1.0, 2.0)
     """
     dx = x[None, :] - x[:, None]
