@@ -300,12 +300,13 @@ def _face_rgba(face: np.ndarray, rng: np.random.Generator, tint: float) -> np.nd
 
 
 def render_scene(rng: np.random.Generator, style: Style, groups: list[Group], width: int, height: int,
-                 distractors: bool = True, placed: list[Placed] | None = None) -> tuple[np.ndarray, list[dict], Camera]:
+                 distractors: bool = True, placed: list[Placed] | None = None,
+                 frame: int | None = None) -> tuple[np.ndarray, list[dict], Camera]:
     """The photo of ``groups`` laid out as a hand (or of the tiles ``placed``, as given), its tiles' labels and boxes,
-    and the camera."""
+    and the camera; the photo frames the first ``frame`` tiles placed (default all), the others may fall outside."""
     placed = layout_scene(rng, style, groups) if placed is None else placed
     back_rgb = placed[0].back_rgb
-    hand_quads = [_tile_quad(p) for p in placed]
+    hand_quads = [_tile_quad(p) for p in placed[:frame]]
     if distractors:
         placed += add_distractors(rng, style, placed, len(groups), back_rgb)
     quads = [_tile_quad(p) for p in placed]

@@ -18,6 +18,7 @@ from vision.layout.tuning import (
     DUP_IOU,
     DUP_SHIFT,
     GROUP_GAP,
+    LINE_PAIRS,
     MIN_FIT,
     OVERLAP,
     OVERLAP_LOW,
@@ -51,33 +52,52 @@ class Tiles:
     angle: float
     shape_tol: float = SHAPE_TOL
     ref: np.ndarray | None = None  # box size of the hand's upright tiles (at scale 1)
-    # each tile's size relative to u: 1 in a photo taken from above; in a row shot in perspective, the near tiles'
-    # size grows along the row (``fit_scale``). The boxes' own sizes, relative to their median, until it is fitted
-    scale: np.ndarray = field(default_factory=lambda: np.ones(0))
     size: np.ndarray = field(default_factory=lambda: np.ones(0))  # each box's size relative to the median box
     perspective: bool = False  # some row is shot in perspective (``fit_scale``)
+    # each tile's size relative to u: 1 in a photo taken from above; in a row shot in perspective, the near tiles'
+    # size grows along the row (``fit_scale``)
+    scale: np.ndarray = field(default_factory=lambda: np.ones(0))
+
+    def __post_init__(self) -> None:
+        if len(self.scale) != len(self.labels):
+            self.scale = np.ones(len(self.labels))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name in ("scale", "xy", "u", "side"):  # the lists that gaps are measured from (``gap_between``)
+            object.__setattr__(self, "_lists", None)
 
     def sized(self, i: int) -> float:
         """Tile ``i``'s size relative to ``u``."""
-        return float(self.scale[i]) if len(self.scale) else 1.0
+        return self._gaps()[2][i]
+
+    def _gaps(self) -> tuple[list[float], list[float], list[float]]:
+        """Each tile's place along its row, half its width there and its size, as lists (read one at a time)."""
+        lists = getattr(self, "_lists", None)
+        if lists is None:
+            half = self.u * np.where(self.side, SIDEWAYS, 1.0) * self.scale / 2
+            lists = (self.xy[:, 0].tolist(), half.tolist(), self.scale.astype(float).tolist())
+            object.__setattr__(self, "_lists", lists)
+        return lists
 
 
-def dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int]]:
-    """Indices kept and dropped: a box overlapping a more confident one by ``DUP_IOU`` (IoU), or lying mostly inside
-    it (0.85 of the smaller box) with its centre near the other's (within ``DUP_SHIFT`` of the smaller box's sides:
-    in a row shot low, the box of a near tile holds much of the far tile beside it), is the same tile. Each box is
-    compared with the kept boxes at once (numpy), most confident first."""
+def dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """Indices kept and dropped, and the pairs (kept, dropped) that decided it: a box overlapping a more confident
+    one by ``DUP_IOU`` (IoU), or lying mostly inside it (0.85 of the smaller box) with its centre near the other's
+    (within ``DUP_SHIFT`` of the smaller box's sides: in a row shot low, the box of a near tile holds much of the
+    far tile beside it), is the same tile. Each box is compared with the kept boxes at once (numpy), most
+    confident first (``dedupe_key``)."""
     n = len(dets)
     if n == 0:
-        return [], []
+        return [], [], []
     boxes = np.array([d.box for d in dets], float).reshape(-1, 4)
-    conf = np.array([float(d.confidence) for d in dets])
-    order = sorted(range(n), key=lambda i: (-conf[i], tuple(boxes[i]), i))
+    order = sorted(range(n), key=lambda i: dedupe_key(dets, i))
     area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-9)
     centre = (boxes[:, :2] + boxes[:, 2:]) / 2
     sides = boxes[:, 2:] - boxes[:, :2]
     kept: list[int] = []
     dropped: list[int] = []
+    decided: list[tuple[int, int]] = []
     for i in order:
         if kept:
             k = np.array(kept)
@@ -87,11 +107,23 @@ def dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int]]:
             iou = inter / (area[i] + area[k] - inter)
             inside = inter / np.minimum(area[i], area[k])
             near = np.all(np.abs(centre[k] - centre[i]) <= DUP_SHIFT * np.minimum(sides[k], sides[i]), axis=1)
-            if np.any((inter > 0) & ((iou > DUP_IOU) | ((inside > 0.85) & near))):
+            same = (inter > 0) & ((iou > DUP_IOU) | ((inside > 0.85) & near))
+            if same.any():
                 dropped.append(i)
+                decided += [(int(j), i) for j in k[same]]
                 continue
         kept.append(i)
-    return sorted(kept), sorted(dropped)
+    return sorted(kept), sorted(dropped), decided
+
+
+def dedupe_key(dets: Sequence[DetectionLike], i: int) -> tuple:
+    """The order in which ``dedupe`` takes the boxes: the most confident first."""
+    return (-float(dets[i].confidence), tuple(float(v) for v in dets[i].box), i)
+
+
+def overlap_key(t: Tiles, i: int) -> tuple[float, int]:
+    """Of two boxes overlapping in a row (``drop_overlaps``), the one with the greater key is kept."""
+    return (float(t.conf[i]), -i)
 
 
 def _direction(c: np.ndarray) -> float:
@@ -217,8 +249,9 @@ def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 def _line(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[float, float] | None:
     """The line (intercept, slope) through two of the points that the most points lie within ``tol`` (a share) of
-    (every pair tried, so no randomness; ties to the smaller sum of misfits), fitted again by least squares to
-    those points; None unless they are three or more and over half of all.
+    (every pair tried, so no randomness, or beyond ``LINE_PAIRS`` points those a quarter, a third and half the row
+    apart; ties to the smaller sum of misfits), fitted again by least squares to those points; None unless they
+    are three or more and over half of all.
 
     >>> _line(np.array([0.0, 1, 2, 3, 4]), np.array([1.0, 1.1, 9, 1.3, 1.4]), 0.1)
     (1.0, 0.1)
@@ -226,7 +259,11 @@ def _line(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[float, float] | Non
     n = len(x)
     if n < 3:
         return None
-    i, j = np.triu_indices(n, 1)
+    if n <= LINE_PAIRS:
+        i, j = np.triu_indices(n, 1)
+    else:  # a long row (a photo of a whole table): the pairs a quarter, a third and half the row apart
+        i = np.concatenate([np.arange(n - k) for k in (n // 4, n // 3, n // 2)])
+        j = np.concatenate([np.arange(k, n) for k in (n // 4, n // 3, n // 2)])
     ok = np.abs(x[j] - x[i]) > 1e-9
     i, j = i[ok], j[ok]
     slope = (y[j] - y[i]) / (x[j] - x[i])
@@ -244,34 +281,40 @@ def _line(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[float, float] | Non
     return round(float(a), 9), round(float(b), 9)
 
 
-def drop_overlaps(t: Tiles, rows: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+def drop_overlaps(t: Tiles, rows: list[list[int]]) -> tuple[list[list[int]], list[int], list[tuple[int, int]]]:
     """Tiles in a row never overlap: of two neighbours overlapping by more than ``OVERLAP`` of a tile width (a
     second box over the same tile, or a box over the seam of two), keep the more confident. In a photo shot in
-    perspective, where a box holds the sides a tile shows, ``OVERLAP_LOW``."""
+    perspective, where a box holds the sides a tile shows, ``OVERLAP_LOW``. Returns the rows, the tiles dropped and
+    the pairs (kept, dropped) that decided it; each drop measures again only the gaps beside it."""
+    limit = -(OVERLAP_LOW if t.perspective else OVERLAP) * t.u
     dropped: list[int] = []
+    decided: list[tuple[int, int]] = []
     out = []
     for row in rows:
         row = list(row)
-        while True:
-            worst, k = min(((gap_between(t, row[j], row[j + 1]), j) for j in range(len(row) - 1)), default=(0.0, -1))
-            if worst >= -(OVERLAP_LOW if t.perspective else OVERLAP) * t.u:
+        gaps = [gap_between(t, row[j], row[j + 1]) for j in range(len(row) - 1)]
+        while gaps:
+            k = gaps.index(min(gaps))  # the first of the narrowest
+            if gaps[k] >= limit:
                 break
             a, b = row[k], row[k + 1]
-            lose = a if (t.conf[a], -a) < (t.conf[b], -b) else b
-            row.remove(lose)
-            dropped.append(lose)
+            at = k if overlap_key(t, a) < overlap_key(t, b) else k + 1
+            dropped.append(row.pop(at))
+            decided.append((b, a) if at == k else (a, b))
+            # the gaps either side of the tile dropped become one
+            del gaps[min(at, len(gaps) - 1)]
+            for j in (at - 1, at):
+                if 0 <= j < len(gaps):
+                    gaps[j] = gap_between(t, row[j], row[j + 1])
         out.append(row)
-    return [r for r in out if r], sorted(dropped)
-
-
-def _width(t: Tiles, i: int) -> float:
-    return t.u * (SIDEWAYS if t.side[i] else 1.0) * t.sized(i)
+    return [r for r in out if r], sorted(dropped), decided
 
 
 def gap_between(t: Tiles, i: int, j: int) -> float:
     """The free space between tiles ``i`` and ``j`` along the row, in pixels of a tile of size 1 (a gap between
     near tiles, bigger in the photo, counts as much as the same gap between far ones)."""
-    return (abs(float(t.xy[j, 0] - t.xy[i, 0])) - (_width(t, i) + _width(t, j)) / 2) / ((t.sized(i) + t.sized(j)) / 2)
+    x, half, size = t._gaps()
+    return (abs(x[j] - x[i]) - half[i] - half[j]) / ((size[i] + size[j]) / 2)
 
 
 def split_groups(t: Tiles, row: list[int]) -> list[list[int]]:
