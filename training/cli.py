@@ -80,8 +80,10 @@ def _synth(args: argparse.Namespace) -> int:
     if not (0 <= share <= 1 and most == args.flowers[1] and 1 <= most <= len(FLOWER_NAMES)):
         args.parser.error(f"--flowers: SHARE must be 0 to 1 and MOST a whole number 1 to {len(FLOWER_NAMES)}, "
                           f"got {args.flowers[0]:g} {args.flowers[1]:g}")
-    if args.sixteen is not None and not 0 <= args.sixteen <= 1:
-        args.parser.error(f"--sixteen: a share, 0 to 1, got {args.sixteen:g}")
+    for name in ("sixteen", "apart"):
+        value = getattr(args, name)
+        if value is not None and not 0 <= value <= 1:
+            args.parser.error(f"--{name}: a share, 0 to 1, got {value:g}")
     if args.table and args.camera == "low":
         args.parser.error("--table is seen from above: it goes with --camera phone")
     if args.table < 0:
@@ -89,7 +91,7 @@ def _synth(args: argparse.Namespace) -> int:
     counts = {k: v for k, v in (("train", args.train), ("val", args.val)) if v > 0}
     yaml = generate(args.out, counts, args.seed, args.art, args.styles, args.exclude or None, args.min_mp,
                     args.max_mp, args.workers, flowers=(share, most), sets=args.sets, camera=args.camera,
-                    table=args.table, sixteen=args.sixteen)
+                    table=args.table, sixteen=args.sixteen, apart=args.apart)
     print(f"wrote {yaml}")
     return 0
 
@@ -342,6 +344,9 @@ def parser() -> argparse.ArgumentParser:
                         "hands; up to about 250), seen from above (default 0: the hand alone)")
     p.add_argument("--sixteen", type=float, default=None, metavar="SHARE",
                    help=f"the share of 16 + 1 tile (Fuzhou) hands (default {SIXTEEN})")
+    p.add_argument("--apart", type=float, default=1.0, metavar="SHARE",
+                   help="the share of hands whose winning tile is set apart; the others show it touching the "
+                        "concealed tiles (default 1)")
 
     p = command("show", _show, "draw a generated photo's true boxes and labels (from its layout sidecar)")
     p.add_argument("image", type=Path, help="DIR/images/SPLIT/NNNNNN.jpg")

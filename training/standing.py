@@ -81,10 +81,11 @@ def _lying(x: float, y: float, sideways: bool) -> np.ndarray:
     return np.concatenate([top, bottom])
 
 
-def lay_out(rng: np.random.Generator, style: Style, groups: list[Group]) -> list[Block]:
+def lay_out(rng: np.random.Generator, style: Style, groups: list[Group], apart: bool = True) -> list[Block]:
     """The hand's blocks: concealed tiles standing in a row (straight or in a gentle curve, leaning back a little),
-    the winning tile standing set apart at its end, melds lying face up in front of the row (or standing beside it),
-    flowers lying beside the row's end or, when the melds stand, in a row in front of the hand."""
+    the winning tile standing set apart at its end (not ``apart``: touching it), melds lying face up in front of the
+    row (or standing beside it), flowers lying beside the row's end or, when the melds stand, in a row in front of
+    the hand."""
     back_rgb = tuple(int(c) for c in BACK_COLOURS[rng.integers(len(BACK_COLOURS))])
     use_style_back = style.back is not None and rng.random() < 0.5
 
@@ -105,7 +106,8 @@ def lay_out(rng: np.random.Generator, style: Style, groups: list[Group]) -> list
             for t, r in zip(g.tiles, g.red, strict=True):
                 standing.append((t, art(t, r, False), i, x + 0.5))
                 x += 1 + gap
-    x += rng.uniform(0.35, 1.0)
+    drawn = rng.uniform(0.35, 1.0)  # drawn either way, so that the rest of the scene is the same
+    x += drawn if apart else gap
     standing.append((win.tiles[0], art(win.tiles[0], win.red[0], False), win_i, x + 0.5))
     x += 1 + gap
     melds = [(i, g) for i, g in enumerate(groups) if g.kind in ("chow", "pung", "kong", "concealed_kong")]
@@ -203,11 +205,11 @@ def _view(cam: LowCamera, target: np.ndarray, width: int, height: int) -> _View:
 _FACES = ((0, 1, 2, 3), (5, 4, 7, 6), (4, 5, 1, 0), (3, 2, 6, 7), (4, 0, 3, 7), (1, 5, 6, 2))
 
 
-def render_standing(rng: np.random.Generator, style: Style, groups: list[Group], width: int,
-                    height: int) -> tuple[np.ndarray, list[dict], LowCamera]:
+def render_standing(rng: np.random.Generator, style: Style, groups: list[Group], width: int, height: int,
+                    apart: bool = True) -> tuple[np.ndarray, list[dict], LowCamera]:
     """The photo of ``groups`` standing as a hand, seen by a low camera: the RGB image, each tile's label, box
     (its visible pixels), flags and visible share, and the camera."""
-    blocks = lay_out(rng, style, groups)
+    blocks = lay_out(rng, style, groups, apart)
     cam = place_camera(rng, blocks, width, height)
     allc = np.concatenate([b.corners for b in blocks])
     target = (allc.min(0) + allc.max(0)) / 2 * [1, 1, 0] + [0, 0, TILE_H * 0.4]

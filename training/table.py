@@ -19,10 +19,11 @@ DISCARD_ROW = 6  # discards in a row
 DISCARD_ROWS = 5  # rows of discards at most, laid in a pinwheel so that the four players' do not meet
 
 
-def layout_table(rng: np.random.Generator, style: Style, groups: list[Group], total: int) -> list[Placed]:
+def layout_table(rng: np.random.Generator, style: Style, groups: list[Group], total: int,
+                 apart: bool = True) -> list[Placed]:
     """The hand laid out as ``layout_scene`` lays it, at the near edge of a table, and the rest of the table around
     it, up to ``total`` tiles: discards first (the four players' in turn), then the walls, then the other hands."""
-    hand = layout_scene(rng, style, groups)
+    hand = layout_scene(rng, style, groups, apart)
     back_rgb = hand[0].back_rgb
     extra = len(groups)  # the distractors' group
     xs = [p.x for p in hand]

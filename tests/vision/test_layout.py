@@ -333,3 +333,75 @@ def test_melds_split_or_joined_by_noisy_gaps_still_read() -> None:
                                                y=-H - 35, x=-20)
     layout = read_layout(shoot(tiles, angle=30))
     assert layout.hand == "[4444m] [999p] [123s] [666z] 2m +2m", layout.to_dict()
+
+
+# ---------------------------------------------------------------------------------------- perspective rows ----
+def perspective_row(groups: list[str], grow: float = 2.0, bend: float = 0.5, side: float = 0.3,
+                    gaps: tuple[float, ...] = (0.6,), lean: float = 4.0, x0: float = 300.0,
+                    y0: float = 900.0) -> list[Detection]:
+    """Boxes of tiles standing in a row shot low and from the side: each tile ``grow`` ** (1/n) times as big as the
+    one before (the last ``grow`` times the first), the spacing of touching tiles growing with the square of the
+    size (a tile's width along the row goes with its size and with its nearness); the row bending by ``bend`` tile
+    heights at its middle, each tile leaning ``lean`` degrees more than the one before, and each box holding the
+    side of its tile that faces the camera (``side`` of its width), so that neighbouring boxes overlap. Groups of
+    tiles in notation, ``gaps`` (tile widths there) between them."""
+    names = [t for g in groups for t in _tokens(g)]
+    n = len(names)
+    k = grow ** (1 / max(n - 1, 1))
+    out, x, at = [], x0, 0
+    xs, sizes = [], []
+    for g, group in enumerate(groups):
+        for _ in _tokens(group):
+            s = k ** at
+            width = W * s * s ** 0.5  # nearer: bigger and seen less slanted
+            xs.append(x + width / 2)
+            sizes.append((s, width))
+            x += width + 0.5
+            at += 1
+        if g < len(groups) - 1:
+            x += gaps[g] * W * k ** at
+    mid = (xs[0] + xs[-1]) / 2
+    half = (xs[-1] - xs[0]) / 2
+    for i, (name, cx, (s, width)) in enumerate(zip(names, xs, sizes, strict=True)):
+        h = H * s
+        cy = y0 - bend * H * (1 - ((cx - mid) / half) ** 2) - h / 2
+        a = math.radians(lean * (i - n / 2) / n)
+        bw = width * math.cos(a) + h * abs(math.sin(a)) + side * width
+        bh = h * math.cos(a) + width * abs(math.sin(a))
+        left = cx - width / 2
+        out.append(Detection(name, 0.9, (left, cy - bh / 2, left + bw, cy + bh / 2), False))
+    return out
+
+
+def test_a_row_shot_low_grows_bends_and_overlaps() -> None:
+    """Sixteen tiles and the winning tile standing in a row shot low and from the side: the last tile twice as big
+    as the first, the row bending, each box over its neighbour's. Every tile is kept and the hand read."""
+    dets = perspective_row(["123m456p123789s5556p", "6p"])
+    boxes = [d.box for d in dets]
+    assert (boxes[-1][3] - boxes[-1][1]) / (boxes[0][3] - boxes[0][1]) > 1.9  # grows 2x
+    assert all(boxes[i][2] > boxes[i + 1][0] for i in range(15))  # each box overlaps the next
+    mid = [(b[1] + b[3]) / 2 for b in boxes]
+    assert min(mid[4:12]) < min(mid[0], mid[-1]) - 0.3 * H  # bends
+    layout = read_layout(dets)
+    assert layout.hand == "123m4555566p123789s +6p", layout.to_dict()
+    assert layout.loose == () and layout.merged == ()
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_row_shot_low_from_either_side(reverse: bool) -> None:
+    """The same hand shot from the other side (the near end on the left), turned: the row still reads."""
+    dets = perspective_row(["123m456p789s1122z", "3z"], grow=2.2)
+    if reverse:  # mirror the photo left to right
+        dets = [Detection(d.label, d.confidence, (4000 - d.box[2], d.box[1], 4000 - d.box[0], d.box[3]), False)
+                for d in dets]
+    layout = read_layout(dets)
+    assert layout.hand == HAND_TEXT and layout.loose == ()
+
+
+def test_a_row_shot_low_keeps_its_melds_and_gaps() -> None:
+    """Melds standing in the row after the winning tile, their gaps measured in the tiles' own sizes: a gap
+    between two near tiles, wide in pixels, is as narrow as one between far tiles."""
+    dets = perspective_row(["123m456p9s", "9s", "777z", "2222s"], gaps=(0.6, 0.5, 0.5))
+    layout = read_layout(dets)
+    assert layout.hand == "[2222s] [777z] 123m456p9s +9s", layout.to_dict()
+    assert [len(g) for g in layout.rows[0].groups] == [7, 1, 3, 4]

@@ -51,7 +51,8 @@ class Frame:
 
 
 def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None) -> Frame:
-    """Measure the boxes of ``dets`` (their duplicates as ``deduped`` found them, when given)."""
+    """Measure the boxes of ``dets`` (their duplicates, row direction and neighbours as ``deduped``, the same boxes
+    measured with other sideways flags, found them, when given)."""
     if deduped is None:
         kept, duplicates, dup_pairs = dedupe(dets)
     else:
@@ -60,7 +61,7 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None) -> Fra
     sideways = tuple(bool(d.sideways) for d in dets)
     if not kept:
         return Frame((), tuple(duplicates), None, (), (), boxes, sideways, tuple(dup_pairs), ())
-    t = measure(dets, kept)
+    t = measure(dets, kept, deduped.tiles if deduped is not None else None)
     rows = split_rows(t)
     t.scale = fit_scale(t, rows)
     t.perspective = bool(np.any(t.scale != 1.0))

@@ -54,6 +54,7 @@ class Tiles:
     ref: np.ndarray | None = None  # box size of the hand's upright tiles (at scale 1)
     size: np.ndarray = field(default_factory=lambda: np.ones(0))  # each box's size relative to the median box
     perspective: bool = False  # some row is shot in perspective (``fit_scale``)
+    nn: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # each tile's nearest neighbour
     # each tile's size relative to u: 1 in a photo taken from above; in a row shot in perspective, the near tiles'
     # size grows along the row (``fit_scale``)
     scale: np.ndarray = field(default_factory=lambda: np.ones(0))
@@ -126,14 +127,20 @@ def overlap_key(t: Tiles, i: int) -> tuple[float, int]:
     return (float(t.conf[i]), -i)
 
 
-def _direction(c: np.ndarray) -> float:
+def _nearest(c: np.ndarray) -> np.ndarray:
+    """Each point's nearest other point (itself when alone)."""
+    if len(c) < 2:
+        return np.zeros(len(c), int)
+    d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    return d.argmin(1)
+
+
+def _direction(c: np.ndarray, nn: np.ndarray) -> float:
     """Row direction (radians, in (-pi/2, pi/2]) from nearest-neighbour vectors, by a histogram mode refined by a
     mean of doubled angles."""
     if len(c) < 2:
         return 0.0
-    d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
-    np.fill_diagonal(d, np.inf)
-    nn = d.argmin(1)
     v = c[nn] - c
     phi = np.arctan2(v[:, 1], v[:, 0]) % math.pi
     bins = 36
@@ -150,7 +157,9 @@ def _direction(c: np.ndarray) -> float:
     return best if best > -math.pi / 2 + 1e-9 else best + math.pi
 
 
-def measure(dets: Sequence[DetectionLike], idx: list[int]) -> Tiles:
+def measure(dets: Sequence[DetectionLike], idx: list[int], like: Tiles | None = None) -> Tiles:
+    """The detections ``idx`` of ``dets`` in the turned frame, with the tile size ``u``. ``like``: the same boxes
+    measured before (other sideways flags): its row direction and nearest neighbours are taken again."""
     boxes = np.array([dets[i].box for i in idx], float).reshape(-1, 4)
     centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
     wh = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
@@ -158,15 +167,14 @@ def measure(dets: Sequence[DetectionLike], idx: list[int]) -> Tiles:
     # each box's size relative to the median box (in a photo shot in perspective, a near tile is bigger)
     area = np.sqrt(np.maximum(wh[:, 0] * wh[:, 1], 1e-9))
     size = area / float(np.median(area)) if len(idx) else area
-    theta = _direction(centres)
+    # the nearest neighbours are the same in the turned frame (turning keeps distances)
+    nn = _nearest(centres) if like is None else like.nn
+    theta = _direction(centres, nn) if like is None else math.radians(like.angle)
     rot = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]])
     xy = centres @ rot.T
     # u: the median along-row spacing of nearest upright neighbours lying along the row
     u = 0.0
     if len(idx) >= 2:
-        d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
-        np.fill_diagonal(d, np.inf)
-        nn = d.argmin(1)
         v = xy[nn] - xy
         along = np.abs(v[:, 1]) < 0.35 * np.abs(v[:, 0])
         widths = np.where(side, SIDEWAYS, 1.0)
@@ -183,7 +191,7 @@ def measure(dets: Sequence[DetectionLike], idx: list[int]) -> Tiles:
     if u <= 0:
         u = float(np.median(np.sqrt(wh[:, 0] * wh[:, 1]))) / 1.25 if len(idx) else 1.0
     return Tiles([dets[i].label for i in idx], side, np.array([dets[i].confidence for i in idx], float),
-                 xy, wh, max(u, 1e-6), math.degrees(theta), size=size)
+                 xy, wh, max(u, 1e-6), math.degrees(theta), size=size, nn=nn)
 
 
 def split_rows(t: Tiles) -> list[list[int]]:
