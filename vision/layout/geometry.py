@@ -93,27 +93,32 @@ def dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int], list[tu
         return [], [], []
     boxes = np.array([d.box for d in dets], float).reshape(-1, 4)
     order = sorted(range(n), key=lambda i: dedupe_key(dets, i))
+    # every pair at once: whether the two boxes are the same tile
     area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-9)
     centre = (boxes[:, :2] + boxes[:, 2:]) / 2
     sides = boxes[:, 2:] - boxes[:, :2]
+    iw = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    ih = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    inter = np.where((iw > 0) & (ih > 0), iw * ih, 0.0)
+    iou = inter / (area[:, None] + area[None, :] - inter)
+    inside = inter / np.minimum(area[:, None], area[None, :])
+    near = np.all(np.abs(centre[:, None] - centre[None, :]) <= DUP_SHIFT * np.minimum(sides[:, None], sides[None, :]),
+                  axis=2)
+    same = (inter > 0) & ((iou > DUP_IOU) | ((inside > 0.85) & near))
+    np.fill_diagonal(same, False)
+    partners = [np.flatnonzero(row).tolist() for row in same]
     kept: list[int] = []
+    is_kept = [False] * n
     dropped: list[int] = []
     decided: list[tuple[int, int]] = []
     for i in order:
-        if kept:
-            k = np.array(kept)
-            iw = np.minimum(boxes[i, 2], boxes[k, 2]) - np.maximum(boxes[i, 0], boxes[k, 0])
-            ih = np.minimum(boxes[i, 3], boxes[k, 3]) - np.maximum(boxes[i, 1], boxes[k, 1])
-            inter = np.where((iw > 0) & (ih > 0), iw * ih, 0.0)
-            iou = inter / (area[i] + area[k] - inter)
-            inside = inter / np.minimum(area[i], area[k])
-            near = np.all(np.abs(centre[k] - centre[i]) <= DUP_SHIFT * np.minimum(sides[k], sides[i]), axis=1)
-            same = (inter > 0) & ((iou > DUP_IOU) | ((inside > 0.85) & near))
-            if same.any():
-                dropped.append(i)
-                decided += [(int(j), i) for j in k[same]]
-                continue
+        by = [j for j in partners[i] if is_kept[j]]
+        if by:
+            dropped.append(i)
+            decided += [(j, i) for j in by]
+            continue
         kept.append(i)
+        is_kept[i] = True
     return sorted(kept), sorted(dropped), decided
 
 
@@ -221,18 +226,19 @@ def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
         if len(row) < MIN_FIT:
             continue
         x = t.xy[row, 0]
+        # the boxes must grow along the row (a tile's height goes with its inverse depth): spacings alone, gaps
+        # between groups and sideways tiles among them, can fall near a line that is no perspective
+        a, b = _theil_sen(x, t.size[row])
+        grows = max((a + b * x[-1]) / max(a + b * x[0], 1e-9), 1e-9)
+        if abs(math.log(grows)) <= math.log(1 + PERSPECTIVE / 2):
+            continue
         mid = (x[1:] + x[:-1]) / 2
         spacing = np.diff(x) / ((widths[row][1:] + widths[row][:-1]) / 2) / t.u
         line = _line(mid, np.sqrt(np.maximum(spacing, 0.0)), PERSPECTIVE / 2)
         if line is None:
             continue
         fit = np.maximum(line[0] + line[1] * x, 0.45) ** 2
-        # the boxes must grow the same way (a tile's height goes with its inverse depth): spacings alone, gaps
-        # between groups and sideways tiles among them, can fall near a line that is no perspective
-        a, b = _theil_sen(x, t.size[row])
-        grows = max((a + b * x[-1]) / max(a + b * x[0], 1e-9), 1e-9)
-        boxes_grow = abs(math.log(grows)) > math.log(1 + PERSPECTIVE / 2) and (grows > 1) == (fit[-1] > fit[0])
-        if fit.max() / fit.min() > 1 + PERSPECTIVE and boxes_grow:
+        if fit.max() / fit.min() > 1 + PERSPECTIVE and (grows > 1) == (fit[-1] > fit[0]):
             scale[row] = fit
             fitted.add(r)
     if fitted:
@@ -285,8 +291,9 @@ def _line(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[float, float] | Non
     keep = inside[k]
     if keep.sum() < 3 or keep.sum() * 2 <= n:
         return None
-    b, a = np.polyfit(x[keep], y[keep], 1)
-    return round(float(a), 9), round(float(b), 9)
+    xs, ys = x[keep], y[keep]
+    b = float(((xs - xs.mean()) * (ys - ys.mean())).sum() / max(((xs - xs.mean()) ** 2).sum(), 1e-12))
+    return round(float(ys.mean()) - b * float(xs.mean()), 9), round(b, 9)
 
 
 def drop_overlaps(t: Tiles, rows: list[list[int]]) -> tuple[list[list[int]], list[int], list[tuple[int, int]]]:
