@@ -57,12 +57,16 @@ def _main(argv: list[str], detector: Detector | None) -> int:
         parser.print_help()
         return 2
     if getattr(args, "annotated", None):
-        from api.render import picture_format
+        from api.render import FORMATS, picture_format
 
-        try:
-            picture_format(args.annotated)
-        except ValueError as exc:
-            if len(args.photo) == 1 and not Path(args.photo[0]).is_dir():
+        if len(args.photo) > 1 or Path(args.photo[0]).is_dir():
+            if Path(args.annotated).suffix.lower() in FORMATS:
+                parser.error(f"--annotated: with several photos, a folder to write their pictures into, not "
+                             f"{args.annotated!r}")
+        else:
+            try:
+                picture_format(args.annotated)
+            except ValueError as exc:
                 parser.error(f"--annotated: {exc}")
     if args.command == "photo":
         return _photo(args, detector)
@@ -270,15 +274,18 @@ def _each_photo(args: argparse.Namespace, detector: Detector | None,
         except _Failed as exc:
             if not several:
                 return fail(exc.code, str(exc), args.json)
-            obj, text, ok = error_object(exc.code, str(exc)), f"mjscore: {exc.code}: {exc}", False
+            obj, text, ok = error_object(exc.code, str(exc)), "", False
+            if not args.json:
+                print(f"mjscore: {exc.code}: {path}: {exc}", file=sys.stderr)
             if exc.code == "model_not_found":  # no photo can be read: stop here
-                print(json.dumps({"photo": path, **obj}, ensure_ascii=False) if args.json else text)
+                if args.json:
+                    print(json.dumps({"photo": path, **obj}, ensure_ascii=False))
                 return 1
         failures += not ok
         if args.json:
             print(json.dumps({"photo": path, **obj} if several else obj, ensure_ascii=False), flush=several)
-        else:
-            print(f"\n== {path}" if several else "", text, sep="\n" if several else "", flush=several)
+        elif text:
+            print(f"\n== {path}\n{text}" if several else text, flush=several)
         if progress:
             progress.step(path, _summary(obj))
     return 1 if failures else 0

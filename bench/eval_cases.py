@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.eval_layout import four_back_kongs, normal, true_detections
+from bench.eval_layout import box_iou, four_back_kongs, normal, true_detections
 
 SEED = 3030
 GROUPS = ("held_out", "training")
@@ -125,15 +125,6 @@ def make(out: Path, kinds: list[str], n: int, art: Path) -> None:
 
 
 # ----------------------------------------------------------------------------------------------------- run ----
-def _iou(a: Any, b: Any) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    inter = iw * ih
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
-
-
 def hand_tiles_kept(rec: dict[str, Any], sidecar: dict[str, Any]) -> float | None:
     """Of the hand's tiles the photo shows, the share matched (IoU >= 0.5) by a detection the layout took into the
     hand (concealed, winning tile, melds, flowers)."""
@@ -148,7 +139,7 @@ def hand_tiles_kept(rec: dict[str, Any], sidecar: dict[str, Any]) -> float | Non
     boxes = [d["box"] for d in rec["detections"]]
     kept = 0
     for t in hand:
-        ious = [_iou(t["box"], b) for b in boxes]
+        ious = [box_iou(t["box"], b) for b in boxes]
         if ious and max(ious) >= 0.5 and int(np.argmax(ious)) in taken:
             kept += 1
     return kept / len(hand)

@@ -317,6 +317,23 @@ def test_several_photos_by_name(tmp_path: Path, fake: FixedDetector, capsys: pyt
     assert sorted(p.name for p in (tmp_path / "drawn").iterdir()) == ["one.jpg", "two.jpg"]
 
 
+def test_a_folder_read_as_text(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --json: each photo's summary under its path; a photo that fails is named on stderr."""
+    assert main(["detect", str(_folder(tmp_path))], detector=fake) == 1
+    captured = capsys.readouterr()
+    heads = [line for line in captured.out.splitlines() if line.startswith("== ")]
+    assert [Path(h[3:]).name for h in heads] == ["a.png", "b.jpg"]
+    assert captured.out.count("hand:  " + HAND_TEXT) == 2
+    assert "mjscore: bad_image: " in captured.err and "c.jpg" in captured.err
+
+
+def test_several_photos_want_a_folder_for_their_pictures(tmp_path: Path, fake: FixedDetector,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([str(_folder(tmp_path)), "--annotated", str(tmp_path / "out.jpg")], detector=fake)
+    assert stop.value.code == 2 and "a folder" in capsys.readouterr().err and fake.calls == 0
+
+
 def test_progress_is_a_bar_on_a_terminal() -> None:
     from api.photos import Progress
 
