@@ -18,6 +18,7 @@ from vision.layout.tuning import (
     DUP_IOU,
     DUP_SHIFT,
     GROUP_GAP,
+    GROWTH,
     LINE_PAIRS,
     MIN_FIT,
     OVERLAP,
@@ -200,12 +201,12 @@ def measure(dets: Sequence[DetectionLike], idx: list[int], like: Tiles | None = 
 
 
 def split_rows(t: Tiles) -> list[list[int]]:
-    """Local indices split into rows (by the across-row coordinate, relative to the two tiles' sizes), each
-    sorted along the row."""
+    """Local indices split into rows (by the across-row coordinate, relative to the smaller of the two tiles'
+    sizes), each sorted along the row."""
     order = np.argsort(t.xy[:, 1], kind="stable")
     rows: list[list[int]] = []
     for k, i in enumerate(order):
-        if k == 0 or t.xy[i, 1] - t.xy[order[k - 1], 1] > ROW_GAP * t.u * (t.size[i] + t.size[order[k - 1]]) / 2:
+        if k == 0 or t.xy[i, 1] - t.xy[order[k - 1], 1] > ROW_GAP * t.u * min(t.size[i], t.size[order[k - 1]]):
             rows.append([])
         rows[-1].append(int(i))
     return [sorted(r, key=lambda i: (t.xy[i, 0], i)) for r in rows]
@@ -217,7 +218,7 @@ def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
     its square: so each row of ``MIN_FIT`` tiles or more gets the straight line that the square roots of most
     spacings of neighbours lie near (within ``PERSPECTIVE`` of the spacing; ``_line``: touching tiles, not the gaps
     between groups), when most do, it changes the width by more than ``PERSPECTIVE`` along the row and the boxes
-    grow the same way by more than half that. When some row does, the photo is one in perspective, and the tiles
+    grow the same way by more than ``GROWTH``. When some row does, the photo is one in perspective, and the tiles
     of every other row take their boxes' own sizes."""
     scale = np.ones(len(t.labels))
     widths = np.where(t.side, SIDEWAYS, 1.0)
@@ -230,7 +231,7 @@ def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
         # between groups and sideways tiles among them, can fall near a line that is no perspective
         a, b = _theil_sen(x, t.size[row])
         grows = max((a + b * x[-1]) / max(a + b * x[0], 1e-9), 1e-9)
-        if abs(math.log(grows)) <= math.log(1 + PERSPECTIVE / 2):
+        if abs(math.log(grows)) <= math.log(1 + GROWTH):
             continue
         mid = (x[1:] + x[:-1]) / 2
         spacing = np.diff(x) / ((widths[row][1:] + widths[row][:-1]) / 2) / t.u

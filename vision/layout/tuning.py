@@ -22,5 +22,6 @@ OVERLAP_LOW = 0.55  # ... in a photo shot in perspective (boxes hold the sides t
 # measured by the spacing's line, spacings within this share of it (``geometry.fit_scale``); from above: one size
 PERSPECTIVE = 0.15
 MIN_FIT = 5  # ... in rows of this many tiles or more
+GROWTH = 0.3  # ... whose boxes grow by more than this share along the row (box noise of 4% grows a short row 20%)
 LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, beyond it some (a time linear in tiles)
 HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)
