@@ -236,3 +236,26 @@ def test_a_hand_that_fits_is_not_given_a_count_hint(tmp_path: Path) -> None:
     answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr"})
     assert answer["result"]["error"]["code"] == "not_winning"
     assert "the photo shows" not in answer["result"]["error"]["message"]
+
+
+def test_generated_sixteen_tile_photos_name_their_rules(tmp_path: Path, art_dir: Path) -> None:
+    """The generator's 16 + 1 hands (``--sixteen 1``), their true boxes as the detections: read whole, scored under
+    Fuzhou where no honour is in the hand, and under MCR the error says the photo fits Fuzhou."""
+    from bench.eval_layout import normal, true_detections
+    from training import synth
+
+    styles = synth.load_styles(art_dir, exclude=list(synth.HELD_OUT_STYLES))
+    photo, checked = png(tmp_path), 0
+    for index in range(40):
+        _, _, side = synth.make_scene(synth.SceneSpec(index, 16, "val", 0.3, 0.4, sixteen=1.0), styles)
+        if "z" in side["hand"] or any(g["kind"] == "concealed_kong" and all(g["backs"]) for g in side["groups"]):
+            continue  # honours are flowers in Fuzhou; four backs hide a kong's tile
+        fake = FixedDetector(true_detections(side))
+        fuzhou = pipeline.score_photo(photo, fake, {"rules": "fuzhou", "self_draw": True})
+        if normal(fuzhou["recognition"]["hand"]) != normal(side["hand"]):
+            continue  # (a loose tile taken for the hand: the layout's own figure, not this test's)
+        assert fuzhou["result"]["ok"], fuzhou["result"]
+        mcr = pipeline.score_photo(photo, fake, {"rules": "mcr"})["result"]
+        assert "it fits Fuzhou (rules fuzhou), not MCR, Riichi or Guangdong" in mcr["error"]["message"]
+        checked += 1
+    assert checked >= 8
