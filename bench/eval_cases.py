@@ -153,7 +153,7 @@ def agreement(rec: dict[str, Any]) -> bool:
     if not win or not rec.get("hand") or lay.get("win_detection") is None:
         return False
     said = [n for n in lay.get("notes", []) if "assumed" in n]
-    return (rec["hand"].endswith("+" + win) and bool(re.search(rf"\+{win}\b", lay.get("reading", "")))
+    return (bool(re.search(rf"\+{win}\b", rec["hand"])) and bool(re.search(rf"\+{win}\b", lay.get("reading", "")))
             and rec["detections"][lay["win_detection"]]["tile"] == win
             and all(f"; {win} assumed" in n for n in said))
 
