@@ -4,7 +4,10 @@ Each scene: a table (wood, felt, cloth or paper, drawn procedurally), a revealed
 rows (exposed melds with one tile sideways, concealed kongs with two or four backs, the winning tile set apart,
 flowers aside), loose distractor tiles and clutter, seen by a phone (top-down to 30 degrees tilt, any rotation,
 perspective), with soft shadows, glare, blur, noise and JPEG artefacts (``training/scene.py``). Or, asked for, a tile
-set laid out in a grid, or real tile photos laid flat or seen close.
+set laid out in a grid, or real tile photos laid flat or seen close; the hand's tiles standing on their edges, shot
+low and from the side by a pinhole camera (``--camera low``, ``training/standing.py``); a whole table around the
+hand (``--table N``, ``training/table.py``); a share of 16 + 1 tile hands (``--sixteen``) or of hands whose
+winning tile is not set apart (``--apart``).
 
 Output (``generate(out, ...)``)::
 
