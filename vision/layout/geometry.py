@@ -87,8 +87,8 @@ def dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int], list[tu
     """Indices kept and dropped, and the pairs (kept, dropped) that decided it: a box overlapping a more confident
     one by ``DUP_IOU`` (IoU), or lying mostly inside it (0.85 of the smaller box) with its centre near the other's
     (within ``DUP_SHIFT`` of the smaller box's sides: in a row shot low, the box of a near tile holds much of the
-    far tile beside it), is the same tile. Each box is compared with the kept boxes at once (numpy), most
-    confident first (``dedupe_key``)."""
+    far tile beside it), is the same tile. Every pair is measured at once (numpy); then the boxes are taken most
+    confident first (``dedupe_key``), each dropped when it is the same tile as one already kept."""
     n = len(dets)
     if n == 0:
         return [], [], []
