@@ -33,8 +33,16 @@ class Settings(BaseSettings):
     # uploads and bodies
     max_upload_bytes: int = Field(20_000_000, ge=1, description="largest photo upload in bytes (413 beyond)")
     max_pixels: int = Field(100_000_000, ge=1, description="largest photo in pixels, checked before decoding (413)")
+    max_decode_bytes: int = Field(300_000_000, ge=1, description="largest photo decoded, in bytes: width x height x "
+                                  "channels x bytes per channel x frames, read from the header (413 beyond)")
     max_json_bytes: int = Field(4_000_000, ge=1, description="largest JSON body in bytes (413 beyond)")
     max_batch: int = Field(1000, ge=1, le=1000, description="most hands in one /v1/score/batch body")
+    body_timeout_seconds: float = Field(15.0, gt=0, description="longest wait for the next piece of a body (408)")
+    body_max_seconds: float = Field(120.0, gt=0, description="longest a whole body may take to arrive (408)")
+    # scoring, per worker process
+    score_threads: int = Field(2, ge=1, description="threads that score, off the event loop")
+    score_queue: int = Field(64, ge=0, description="score requests that may wait for a thread (503 busy beyond)")
+    score_seconds: float = Field(10.0, gt=0, description="time budget of a score request from its arrival (503)")
     # the model
     load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
     weights: Path | None = Field(None, description="a weights folder (mjscore train writes one) read instead of the "

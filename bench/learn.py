@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     from vision.detector import TileDetector
+    from vision.weights import load_detector
 
     seed = {k: v + args.seed for k, v in SEEDS.items()}
     report: dict = {"seed": args.seed, "target": TARGET, "minutes": args.minutes}
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     report["dataset_held_out"] = {k: card["held_out"][k]["read_right"] for k in ("before", "after")}
     report["trained_time"] = card["time"]
 
-    shipped, learnt = detections(TileDetector()), detections(TileDetector.from_folder(out))
+    shipped, learnt = detections(TileDetector()), detections(load_detector(out))
     test = hands(style, args.test, seed["test"], args.art)
     held = held_out_hands(args.held_out, args.art, work)
     photos = real_photos(args.real)

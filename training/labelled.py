@@ -227,6 +227,9 @@ def _read_photo(image: Path, split: str, names: tuple[str | None, ...]) -> Photo
     except (OSError, SyntaxError, ValueError) as exc:
         msg = f"{image} cannot be read as a photo: {exc}"
         raise DatasetError(msg) from exc
+    except ImportError as exc:  # ultralytics' Image.open (once imported) wants a HEIF plugin for what Pillow can't read
+        msg = f"{image} cannot be read as a photo: no image format Pillow reads"
+        raise DatasetError(msg) from exc
     label = _beside(image, "labels", ".txt")
     tiles = _read_labels(label, names, width, height) if label.exists() else []
     hand = None

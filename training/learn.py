@@ -339,9 +339,9 @@ def _calibration(run: Run, args: argparse.Namespace) -> np.ndarray:
 
 def measure(run: Run, data: Labelled, args: argparse.Namespace) -> None:
     """The new weights on the held-out photos; the card and its README written."""
-    from vision.detector import TileDetector
+    from vision.weights import load_detector
 
-    detector = TileDetector.from_folder(run.out)
+    detector = load_detector(run.out)
     with Bar(len(data.held_out), "reading with the new weights") as b:
         after = score_photos(detector.detect, data.held_out, b.update)
     run.done("measure", after=after.to_json())

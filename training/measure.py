@@ -22,8 +22,8 @@ IOU = 0.5
 def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IoU of one xyxy box against many.
 
-    >>> iou(np.array([0, 0, 10, 10.0]), np.array([[0, 0, 10, 10.0], [5, 0, 15, 10], [20, 20, 30, 30]])).round(3)
-    array([1.   , 0.333, 0.   ])
+    >>> iou(np.array([0, 0, 10, 10.]), np.array([[0, 0, 10, 10.], [5, 0, 15, 10], [20, 20, 30, 30]])).round(3).tolist()
+    [1.0, 0.333, 0.0]
     """
     x0, y0 = np.maximum(a[0], b[:, 0]), np.maximum(a[1], b[:, 1])
     x1, y1 = np.minimum(a[2], b[:, 2]), np.minimum(a[3], b[:, 3])

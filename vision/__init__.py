@@ -23,8 +23,9 @@ def default_detector(weights: str | None = None) -> TileDetector:
     """The detector with the shipped weights, or with those of the folder ``weights`` (``vision/weights.py``),
     loaded once."""
     from vision.detector import TileDetector
+    from vision.weights import load_detector
 
-    return TileDetector() if weights is None else TileDetector.from_folder(weights)
+    return TileDetector() if weights is None else load_detector(weights)
 
 
 def detect(image: ImageInput) -> list[Detection]:

@@ -68,6 +68,9 @@ CLOSE_HINT = 0.15
 # routed; of the 60 held-out ones none is probed, the least sure at 0.637)
 SET_PROBE, SET_UNSURE = 20, 0.55
 CAPTION_SIDE = 128  # the caption reader's crops: the tile box's long side, this many pixels
+# ... read for this many tiles at most, those most likely flowers (a hand sets aside at most 8 flowers): a photo of a
+# whole table asks it of a tile in six, at some 60 ms each
+CAPTION_MOST = 8
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
 
@@ -214,15 +217,6 @@ class TileDetector:
         det._classifier, det._crop = classifier, crop
         det._readers, det._captions = list(readers), captions
         return det
-
-    @classmethod
-    def from_folder(cls, folder: Path | str, config: DetectorConfig | None = None) -> TileDetector:
-        """The detector of a weights folder (``vision/weights.py``: ``models/``, or one ``mjscore train`` wrote),
-        checked first: a missing file or other class names raise ``ModelNotFoundError`` naming them."""
-        from vision.weights import weights_folder
-
-        w = weights_folder(folder)
-        return cls(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions)
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
@@ -386,6 +380,7 @@ class TileDetector:
         flower reader's probability that each tile, turned upright by the up head, is upside down (NaN: not read)."""
         c = self.config
         ask = self._asked(p, FLOWERS)
+        ask = np.sort(ask[np.argsort(-p[ask][:, FLOWERS].sum(1), kind="stable")[:CAPTION_MOST]])
         named = self._caption_flowers(rgb, boxes[ask], tilt[ask], up[ask], half[ask])
         if not named.any():
             return p

@@ -20,6 +20,8 @@ from vision.detector import (
     MODELS,
     READER_WEIGHTS,
     SET_FINDER_WEIGHTS,
+    DetectorConfig,
+    TileDetector,
 )
 from vision.errors import ModelNotFoundError
 from vision.names import NAMES
@@ -62,6 +64,13 @@ def weights_folder(folder: Path | str) -> Weights:
         _check_card(card)
     paths = [root / name for name in FILES]
     return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-1]), paths[-1])
+
+
+def load_detector(folder: Path | str, config: DetectorConfig | None = None) -> TileDetector:
+    """The detector of the weights folder ``folder`` (``models/``, or one ``mjscore train`` wrote), checked first
+    by ``weights_folder``: a missing file or other class names raise ``ModelNotFoundError`` naming them."""
+    w = weights_folder(folder)
+    return TileDetector(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions)
 
 
 def _check_card(card: Path) -> None:

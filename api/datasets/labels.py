@@ -192,7 +192,7 @@ def _box(obj: Any, where: str, width: int, height: int) -> Box:
     if unknown:
         raise BadLabelsError(f"{where}: unknown field {unknown[0]!r}")
     tile = obj.get("tile")
-    if tile not in CLASS_ID:
+    if not isinstance(tile, str) or tile not in CLASS_ID:  # (a list or object is no name, and no key)
         raise BadLabelsError(f"{where}.tile: {tile!r} is not a tile name; use {_TILES}")
     box = obj.get("box")
     if (not isinstance(box, list) or len(box) != 4

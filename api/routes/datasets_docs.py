@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from api import schemas
+from api.datasets.labels import MAX_BOXES
+from vision.names import NAMES
 
 AT = "2025-05-01T10:00:00Z"
 LABELS: dict[str, Any] = {
@@ -75,11 +77,28 @@ def file_answer(media: tuple[str, ...], what: str) -> dict[int | str, dict[str, 
                                                    for m in media}}, **ERRORS}
 
 
-def json_body(examples: dict[str, Any]) -> dict[str, Any]:
-    """``openapi_extra`` documenting a JSON body read by hand, with named examples."""
+def json_body(examples: dict[str, Any], schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``openapi_extra`` documenting a JSON body read by hand, with named examples (and its schema, when given)."""
     return {"requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"type": "object"},
+        "schema": schema or {"type": "object"},
         "examples": {name: {"summary": name, "value": value} for name, value in examples.items()}}}}}
+
+
+# The body of POST /v1/layout as api.datasets.labels reads it; what a schema cannot say (a box inside the photo,
+# x0 < x1, ``win`` an index of a box) is 422 bad_labels.
+LAYOUT_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["image", "detections"],
+    "properties": {
+        "image": {"type": "object", "required": ["width", "height"], "properties": {
+            "width": {"type": "integer", "minimum": 1}, "height": {"type": "integer", "minimum": 1}}},
+        "detections": {"type": "array", "maxItems": MAX_BOXES, "items": {
+            "type": "object", "required": ["tile", "box"], "additionalProperties": False, "properties": {
+                "tile": {"enum": list(NAMES)},
+                "box": {"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "number"}},
+                "sideways": {"type": "boolean"}, "confidence": {"type": "number"}}}},
+        "win": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+    },
+}
 
 
 def multipart(fields: dict[str, tuple[str, str | None]]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ def why_no_hand(layout: Layout, count: int) -> str | None:
     200: {"content": {"application/json": {"examples": {"a hand": {"value": docs.LAYOUT},
                                                         "no hand": {"value": docs.NO_HAND}}}}},
     422: {"model": schemas.ErrorPublic, "description": "the boxes are not valid (`bad_labels`)"}, **ERRORS},
-    openapi_extra=docs.json_body({"a concealed hand in one row": docs.LAYOUT_REQUEST}))
+    openapi_extra=docs.json_body({"a concealed hand in one row": docs.LAYOUT_REQUEST}, docs.LAYOUT_SCHEMA))
 async def layout(request: Request) -> dict[str, Any]:
     """Boxes in (``{"image": {width, height}, "detections": [...], "win": index or null}``); the hand out."""
     body = await read_json(request)

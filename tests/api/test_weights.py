@@ -14,7 +14,7 @@ from api.config import Settings, get_settings
 from api.main import create_app
 from tests.vision.test_weights import shipped_copy
 from vision.detector import MODELS, TileDetector
-from vision.weights import FILES
+from vision.weights import FILES, load_detector
 
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")
 
@@ -40,7 +40,7 @@ def _boxes(out: str) -> list:
 
 def test_detect_reads_with_the_folder_given_or_in_mj_weights(photo: Path, swapped: Path, capsys,  # noqa: ANN001
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    theirs = [list(d.box) for d in TileDetector.from_folder(swapped).detect(photo)]
+    theirs = [list(d.box) for d in load_detector(swapped).detect(photo)]
     assert theirs != [list(d.box) for d in TileDetector().detect(photo)]
     assert main(["detect", str(photo), "--weights", str(swapped), "--json"]) == 0
     assert _boxes(capsys.readouterr().out) == theirs
@@ -70,7 +70,7 @@ def test_a_bad_weights_folder_is_a_clear_error(photo: Path, tmp_path: Path, caps
 
 def test_the_service_loads_the_folder_in_mj_weights(photo: Path, swapped: Path, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    theirs = [list(d.box) for d in TileDetector.from_folder(swapped).detect(photo)]
+    theirs = [list(d.box) for d in load_detector(swapped).detect(photo)]
     get_settings.cache_clear()
     monkeypatch.setenv("MJ_WEIGHTS", str(swapped))
     try:

@@ -21,7 +21,7 @@ from bench.learn import corrected_photos
 from training import synth
 from vision.detector import MODELS, TileDetector
 from vision.names import NAMES
-from vision.weights import FILES, weights_folder
+from vision.weights import FILES, load_detector, weights_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")
@@ -85,7 +85,7 @@ def test_mjscore_reads_photos_with_the_weights_folder(trained: tuple[Path, subpr
     jpg, _, _ = scenes(1, 99)[0]
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(jpg)
-    learnt, shipped = TileDetector.from_folder(out).detect(photo), TileDetector().detect(photo)
+    learnt, shipped = load_detector(out).detect(photo), TileDetector().detect(photo)
     assert [d.confidence for d in learnt] != [d.confidence for d in shipped]  # another classifier
     assert main(["detect", str(photo), "--weights", str(out), "--json"]) == 0
     read = json.loads(capsys.readouterr().out)["detections"]

@@ -11,7 +11,7 @@ import pytest
 from vision.detector import MODELS, TileDetector
 from vision.errors import ModelNotFoundError
 from vision.names import NAMES
-from vision.weights import FILES, SHIPPED, weights_folder
+from vision.weights import FILES, SHIPPED, load_detector, weights_folder
 
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")
 
@@ -38,7 +38,7 @@ def test_a_folder_with_every_file_and_its_card_loads(tmp_path: Path) -> None:
     from training import synth
 
     jpg, _, _ = synth.make_scene(synth.SceneSpec(0, 7, "test", 0.5, 0.5), [synth.plain_style()])
-    found = TileDetector.from_folder(folder).detect(jpg)
+    found = load_detector(folder).detect(jpg)
     assert found and found == TileDetector().detect(jpg)  # the same networks read alike
 
 
@@ -57,11 +57,11 @@ def test_a_folder_with_every_file_and_its_card_loads(tmp_path: Path) -> None:
 def test_a_bad_folder_is_refused_naming_what_is_wrong(tmp_path: Path, make, message: str) -> None:  # noqa: ANN001
     folder = make(tmp_path / "w")
     with pytest.raises(ModelNotFoundError, match=message) as info:
-        TileDetector.from_folder(folder)
+        load_detector(folder)
     assert info.value.code == "model_not_found" and str(folder) in str(info.value)
 
 
 def test_another_network_in_a_files_place_is_refused_as_it_loads(tmp_path: Path) -> None:
     folder = shipped_copy(tmp_path / "w", tile_classifier_onnx="character_reader.onnx")
     with pytest.raises(ModelNotFoundError, match="tile_classifier.onnx is no tile classifier of this version"):
-        TileDetector.from_folder(folder)
+        load_detector(folder)

@@ -250,8 +250,11 @@ def test_bad_labels_are_named(api: TestClient, body: Any, message: str):
 
 def test_a_save_that_is_not_json(api: TestClient):
     _upload(api, jpeg())
-    r = api.put("/v1/datasets/set1/photos/hand.jpg", content=b"{nope", headers=AUTH)
-    assert error_of(r) == (400, "bad_request")
+    json_type = {**AUTH, "Content-Type": "application/json"}
+    assert error_of(api.put("/v1/datasets/set1/photos/hand.jpg", content=b"{nope", headers=json_type)) == (
+        400, "bad_request")
+    r = api.put("/v1/datasets/set1/photos/hand.jpg", content=b"{}", headers={**AUTH, "Content-Type": "text/plain"})
+    assert error_of(r) == (415, "unsupported_media_type")
 
 
 def test_fifty_saves_at_once_one_whole_version_wins(data: Path, fake: FakeDetector):

@@ -55,3 +55,8 @@ def test_bad_boxes(client, body, status, code):
 def test_not_json(client):
     assert error_of(client.post("/v1/layout", content=b"{", headers={"Content-Type": "application/json"})) == (
         400, "bad_request")
+
+
+def test_a_tile_that_is_an_object_is_bad_labels_not_500(client):
+    body = {"image": {"width": 640, "height": 120}, "detections": [{"tile": {}, "box": [0, 0, 10, 10]}]}
+    assert error_of(client.post("/v1/layout", json=body)) == (422, "bad_labels")
