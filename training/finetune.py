@@ -1,10 +1,13 @@
 """Fine-tuning the tile classifier (the tile reader) on the boxes of labelled photos, from the shipped network.
 
 The network starts as the float twin of the shipped int8 one (``training.ship.twin_checkpoint``, its folded batch
-norms fixed) and trains on crops of the labelled boxes, cut as detection cuts them (the photo decoded at the
-detector's working size, each tile turned straight by its tilt), each batch mixed with replay crops (tiles of
-generated hands of the training styles, ``python -m training synth``, and the real camerash training photos), so
-that it learns the new set without forgetting the others. Each crop is turned a random number of quarter turns.
+norms fixed). Its convolutional features stay as shipped and only the layers that read them learn (the fully
+connected layer and the name and up heads; ``features=True``: all of it), so that what it sees in the sets it
+reads already stays as it was. Those layers train on crops of the labelled boxes, cut as detection cuts them
+(the photo decoded at the detector's working size, each tile turned straight by its tilt), each batch mixed with
+replay crops (tiles of generated hands of the training styles, ``python -m training synth``, and the real camerash
+training photos), so that it learns the new set without forgetting the others. Each crop is turned a random number
+of quarter turns.
 
 The up head learns too: a labelled tile's up direction is the shipped network's, held to the sideways flag the labels
 give (a tile lying sideways points left or right, one upright up or down).
@@ -156,7 +159,7 @@ class Tuner:
     ``ckpt``. Each batch: ``share`` of it labelled crops, the rest replay (``REAL_SHARE`` of that real photos)."""
 
     def __init__(self, init: Path, data: Crops, replay: Crops, real: Crops, ckpt: Path, seed: int = 0,
-                 lr: float = LR, share: float = SHARE, batch: int = BATCH) -> None:
+                 lr: float = LR, share: float = SHARE, batch: int = BATCH, features: bool = False) -> None:
         import torch
 
         from training.net import TileNet
@@ -170,7 +173,10 @@ class Tuner:
         self.net = TileNet(len(CLASS_ID))
         self.net.load_state_dict(start["model"])
         self.frozen_norms = bool(start.get("frozen_norms", False))
-        self.opt = torch.optim.AdamW(self.net.parameters(), lr=lr, weight_decay=1e-4)
+        self.features = features
+        self.net.features.requires_grad_(features)  # kept as shipped unless ``features``: only the heads learn
+        learnt = [p for p in self.net.parameters() if p.requires_grad]
+        self.opt = torch.optim.AdamW(learnt, lr=lr, weight_decay=1e-4)
         self.step, self.steps, self.planned, self.losses = 0, 0, False, []
         self.rng = np.random.default_rng(seed)
         self.gen = torch.Generator().manual_seed(seed)  # the jitter's
@@ -233,6 +239,8 @@ class Tuner:
         if not self.steps:
             self.steps, self.planned = steps, seconds is None
         train_mode(self.net, self.frozen_norms)
+        if not self.features:
+            self.net.features.eval()
         started = saved = time.monotonic()
         first = self.step
         while self.step < self.steps:

@@ -2,7 +2,8 @@
 
 1. prepare: read the dataset (``training/labelled.py``), measure the shipped detector on its photos (``before``: the
    held-out photos; the train photos' found share is the finder's recall), cut the labelled tiles' crops;
-2. classifier: fine-tune the tile classifier on them, mixed with replay (``training/finetune.py``);
+2. classifier: fine-tune the tile classifier on them, mixed with replay, its convolutional features kept as
+   shipped (``training/finetune.py``);
 3. finder: only where the shipped finder misses boxes (its recall on the train photos under ``--finder-recall``),
    fine-tune it too (ultralytics), kept only if it finds more of the train photos' tiles than before;
 4. write: the weights folder: every file of ``models/`` (``vision/weights.py``), the trained ones in int8 as
@@ -75,6 +76,9 @@ def parser() -> argparse.ArgumentParser:
                     help="fine-tune the finder: auto (when it finds less than --finder-recall of the train photos' "
                          "tiles), always or never (default: %(default)s)")
     ap.add_argument("--finder-recall", type=float, default=FINDER_RECALL, help="default: %(default)s")
+    ap.add_argument("--features", action="store_true",
+                    help="fine-tune the classifier's convolutional features too, not only the layers that read them "
+                         "(the other sets then read worse; docs/annotate.md)")
     ap.add_argument("--steps", type=int, default=MOST_STEPS,
                     help="the classifier's steps at most (the budget may allow fewer; default: %(default)s)")
     ap.add_argument("--save-every", type=float, default=SAVE_SECONDS, metavar="SECONDS",
@@ -241,7 +245,7 @@ def train_classifier(run: Run, args: argparse.Namespace) -> None:
     init = run.work / "init.pt"
     if not init.exists():
         twin_checkpoint(CLASSIFIER_WEIGHTS, init)
-    tuner = Tuner(init, crops, replay, photos, run.work / "classifier.pt", args.seed)
+    tuner = Tuner(init, crops, replay, photos, run.work / "classifier.pt", args.seed, features=args.features)
     tuner.resume()
     resumed_at = tuner.step
     share = 1 - FINDER_SHARE if run.state["finder"]["tune"] else 1.0
@@ -258,7 +262,7 @@ def train_classifier(run: Run, args: argparse.Namespace) -> None:
     run.done("classifier", classifier={"steps": tuner.steps, "resumed_at": resumed_at, "crops": len(crops),
                                        "replay": len(replay) + len(photos),
                                        "replay_from": [str(p) for p in args.replay] + ([str(real)] if real else []),
-                                       "lr": tuner.lr, "batch": tuner.batch,
+                                       "lr": tuner.lr, "batch": tuner.batch, "features": tuner.features,
                                        "batch_parts": [n for _, n in tuner.pools],
                                        "last_loss": float(np.mean(tuner.losses[-20:])) if tuner.losses else None})
 
@@ -408,7 +412,8 @@ def summary(card: dict) -> str:
         f", fine-tuned {f['recall_after']:.4f})" if "recall_after" in f else ")")
     lines.append(f"  finder: {'fine-tuned' if f.get('kept') else 'as shipped'}{found}")
     t = card["time"]
-    lines.append(f"  {card['classifier']['steps']} classifier steps; {t['wall_seconds'] / 60:.1f} min wall, "
+    what = "all of it" if card["classifier"].get("features") else "its features kept"
+    lines.append(f"  {card['classifier']['steps']} classifier steps ({what}); {t['wall_seconds'] / 60:.1f} min wall, "
                  f"{t['cpu_seconds'] / 60:.1f} min CPU")
     return "\n".join(lines)
 
