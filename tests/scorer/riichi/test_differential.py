@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from bench.riichi_hands import Case, library_args, random_case
 from scorer.errors import ScorerError
 from scorer.riichi import LIBRARY, score
 
-from .randhands import Case, library_args, random_case
 from .vectors import YAKU_IDS
 
 HandCalculator = pytest.importorskip("mahjong.hand_calculating.hand").HandCalculator
