@@ -12,10 +12,10 @@ from itertools import compress
 
 from ..decompose import Counts, counts_of  # noqa: F401  (counts_of: doctest)
 from ..hand import Hand, Meld, MeldKind, WinContext, Wind
+from ..suits import ways
 from ..tiles import Suit, format_tiles, tile_from_index
 from .config import RiichiConfig
 from .context import RiichiContext
-from .divide import divide
 
 TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
 WINDS = frozenset({27, 28, 29, 30})
@@ -238,7 +238,7 @@ def readings(f: Facts) -> list[Reading]:
         meld_chows = [m[1] for m in melds if m[0]]
         meld_pungs = [m[1] for m in melds if not m[0]]
         meld_concealed = sum(1 for m in melds if not m[0] and not m[2])
-    for found, pair, chow_t, pung_t in divide(f.concealed):
+    for found, pair, chow_t, pung_t in ways(f.concealed):
         concealed = len(pung_t)
         if melds:
             sets = melds + found

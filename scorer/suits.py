@@ -1,0 +1,323 @@
+"""Sets and a pair, suit by suit: the one decomposition engine of every rule set.
+
+A hand's counts are 34 numbers (m 0-8, p 9-17, s 18-26, z 27-33). Sets never cross suits, so each
+suit (nine counts; the honours' seven, which make no chows) splits on its own, and its ways are kept
+once found: a suit's counts repeat far more often than whole hands do. The ways of a hand are the
+products of the ways of its suits, its one pair in the one suit whose count is 2 more than a multiple
+of 3. Wild tiles (Fuzhou's golds) are spread over the suits, a suit's ways found once per number of
+wilds it may use.
+
+Within a suit the ways come in the order of a walk that takes the lowest tile left as a pung, then as
+the first of a chow, then as the pair; a hand's ways in the order of the products, suits in ``order``.
+
+>>> [(sets, pair) for sets, pair, _, _ in ways((3, 1, 1, 1) + (0,) * 27 + (2, 0, 0))]
+[(((False, 0, False, False), (True, 1, False, False)), 31)]
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+Counts = tuple[int, ...]
+Set = tuple[bool, int, bool, bool]  # (a chow, first 34-kind index, claimed, a kong): found sets are neither
+Way = tuple[tuple[Set, ...], int, tuple[int, ...], tuple[int, ...]]  # sets, pair (-1: none), chow firsts, pung firsts
+WildWay = tuple[tuple[Set, ...], int, int]  # sets, pair (-1: none), wilds used; a wild stands in for any tile
+
+NO_PAIR = -1  # a suit's way without the pair
+WILD = -1  # the index of a set of wilds alone, and of a hand's pair of wilds alone (every hand has a pair)
+SEGMENTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+M_P_S_Z = (0, 1, 2, 3)  # the suits in index order
+M_S_P_Z = (0, 2, 1, 3)  # characters, bamboo, dots (the order of the MCR reference calculator's tiles)
+_EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
+_LIMIT = 1 << 16  # entries a memo keeps before it starts again
+
+
+def suit_ways(segment: Counts, base: int) -> tuple[Way, ...]:
+    """The ways one suit (its counts from index ``base``) splits into sets, and a pair when its count
+    is 2 more than a multiple of 3; none when it is 1 more, or when no way exists.
+
+    >>> [(sets, pair) for sets, pair, _, _ in suit_ways((1, 1, 1, 0, 0, 0, 0, 2, 0), 9)]
+    [(((True, 9, False, False),), 16)]
+    """
+    found = _WAYS.get((segment, base))
+    if found is None:
+        if len(_WAYS) >= _LIMIT:
+            _WAYS.clear()
+        found = _WAYS[(segment, base)] = _walk(segment, base)
+    return found
+
+
+def ways(counts: Counts, order: tuple[int, ...] = M_P_S_Z) -> list[Way]:
+    """Every way to split 34-counts into sets and exactly one pair, suits taken in ``order``;
+    the chow and pung firsts of each way sorted."""
+    per_suit = []
+    pairs = 0
+    for suit in order:
+        start, end = SEGMENTS[suit]
+        segment = counts[start:end]
+        if segment == _EMPTY[suit]:
+            continue
+        found = suit_ways(segment, start)
+        if not found:
+            return []
+        pairs += found[0][1] >= 0
+        per_suit.append(found)
+    if pairs != 1:
+        return []
+    if len(per_suit) == 1:
+        return list(per_suit[0])
+    if all(len(found) == 1 for found in per_suit):
+        return [_join([found[0] for found in per_suit], order)]
+    return [_join(combo, order) for combo in product(*per_suit)]
+
+
+def _join(parts: list[Way] | tuple[Way, ...], order: tuple[int, ...]) -> Way:
+    sets: tuple[Set, ...] = ()
+    chows: tuple[int, ...] = ()
+    pungs: tuple[int, ...] = ()
+    pair = NO_PAIR
+    for part_sets, part_pair, part_chows, part_pungs in parts:
+        sets += part_sets
+        chows += part_chows
+        pungs += part_pungs
+        if part_pair >= 0:
+            pair = part_pair
+    if order != M_P_S_Z:
+        chows = tuple(sorted(chows))
+        pungs = tuple(sorted(pungs))
+    return sets, pair, chows, pungs
+
+
+def complete(counts: Counts) -> bool:
+    """Whether 34-counts split into sets and exactly one pair (any number of sets).
+
+    >>> complete((3, 1, 1, 1) + (0,) * 27 + (2, 0, 0)), complete((3, 1, 1, 0, 1) + (0,) * 29)
+    (True, False)
+    """
+    pairs = 0
+    for suit, (start, end) in enumerate(SEGMENTS):
+        segment = counts[start:end]
+        if segment == _EMPTY[suit]:
+            continue
+        found = suit_ways(segment, start)
+        if not found:
+            return False
+        pairs += found[0][1] >= 0
+    return pairs == 1
+
+
+def wait_tiles(before: Counts) -> frozenset[int]:
+    """The tiles that complete ``before`` (3n+1 tiles) as sets and a pair.
+
+    Adding a tile changes one suit: the others must split as they are, and the changed one with it.
+
+    >>> sorted(wait_tiles((0, 1, 1) + (0,) * 6 + (0, 0, 0, 0, 2) + (0,) * 20))
+    [0, 3]
+    """
+    rest = [0, 0, 0, 0]  # per suit: its count modulo 3, or -1 when it cannot stand as it is
+    for suit, (start, end) in enumerate(SEGMENTS):
+        segment = before[start:end]
+        size = sum(segment)
+        if size % 3 == 1 or (size and not suit_ways(segment, start)):
+            rest[suit] = -1 if size % 3 != 1 else 1
+        else:
+            rest[suit] = size % 3
+    out: set[int] = set()
+    for suit, (start, end) in enumerate(SEGMENTS):
+        others = rest[:suit] + rest[suit + 1 :]
+        if -1 in others or 1 in others or others.count(2) + (rest[suit] == 1) != 1:
+            continue
+        out.update(start + rank for rank in suit_waits(before[start:end], start))
+    return frozenset(out)
+
+
+def suit_waits(segment: Counts, base: int) -> tuple[int, ...]:
+    """The ranks (0-based) whose tile, added to one suit, lets it split into sets (and a pair when its
+    count is then 2 more than a multiple of 3)."""
+    found = _WAITS.get((segment, base))
+    if found is None:
+        if len(_WAITS) >= _LIMIT:
+            _WAITS.clear()
+        out = []
+        for rank in range(len(segment)):
+            grown = segment[:rank] + (segment[rank] + 1,) + segment[rank + 1 :]
+            if suit_ways(grown, base):
+                out.append(rank)
+        found = _WAITS[(segment, base)] = tuple(out)
+    return found
+
+
+def _walk(segment: Counts, base: int) -> tuple[Way, ...]:
+    size = sum(segment) % 3
+    if size == 1:
+        return ()
+    with_pair = size == 2
+    work = list(segment)
+    last = len(work)
+    chows_ok = base < 27
+    found: dict[tuple[tuple[int, ...], int], Way] = {}  # one way per (sorted sets, pair): the first walked
+    sets: list[Set] = []
+
+    def walk(i: int, pair: int) -> None:
+        while i < last and not work[i]:
+            i += 1
+        if i == last:
+            if (pair >= 0) == with_pair:
+                key = tuple(sorted(2 * s[1] + s[0] for s in sets))
+                if (key, pair) not in found:
+                    way = tuple(sets)
+                    chows = tuple(s[1] for s in way if s[0])
+                    pungs = tuple(s[1] for s in way if not s[0])
+                    found[(key, pair)] = (way, pair, chows, pungs)
+            return
+        n = work[i]
+        if n >= 3:
+            work[i] = n - 3
+            sets.append((False, base + i, False, False))
+            walk(i, pair)
+            sets.pop()
+            work[i] = n
+        if chows_ok and i < 7 and work[i + 1] and work[i + 2]:
+            work[i] = n - 1
+            work[i + 1] -= 1
+            work[i + 2] -= 1
+            sets.append((True, base + i, False, False))
+            walk(i, pair)
+            sets.pop()
+            work[i] = n
+            work[i + 1] += 1
+            work[i + 2] += 1
+        if with_pair and pair < 0 and n >= 2:
+            work[i] = n - 2
+            walk(i, base + i)
+            work[i] = n
+
+    walk(0, NO_PAIR)
+    return tuple(found.values())
+
+
+_WAYS: dict[tuple[Counts, int], tuple[Way, ...]] = {}
+_WAITS: dict[tuple[Counts, int], tuple[int, ...]] = {}
+
+
+# --- wild tiles --------------------------------------------------------------------------------------
+
+
+def wild_ways(counts: Counts, sets: int, wilds: int) -> list[tuple[tuple[Set, ...], int]]:
+    """Every way to split ``counts`` and ``wilds`` wild tiles into ``sets`` sets and one pair, suits in
+    index order: (the sets, the pair); a set or pair made of wilds alone has the index ``WILD``.
+
+    The order is a walk's: the lowest real tile as a pung (with 0, 1 or 2 wilds), as the lowest real
+    tile of a chow (the others real or wild), then as the pair (with 0 or 1 wild); the sets and pair
+    of wilds alone last.
+
+    >>> wild_ways((0,) * 8 + (1,) + (0,) * 25, 1, 4)  # 9m and four wilds: 999m, 789m or wilds, and a pair
+    [(((False, 8, False, False),), -1), (((True, 6, False, False),), -1), (((False, -1, False, False),), 8)]
+    """
+    out: dict[tuple[tuple[Set, ...], int], None] = {}
+    segments = [(counts[start:end], start) for suit, (start, end) in enumerate(SEGMENTS)
+                if counts[start:end] != _EMPTY[suit]]
+
+    def combine(k: int, left: int, taken: tuple[Set, ...], pair: int) -> None:
+        if k == len(segments):
+            _finish(taken, pair, left, sets, out)
+            return
+        segment, base = segments[k]
+        for suit_sets, suit_pair, used in _wild_suit(segment, base, left):
+            if suit_pair != NO_PAIR and pair != NO_PAIR:
+                continue
+            combine(k + 1, left - used, taken + suit_sets, pair if suit_pair == NO_PAIR else suit_pair)
+
+    combine(0, wilds, (), NO_PAIR)
+    return list(out)
+
+
+def _finish(taken: tuple[Set, ...], pair: int, left: int, sets: int,
+            out: dict[tuple[tuple[Set, ...], int], None]) -> None:
+    if pair == NO_PAIR:
+        if left < 2:
+            return
+        left -= 2
+        pair = WILD
+    if left % 3:
+        return
+    all_sets = taken + ((False, WILD, False, False),) * (left // 3)
+    if len(all_sets) == sets:
+        out[(tuple(sorted(all_sets, key=_set_order)), pair)] = None
+
+
+def _set_order(s: Set) -> tuple[bool, int]:
+    return not s[0], s[1]  # chows first, then pungs; each by index
+
+
+def _wild_suit(segment: Counts, base: int, wilds: int) -> tuple[WildWay, ...]:
+    """The ways of one suit with at most ``wilds`` wilds: each set holds a real tile of the suit."""
+    key = (segment, base, wilds)
+    found = _WILD_WAYS.get(key)
+    if found is None:
+        if len(_WILD_WAYS) >= _LIMIT:
+            _WILD_WAYS.clear()
+        found = _WILD_WAYS[key] = _wild_walk(segment, base, wilds)
+    return found
+
+
+def _wild_walk(segment: Counts, base: int, wilds: int) -> tuple[WildWay, ...]:
+    work = list(segment)
+    last = len(work)
+    chows_ok = base < 27
+    found: dict[tuple[tuple[Set, ...], int], int] = {}
+    sets: list[Set] = []
+
+    def walk(i: int, wild: int, pair: int) -> None:
+        while i < last and work[i] == 0:
+            i += 1
+        if i == last:
+            key = (tuple(sorted(sets, key=_set_order)), pair)
+            if key not in found:
+                found[key] = wilds - wild
+            return
+        n = work[i]
+        for real in (3, 2, 1) if wild else (3,):  # a pung, wilds filling in
+            if n >= real and 3 - real <= wild:
+                work[i] -= real
+                sets.append((False, base + i, False, False))
+                walk(i, wild - (3 - real), pair)
+                sets.pop()
+                work[i] += real
+        if chows_ok:  # chows in which tile i is the lowest real tile
+            for low in (i, i - 1, i - 2) if wild else (i,):
+                if low < 0 or low > 6:
+                    continue
+                others = [t for t in (low, low + 1, low + 2) if t != i]
+                missing = [t for t in others if t < i or work[t] == 0]
+                if len(missing) > wild:
+                    continue
+                taken = [t for t in others if t not in missing]
+                work[i] -= 1
+                for t in taken:
+                    work[t] -= 1
+                sets.append((True, base + low, False, False))
+                walk(i, wild - len(missing), pair)
+                sets.pop()
+                for t in taken:
+                    work[t] += 1
+                work[i] += 1
+        if pair == NO_PAIR:  # the pair
+            for real in (2, 1) if wild else (2,):
+                if n >= real and 2 - real <= wild:
+                    work[i] -= real
+                    walk(i, wild - (2 - real), base + i)
+                    work[i] += real
+
+    walk(0, wilds, NO_PAIR)
+    return tuple((suit_sets, pair, used) for (suit_sets, pair), used in found.items())
+
+
+_WILD_WAYS: dict[tuple[Counts, int, int], tuple[WildWay, ...]] = {}
+
+
+def clear() -> None:
+    """Forget every suit's ways (for benchmarks that measure a cold start)."""
+    _WAYS.clear()
+    _WAITS.clear()
+    _WILD_WAYS.clear()
