@@ -1,8 +1,8 @@
 """Seeded random legal MCR hands, and the same hands as PyMahjongGB's arguments and as requests.
 
 For the differential test (``tests/scorer/mcr/test_reference.py``) and the benchmark
-(``python -m bench.score_mcr``). A share of the hands is drawn from a few ranks of one suit, where a hand
-reads several ways and readings often tie, so that the tie-break is compared with the reference's too.
+(``python -m bench.score_mcr``). In a fifth of the hands the concealed part holds a few ranks of one
+suit that split several ways, where readings often tie, so that the tie-break meets the reference's.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from scorer.hand import WINDS, Hand, Meld, MeldKind, WinContext, Wind
+from scorer.suits import suit_ways
 from scorer.tiles import Suit, Tile, tile_from_index
 
 _KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))
@@ -62,12 +63,19 @@ def _try(rng: random.Random) -> tuple[Hand, WinContext] | None:
             if not take(pair, 2):
                 return None
             concealed += [pair, pair]
-    else:
-        # a quarter of the regular hands draw from a few ranks of one suit: several readings, frequent ties
-        window = _window(rng) if shape < 0.34 else None
-        if not _sets(rng, 4, counts, concealed, melds, allow_melds=True, window=window):
+    elif shape < 0.3:  # a concealed part in a few ranks of one suit that reads several ways (ties are likely)
+        part = _several_ways(rng)
+        if part is None:
             return None
-        pair = rng.choice(window) if window and rng.random() < 0.8 else rng.randrange(34)
+        for k in part:
+            take(k, 1)
+        concealed = list(part)
+        if not _sets(rng, 4 - len(part) // 3, counts, concealed, melds, allow_melds=True):
+            return None
+    else:
+        if not _sets(rng, 4, counts, concealed, melds, allow_melds=True):
+            return None
+        pair = rng.randrange(34)
         if not take(pair, 2):
             return None
         concealed += [pair, pair]
@@ -95,23 +103,31 @@ def _try(rng: random.Random) -> tuple[Hand, WinContext] | None:
     return hand, ctx
 
 
-def _window(rng: random.Random) -> list[int]:
-    """Four or five neighbouring ranks of one suit."""
+def _several_ways(rng: random.Random) -> list[int] | None:
+    """Two or three sets and a pair within four or five ranks of one suit that split more than one way."""
     width = rng.choice((4, 5))
     start = 9 * rng.randrange(3) + rng.randrange(10 - width)
-    return list(range(start, start + width))
+    for _ in range(20):
+        tiles = []
+        for _set in range(rng.choice((2, 3))):
+            if rng.random() < 0.6:
+                first = rng.randrange(start, start + width - 2)
+                tiles += [first, first + 1, first + 2]
+            else:
+                tiles += [rng.randrange(start, start + width)] * 3
+        tiles += [rng.randrange(start, start + width)] * 2
+        segment = tuple(tiles.count(k) for k in range(start - start % 9, start - start % 9 + 9))
+        if max(segment) <= 4 and len(suit_ways(segment, start - start % 9)) > 1:
+            return tiles
+    return None
 
 
 def _sets(rng: random.Random, n: int, counts: list[int], concealed: list[int], melds: list[Meld],
-          allow_melds: bool, window: list[int] | None = None) -> bool:
+          allow_melds: bool) -> bool:
     for _ in range(n):
         r = rng.random()
-        in_window = window is not None and rng.random() < 0.85  # else anywhere
         if r < 0.5:
-            if window is not None and in_window:
-                first = rng.choice([k for k in window if k + 2 <= window[-1]])
-            else:
-                first = 9 * rng.randrange(3) + rng.randrange(7)
+            first = 9 * rng.randrange(3) + rng.randrange(7)
             idx = [first, first + 1, first + 2]
             if any(counts[i] >= 4 for i in idx):
                 return False
@@ -119,7 +135,7 @@ def _sets(rng: random.Random, n: int, counts: list[int], concealed: list[int], m
                 counts[i] += 1
             kind = MeldKind.CHOW
         else:
-            tile = rng.choice(window) if window is not None and in_window else rng.randrange(34)
+            tile = rng.randrange(34)
             size = 4 if r > 0.9 else 3
             if counts[tile] + size > 4:
                 return False

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import ContextError, InvalidHandError, NotationError
-from .tiles import Suit, Tile, format_tiles, parse_tiles, sort_tiles
+from .tiles import CHOW_TEXT, KONG_TEXT, PUNG_TEXT, Suit, Tile, format_tiles, parse_tiles, sort_tiles
 
 
 class MeldKind(StrEnum):
@@ -96,7 +96,13 @@ class Meld:
         return self.kind in (MeldKind.PUNG, MeldKind.KONG)
 
     def __str__(self) -> str:
-        body = format_tiles(self.tiles)
+        tiles = self.tiles
+        kind = self.kind
+        if kind is MeldKind.PAIR or any(t.red for t in tiles):
+            body = format_tiles(tiles)
+        else:
+            texts = CHOW_TEXT if kind is MeldKind.CHOW else PUNG_TEXT if kind is MeldKind.PUNG else KONG_TEXT
+            body = texts[tiles[0].code]
         if not self.concealed:
             return f"[{body}]"
         return f"({body})" if self.kind is MeldKind.KONG else body

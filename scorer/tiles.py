@@ -22,7 +22,7 @@ class Suit(StrEnum):
 
 
 _MAX_RANK = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 8}
-_OFFSET = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
+_OFFSET = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27, Suit.FLOWER: 34}
 NUMBERED = frozenset({Suit.MAN, Suit.PIN, Suit.SOU})
 
 
@@ -37,6 +37,7 @@ class Tile:
     suit: Suit
     rank: int
     red: bool = field(default=False, compare=False)
+    code: int = field(init=False, repr=False, compare=False)  # the 34-kind index; flowers 34-41
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= _MAX_RANK[self.suit]:
@@ -45,6 +46,7 @@ class Tile:
         if self.red and (self.rank != 5 or self.suit not in NUMBERED):
             msg = "only a numbered five can be red"
             raise NotationError(msg)
+        object.__setattr__(self, "code", _OFFSET[self.suit] + self.rank - 1)
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -61,7 +63,7 @@ class Tile:
         if self.suit is Suit.FLOWER:
             msg = "a flower has no 34-kind index"
             raise ValueError(msg)
-        return _OFFSET[self.suit] + self.rank - 1
+        return self.code
 
     @property
     def is_flower(self) -> bool:
@@ -175,3 +177,16 @@ def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:
         if i + 1 == len(ordered) or ordered[i + 1].suit != tile.suit:
             out.append(tile.suit.value)
     return "".join(out)
+
+
+def _name(index: int) -> tuple[str, str]:
+    tile = _BY_INDEX[index]
+    return str(tile.rank), tile.suit.value
+
+
+# the notation of a set of plain tiles by its first 34-kind index: "123m", "111m", "1111m", "1m1m"
+CHOW_TEXT = tuple(f"{r}{int(r) + 1}{int(r) + 2}{s}" if i < 27 and i % 9 < 7 else "" for i, (r, s) in
+                  enumerate(_name(i) for i in range(34)))
+PUNG_TEXT = tuple(f"{r * 3}{s}" for r, s in (_name(i) for i in range(34)))
+KONG_TEXT = tuple(f"{r * 4}{s}" for r, s in (_name(i) for i in range(34)))
+PAIR_TEXT = tuple(f"{r}{s}{r}{s}" for r, s in (_name(i) for i in range(34)))
