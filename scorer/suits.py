@@ -43,7 +43,42 @@ def suit_ways(segment: Counts, base: int) -> tuple[Way, ...]:
     if found is None:
         if len(_WAYS) >= _LIMIT:
             _WAYS.clear()
-        found = _WAYS[(segment, base)] = _walk(segment, base)
+        found = _WAYS[(segment, base)] = _placed(segment, base)
+    return found
+
+
+def _placed(segment: Counts, base: int) -> tuple[Way, ...]:
+    """A suit's ways from those of its shape (its counts without the zeros around them), moved to its place."""
+    low, shape = _shape(segment)
+    if not shape:
+        return ()
+    shift = base + low
+    out = []
+    for sets, pair, chows, pungs in _shape_ways(shape, base < 27):
+        out.append((tuple((is_chow, first + shift, False, False) for is_chow, first, _, _ in sets),
+                    pair + shift if pair >= 0 else NO_PAIR,
+                    tuple(c + shift for c in chows), tuple(p + shift for p in pungs)))
+    return tuple(out)
+
+
+def _shape(segment: Counts) -> tuple[int, Counts]:
+    """The first rank held, and the counts from it to the last rank held."""
+    low = 0
+    high = len(segment)
+    while low < high and not segment[low]:
+        low += 1
+    while high > low and not segment[high - 1]:
+        high -= 1
+    return low, segment[low:high]
+
+
+def _shape_ways(shape: Counts, chows: bool) -> tuple[Way, ...]:
+    """The ways of a shape, its first rank 0; the same for every place the shape stands."""
+    found = _SHAPES.get((shape, chows))
+    if found is None:
+        if len(_SHAPES) >= _LIMIT:
+            _SHAPES.clear()
+        found = _SHAPES[(shape, chows)] = _walk(shape, chows)
     return found
 
 
@@ -138,66 +173,83 @@ def suit_waits(segment: Counts, base: int) -> tuple[int, ...]:
     if found is None:
         if len(_WAITS) >= _LIMIT:
             _WAITS.clear()
-        out = []
-        for rank in range(len(segment)):
-            grown = segment[:rank] + (segment[rank] + 1,) + segment[rank + 1 :]
-            if suit_ways(grown, base):
-                out.append(rank)
-        found = _WAITS[(segment, base)] = tuple(out)
+        low, shape = _shape(segment)
+        size = len(segment)
+        found = _WAITS[(segment, base)] = tuple(
+            low + at for at in _shape_waits(shape, base < 27) if 0 <= low + at < size)
     return found
 
 
-def _walk(segment: Counts, base: int) -> tuple[Way, ...]:
-    size = sum(segment) % 3
-    if size == 1:
+def _shape_waits(shape: Counts, chows: bool) -> tuple[int, ...]:
+    """The places (from 2 before the shape's first rank to 2 after its last) where one more tile lets the
+    shape split; a tile further away would stand alone."""
+    found = _SHAPE_WAITS.get((shape, chows))
+    if found is None:
+        if len(_SHAPE_WAITS) >= _LIMIT:
+            _SHAPE_WAITS.clear()
+        padded = (0, 0) + shape + (0, 0)
+        out = []
+        for at in range(len(padded)):
+            grown = padded[:at] + (padded[at] + 1,) + padded[at + 1 :]
+            if _shape_ways(_shape(grown)[1], chows):
+                out.append(at - 2)
+        found = _SHAPE_WAITS[(shape, chows)] = tuple(out)
+    return found
+
+
+def _walk(shape: Counts, chows: bool) -> tuple[Way, ...]:
+    """The ways of a shape, in the order of the walk; indices from 0."""
+    rest = sum(shape) % 3
+    if rest == 1:
         return ()
-    with_pair = size == 2
-    work = list(segment)
+    found: list[Way] = []
+    _split(list(shape), 0, _PUNG, NO_PAIR, [], chows, rest == 2, found)
+    return tuple(found)
+
+
+_PUNG, _CHOW, _PAIR = 0, 1, 2  # what may be taken at a tile, in this order; once one is, none before it
+
+
+def _split(work: list[int], i: int, least: int, pair: int, sets: list[Set], chows: bool, with_pair: bool,
+           found: list[Way]) -> None:
+    """Take sets (and the pair) off ``work`` from tile ``i`` on, each way once: at one tile, pungs come
+    before chows and chows before the pair (``least`` is the first still allowed at tile ``i``)."""
     last = len(work)
-    chows_ok = base < 27
-    found: dict[tuple[tuple[int, ...], int], Way] = {}  # one way per (sorted sets, pair): the first walked
-    sets: list[Set] = []
-
-    def walk(i: int, pair: int) -> None:
-        while i < last and not work[i]:
-            i += 1
-        if i == last:
-            if (pair >= 0) == with_pair:
-                key = tuple(sorted(2 * s[1] + s[0] for s in sets))
-                if (key, pair) not in found:
-                    way = tuple(sets)
-                    chows = tuple(s[1] for s in way if s[0])
-                    pungs = tuple(s[1] for s in way if not s[0])
-                    found[(key, pair)] = (way, pair, chows, pungs)
-            return
-        n = work[i]
-        if n >= 3:
-            work[i] = n - 3
-            sets.append((False, base + i, False, False))
-            walk(i, pair)
-            sets.pop()
-            work[i] = n
-        if chows_ok and i < 7 and work[i + 1] and work[i + 2]:
-            work[i] = n - 1
-            work[i + 1] -= 1
-            work[i + 2] -= 1
-            sets.append((True, base + i, False, False))
-            walk(i, pair)
-            sets.pop()
-            work[i] = n
-            work[i + 1] += 1
-            work[i + 2] += 1
-        if with_pair and pair < 0 and n >= 2:
-            work[i] = n - 2
-            walk(i, base + i)
-            work[i] = n
-
-    walk(0, NO_PAIR)
-    return tuple(found.values())
+    while i < last and not work[i]:
+        i += 1
+        least = _PUNG
+    if i == last:
+        if (pair >= 0) == with_pair:
+            way = tuple(sets)
+            found.append((way, pair, tuple(s[1] for s in way if s[0]), tuple(s[1] for s in way if not s[0])))
+        return
+    n = work[i]
+    if least == _PUNG and n >= 3:
+        work[i] = n - 3
+        sets.append((False, i, False, False))
+        _split(work, i, _PUNG, pair, sets, chows, with_pair, found)
+        sets.pop()
+        work[i] = n
+    if least <= _CHOW and chows and i + 2 < last and work[i + 1] and work[i + 2]:
+        work[i] = n - 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        sets.append((True, i, False, False))
+        _split(work, i, _CHOW, pair, sets, chows, with_pair, found)
+        sets.pop()
+        work[i] = n
+        work[i + 1] += 1
+        work[i + 2] += 1
+    if with_pair and pair < 0 and n >= 2:
+        work[i] = n - 2
+        _split(work, i, _PAIR, i, sets, chows, with_pair, found)
+        work[i] = n
 
 
 _WAYS: dict[tuple[Counts, int], tuple[Way, ...]] = {}
+_SHAPES: dict[tuple[Counts, bool], tuple[Way, ...]] = {}
 _WAITS: dict[tuple[Counts, int], tuple[int, ...]] = {}
+_SHAPE_WAITS: dict[tuple[Counts, bool], tuple[int, ...]] = {}
 
 
 # --- wild tiles --------------------------------------------------------------------------------------
@@ -318,6 +370,5 @@ _WILD_WAYS: dict[tuple[Counts, int, int], tuple[WildWay, ...]] = {}
 
 def clear() -> None:
     """Forget every suit's ways (for benchmarks that measure a cold start)."""
-    _WAYS.clear()
-    _WAITS.clear()
-    _WILD_WAYS.clear()
+    for memo in (_WAYS, _SHAPES, _WAITS, _SHAPE_WAITS, _WILD_WAYS):
+        memo.clear()

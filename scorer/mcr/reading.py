@@ -35,7 +35,7 @@ WINDS = mask(range(27, 31))
 DRAGONS = mask(range(31, 34))
 HONORS = WINDS | DRAGONS
 TERMINALS = mask((0, 8, 9, 17, 18, 26))
-SUITS = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))  # m, p, s
+SUITS = _MAN, _PIN, _SOU = mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27))
 GREEN = mask((19, 20, 21, 23, 25, 32))  # 2 3 4 6 8 bamboo and Green dragon
 REVERSIBLE = mask((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))  # 1234589p 245689s White
 
@@ -61,38 +61,46 @@ class HandFacts:
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
         counts = [0] * 34
+        kinds = 0
         for tile in hand.concealed:
-            counts[tile.code] += 1
+            code = tile.code
+            counts[code] += 1
+            kinds |= 1 << code
         self.win = win = hand.win_tile.code
         counts[win] += 1
+        kinds |= 1 << win
         self.concealed: Counts = tuple(counts)
         melds: list[Set] = []
         exposed = melded_kongs = concealed_kongs = in_melds = 0
         for meld in hand.melds:
-            tiles = meld.tiles
-            first = tiles[0].code
-            kong = meld.kind is MeldKind.KONG
+            first = meld.tiles[0].code
             claimed = not meld.concealed
-            melds.append((meld.kind is MeldKind.CHOW, first, claimed, kong))
+            if meld.kind is MeldKind.CHOW:
+                melds.append((True, first, claimed, False))
+                counts[first] += 1
+                counts[first + 1] += 1
+                counts[first + 2] += 1
+                kinds |= 7 << first
+                in_melds += first <= win <= first + 2
+            else:
+                size = len(meld.tiles)
+                kong = size == 4
+                melds.append((False, first, claimed, kong))
+                counts[first] += size
+                kinds |= 1 << first
+                in_melds += size if first == win else 0
+                melded_kongs += kong and claimed
+                concealed_kongs += kong and not claimed
             exposed += claimed
-            melded_kongs += kong and claimed
-            concealed_kongs += kong and not claimed
-            for tile in tiles:
-                counts[tile.code] += 1
-                in_melds += tile.code == win
         self.melds: tuple[Set, ...] = tuple(melds)
         self.exposed = exposed
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
         self.counts: Counts = tuple(counts)
         self.hogs = counts.count(4) - melded_kongs - concealed_kongs  # 四归一: four of a tile, no kong
-        kinds = 0
-        for i, n in enumerate(counts):
-            if n:
-                kinds |= 1 << i
         self.kinds = kinds
-        self.suits = sum(1 for suit in SUITS if kinds & suit)
-        self.honors = bool(kinds & HONORS)
+        self.suits = (kinds & _MAN != 0) + (kinds & _PIN != 0) + (kinds & _SOU != 0)
+        self.honors = kinds & HONORS != 0
         self.self_draw = ctx.self_draw
         self.last_tile = ctx.last_tile
         self.kong_replacement = ctx.kong_replacement
@@ -152,18 +160,19 @@ def readings(h: HandFacts) -> list[Reading]:
             pungs = tuple(sorted(pungs + tuple(s[1] for s in melds if not s[0])))
         else:
             sets = found
-        wait = wait_kind(sets, pair, win)
+        wait = wait_kind(found, pair, win)
         if wait is not None and not h.unique_wait():
             wait = None
         out.append(Reading(h, Shape.REGULAR, sets, chows, pungs, pair, wait, order))
     if not melds:
         counts = h.concealed
-        if seven_pairs(counts) is not None:
+        kinds = h.kinds.bit_count()  # fourteen tiles of 7 kinds or fewer may be seven pairs ...
+        if kinds <= 7 and seven_pairs(counts) is not None:
             out.append(Reading(h, Shape.SEVEN_PAIRS))
             h.seven_pairs = True
-        if is_thirteen_orphans(counts):
+        if kinds == 13 and is_thirteen_orphans(counts):  # ... of 13 kinds thirteen orphans, of 14 a knitted hand
             out.append(Reading(h, Shape.THIRTEEN_ORPHANS))
-        knitted = honors_and_knitted(counts)
+        knitted = honors_and_knitted(counts) if kinds == 14 else None
         if knitted is not None:
             r = Reading(h, Shape.HONORS_AND_KNITTED)
             r.greater_honors, r.knitted_in_honors = knitted
