@@ -34,51 +34,38 @@ class ExclusionTable:
     order: Mapping[str, int]
     excludes: Mapping[str, frozenset[str]]
     absorbs: Mapping[str, frozenset[str]]
-    _drops: tuple[int, ...] = ()  # by place in the order: the bitmask (of places) of what each excludes
-    _absorbing: int = 0  # the bitmask of the patterns that absorb
-    _kept: dict[int, int] = field(default_factory=dict, repr=False, compare=False)  # found -> kept, as bitmasks
+    _dropped: dict[frozenset[str], frozenset[str] | None] = field(
+        default_factory=dict, repr=False, compare=False)  # found ids -> the ids dropped (None: counts matter)
 
     @classmethod
     def of(cls, patterns: Iterable[Excluding]) -> ExclusionTable:
         """The table of ``patterns``, ordered as given (highest first)."""
         patterns = list(patterns)
-        order = {p.id: i for i, p in enumerate(patterns)}
-        absorbs: dict[str, frozenset[str]] = {
-            p.id: getattr(p, "absorbs", frozenset()) for p in patterns if getattr(p, "absorbs", None)}
         return cls(
-            order=order,
+            order={p.id: i for i, p in enumerate(patterns)},
             excludes={p.id: p.excludes for p in patterns if p.excludes},
-            absorbs=absorbs,
-            _drops=tuple(sum(1 << order[other] for other in p.excludes) for p in patterns),
-            _absorbing=sum(1 << order[i] for i in absorbs),
+            absorbs={p.id: getattr(p, "absorbs", frozenset()) for p in patterns if getattr(p, "absorbs", None)},
         )
 
     def apply(self, found: Mapping[str, int]) -> dict[str, int]:
         """``found`` (pattern id to occurrences) with 不计 applied."""
-        order = self.order
-        mask = 0
-        for pattern_id in found:
-            mask |= 1 << order[pattern_id]
-        if mask & self._absorbing:  # counts matter: an absorbed pattern taken down to none excludes nothing
+        ids = frozenset(found)
+        if ids in self._dropped:
+            dropped = self._dropped[ids]
+        else:
+            if len(self._dropped) >= _LIMIT:
+                self._dropped.clear()
+            dropped = self._dropped[ids] = self._drops(ids)
+        if dropped is None:
             return self._walk(found)
-        kept = self._kept.get(mask)
-        if kept is None:
-            if len(self._kept) >= _LIMIT:
-                self._kept.clear()
-            kept = self._kept[mask] = self._keep(mask)
-        if kept == mask:
-            return dict(found)
-        return {k: n for k, n in found.items() if kept >> order[k] & 1}
+        return {k: n for k, n in found.items() if k not in dropped} if dropped else dict(found)
 
-    def _keep(self, mask: int) -> int:
-        """The patterns kept of those found (bitmasks), from the first in the order down."""
-        kept = mask
-        while mask:
-            low = mask & -mask
-            if kept & low:
-                kept &= ~self._drops[low.bit_length() - 1]
-            mask ^= low
-        return kept
+    def _drops(self, ids: frozenset[str]) -> frozenset[str] | None:
+        """The ids that found ids drop; None where one of them absorbs another, as the counts matter then
+        (an absorbed pattern taken down to none excludes nothing)."""
+        if any(not self.absorbs[i].isdisjoint(ids) for i in ids if i in self.absorbs):
+            return None
+        return ids.difference(self._walk(dict.fromkeys(ids, 1)))
 
     def _walk(self, found: Mapping[str, int]) -> dict[str, int]:
         kept = dict(found)

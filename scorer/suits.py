@@ -83,12 +83,13 @@ def _shape_ways(shape: Counts, chows: bool) -> tuple[Way, ...]:
 
 
 def ways(counts: Counts, order: tuple[int, ...] = M_P_S_Z) -> list[Way]:
-    """Every way to split 34-counts into sets and exactly one pair, suits taken in ``order``;
-    the chow and pung firsts of each way sorted."""
-    per_suit = []
+    """Every way to split 34-counts into sets and exactly one pair, in the order of the products of the
+    suits' ways, suits taken in ``order``; the sets of each way by suit (m p s z), its chow and pung
+    firsts sorted."""
+    parts: list[tuple[Way, ...]] = []  # the ways of each suit held, in index order
+    held = []
     pairs = 0
-    for suit in order:
-        start, end = SEGMENTS[suit]
+    for suit, (start, end) in enumerate(SEGMENTS):
         segment = counts[start:end]
         if segment == _EMPTY[suit]:
             continue
@@ -96,17 +97,26 @@ def ways(counts: Counts, order: tuple[int, ...] = M_P_S_Z) -> list[Way]:
         if not found:
             return []
         pairs += found[0][1] >= 0
-        per_suit.append(found)
+        parts.append(found)
+        held.append(suit)
     if pairs != 1:
         return []
-    if len(per_suit) == 1:
-        return list(per_suit[0])
-    if all(len(found) == 1 for found in per_suit):
-        return [_join([found[0] for found in per_suit], order)]
-    return [_join(combo, order) for combo in product(*per_suit)]
+    if len(parts) == 1:
+        return list(parts[0])
+    if all(len(found) == 1 for found in parts):
+        return [_join([found[0] for found in parts])]
+    ranked = sorted(range(len(held)), key=lambda k: order.index(held[k]))  # the parts in ``order``
+    out = []
+    for combo in product(*(parts[k] for k in ranked)):
+        by_suit = [combo[0]] * len(combo)
+        for k, way in zip(ranked, combo, strict=True):
+            by_suit[k] = way
+        out.append(_join(by_suit))
+    return out
 
 
-def _join(parts: list[Way] | tuple[Way, ...], order: tuple[int, ...]) -> Way:
+def _join(parts: list[Way]) -> Way:
+    """One way of a hand from one way of each of its suits, in index order."""
     sets: tuple[Set, ...] = ()
     chows: tuple[int, ...] = ()
     pungs: tuple[int, ...] = ()
@@ -117,9 +127,6 @@ def _join(parts: list[Way] | tuple[Way, ...], order: tuple[int, ...]) -> Way:
         pungs += part_pungs
         if part_pair >= 0:
             pair = part_pair
-    if order != M_P_S_Z:
-        chows = tuple(sorted(chows))
-        pungs = tuple(sorted(pungs))
     return sets, pair, chows, pungs
 
 
@@ -191,10 +198,82 @@ def _shape_waits(shape: Counts, chows: bool) -> tuple[int, ...]:
         out = []
         for at in range(len(padded)):
             grown = padded[:at] + (padded[at] + 1,) + padded[at + 1 :]
-            if _shape_ways(_shape(grown)[1], chows):
+            if _splits(_shape(grown)[1], chows):
                 out.append(at - 2)
         found = _SHAPE_WAITS[(shape, chows)] = tuple(out)
     return found
+
+
+def _splits(shape: Counts, chows: bool) -> bool:
+    """Whether a shape splits into sets, and a pair when its count is 2 more than a multiple of 3."""
+    known = _SHAPES.get((shape, chows))
+    if known is not None:
+        return bool(known)
+    found = _SPLITS.get((shape, chows))
+    if found is None:
+        if len(_SPLITS) >= _LIMIT:
+            _SPLITS.clear()
+        rest = sum(shape) % 3
+        found = _SPLITS[(shape, chows)] = rest != 1 and _can_split(list(shape), 0, rest == 2, chows)
+    return found
+
+
+def _can_split(work: list[int], i: int, pair: bool, chows: bool) -> bool:
+    """Whether ``work`` from tile ``i`` on splits into sets and, when ``pair``, one pair."""
+    last = len(work)
+    while i < last and not work[i]:
+        i += 1
+    if i == last:
+        return not pair
+    n = work[i]
+    if n >= 3:
+        work[i] = n - 3
+        done = _can_split(work, i, pair, chows)
+        work[i] = n
+        if done:
+            return True
+    if pair and n >= 2:
+        work[i] = n - 2
+        done = _can_split(work, i, False, chows)
+        work[i] = n
+        if done:
+            return True
+    if chows and i + 2 < last and work[i + 1] and work[i + 2]:
+        work[i] = n - 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        done = _can_split(work, i, pair, chows)
+        work[i] = n
+        work[i + 1] += 1
+        work[i + 2] += 1
+        return done
+    return False
+
+
+def sole_wait(counts: Counts, win: int) -> bool:
+    """Whether ``win`` is the one tile that completes ``counts`` less one ``win``, where ``counts`` split
+    into sets and a pair (a concealed part with its winning tile).
+
+    Only the winning tile's suit changes: it takes the tile back, or, when the pair stands in another
+    suit and the winning suit less the tile holds a pair of its own, the pair's suit takes one.
+
+    >>> sole_wait((1, 1, 1) + (0,) * 6 + (2,) + (0,) * 24, 2), sole_wait((0, 1, 1, 1) + (0,) * 5 + (2,) + (0,) * 24, 3)
+    (True, False)
+    """
+    suit = 3 if win >= 27 else win // 9
+    start, end = SEGMENTS[suit]
+    segment = counts[start:end]
+    rank = win - start
+    before = segment[:rank] + (segment[rank] - 1,) + segment[rank + 1 :]
+    if suit_waits(before, start) != (rank,):
+        return False
+    if sum(segment) % 3 == 2 or not suit_ways(before, start):
+        return True  # the pair is in the winning suit, or the rest of that suit cannot stand as it is
+    for other, (low, high) in enumerate(SEGMENTS):
+        held = counts[low:high]
+        if other != suit and sum(held) % 3 == 2:
+            return not suit_waits(held, low)
+    return True
 
 
 def _walk(shape: Counts, chows: bool) -> tuple[Way, ...]:
@@ -250,6 +329,7 @@ _WAYS: dict[tuple[Counts, int], tuple[Way, ...]] = {}
 _SHAPES: dict[tuple[Counts, bool], tuple[Way, ...]] = {}
 _WAITS: dict[tuple[Counts, int], tuple[int, ...]] = {}
 _SHAPE_WAITS: dict[tuple[Counts, bool], tuple[int, ...]] = {}
+_SPLITS: dict[tuple[Counts, bool], bool] = {}
 
 
 # --- wild tiles --------------------------------------------------------------------------------------
@@ -370,5 +450,5 @@ _WILD_WAYS: dict[tuple[Counts, int, int], tuple[WildWay, ...]] = {}
 
 def clear() -> None:
     """Forget every suit's ways (for benchmarks that measure a cold start)."""
-    for memo in (_WAYS, _SHAPES, _WAITS, _SHAPE_WAITS, _WILD_WAYS):
+    for memo in (_WAYS, _SHAPES, _WAITS, _SHAPE_WAITS, _SPLITS, _WILD_WAYS):
         memo.clear()

@@ -18,7 +18,7 @@ from ..options import apply_options
 from ..result import Fan, ScoreResult
 from ..tiles import CHOW_TEXT, PAIR_TEXT, PUNG_TEXT, format_tiles, tile_from_index
 from .config import DEFAULT, MCRConfig
-from .patterns import BY_ID, PATTERNS, VALUES, Plan, apply_exclusions, detect_all, gates, plan
+from .patterns import BY_ID, PATTERNS, VALUES, Plan, apply_exclusions, detect_all, hand_gates, plan
 from .reading import HandFacts, Reading, readings
 
 __all__ = ["DEFAULT", "MCRConfig", "PATTERNS", "rank_key", "score", "score_request", "settle"]
@@ -41,8 +41,8 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
             " thirteen orphans, nor a knitted hand"
         )
         raise NotWinningError(msg)
-    hand_gates = gates(h)
-    fans, reading = max((_fans(r, plan(r.shape, hand_gates), config) for r in found), key=rank_key)
+    gates = hand_gates(h)
+    fans, reading = max((_fans(r, plan(r, gates), config) for r in found), key=rank_key)
     flowers = len(hand.flowers)
     if flowers:
         fans = {**fans, "flower_tiles": flowers}
@@ -140,9 +140,8 @@ def groups_of(reading: Reading, hand: Hand) -> tuple[str, ...]:
         return (format_tiles(concealed),)
     out = [format_tiles(tile_from_index(i) for i in reading.knitted)] if reading.knitted else []
     out.extend(str(m) for m in hand.melds)
-    found = reading.sets[len(hand.melds) :]  # the concealed sets: chows, then pungs, each by index
-    out.extend(CHOW_TEXT[first] for first in sorted(first for is_chow, first, _, _ in found if is_chow))
-    out.extend(PUNG_TEXT[first] for first in sorted(first for is_chow, first, _, _ in found if not is_chow))
+    out.extend(CHOW_TEXT[first] for first in reading.found_chows)  # the concealed sets: chows, then pungs
+    out.extend(PUNG_TEXT[first] for first in reading.found_pungs)
     if reading.pair >= 0:
         out.append(PAIR_TEXT[reading.pair])
     return tuple(out)

@@ -360,18 +360,18 @@ PATTERNS: tuple[Pattern, ...] = (
             _x("all_pungs", "double_pung", "no_honors", "all_terminals_and_honors", "outside_hand",
                "pung_of_terminals_or_honors"), needs=("orphans",)),
     Pattern(9, "little_four_winds", "Little Four Winds", "小四喜", 64, _little_four_winds, REGULAR,
-            _x("big_three_winds", "pung_of_terminals_or_honors"), needs=("honors", "pungs")),
+            _x("big_three_winds", "pung_of_terminals_or_honors"), needs=("honors", "pungs3", "honor_pair")),
     Pattern(10, "little_three_dragons", "Little Three Dragons", "小三元", 64, _little_three_dragons, REGULAR,
-            _x("two_dragons_pungs", "dragon_pung"), needs=("honors", "pungs")),
+            _x("two_dragons_pungs", "dragon_pung"), needs=("honors", "pungs2", "honor_pair")),
     Pattern(11, "all_honors", "All Honors", "字一色", 64, _all_honors, PAIRS,
             _x("all_pungs", "all_terminals_and_honors", "outside_hand", "pung_of_terminals_or_honors",
                "one_voided_suit"), needs=("orphans",)),
     Pattern(12, "four_concealed_pungs", "Four Concealed Pungs", "四暗刻", 64, _four_concealed_pungs, REGULAR,
             _x("concealed_hand", "fully_concealed_hand", "all_pungs", "three_concealed_pungs", "two_concealed_pungs"),
-            needs=("pungs",)),
+            needs=("pungs4",)),
     Pattern(13, "pure_terminal_chows", "Pure Terminal Chows", "一色双龙会", 64, _pure_terminal_chows, REGULAR,
             _x("all_chows", "seven_pairs", "full_flush", "pure_double_chow", "two_terminal_chows",
-               "one_voided_suit", "no_honors"), needs=("one_suit",)),
+               "one_voided_suit", "no_honors"), needs=("one_suit", "no_pungs", "five_pair")),
     # 48
     Pattern(14, "quadruple_chow", "Quadruple Chow", "一色四同顺", 48, _chow("quadruple_chow"), REGULAR,
             _x("pure_shifted_pungs", "pure_double_chow", "tile_hog", "pure_triple_chow")),
@@ -394,7 +394,7 @@ PATTERNS: tuple[Pattern, ...] = (
             _x("all_types", "concealed_hand", "fully_concealed_hand", "single_wait",
                "lesser_honors_and_knitted_tiles")),
     Pattern(21, "all_even_pungs", "All Even Pungs", "全双刻", 24, _all_even_pungs, REGULAR,
-            _x("all_pungs", "all_simples", "no_honors"), needs=("pungs", "no_honors")),
+            _x("all_pungs", "all_simples", "no_honors"), needs=("no_honors", "pungs4")),
     Pattern(22, "full_flush", "Full Flush", "清一色", 24, _full_flush, PAIRS, _x("no_honors", "one_voided_suit"),
             needs=("one_suit", "no_honors")),
     Pattern(23, "pure_triple_chow", "Pure Triple Chow", "一色三同顺", 24, _chow("pure_triple_chow"), REGULAR,
@@ -412,13 +412,14 @@ PATTERNS: tuple[Pattern, ...] = (
             _x("short_straight", "two_terminal_chows")),
     Pattern(29, "three_suited_terminal_chows", "Three-Suited Terminal Chows", "三色双龙会", 16,
             _three_suited_terminal_chows, REGULAR,
-            _x("mixed_double_chow", "two_terminal_chows", "no_honors", "all_chows"), needs=("no_honors",)),
+            _x("mixed_double_chow", "two_terminal_chows", "no_honors", "all_chows"),
+            needs=("no_honors", "no_pungs", "five_pair")),
     Pattern(30, "pure_shifted_chows", "Pure Shifted Chows", "一色三步高", 16, _chow("pure_shifted_chows")),
     Pattern(31, "all_five", "All Fives", "全带五", 16, _all_five, REGULAR, _x("all_simples", "no_honors"),
-            needs=("no_honors",)),
+            needs=("no_honors", "five_pair")),
     Pattern(32, "triple_pung", "Triple Pung", "三同刻", 16, _pung("triple_pung"), REGULAR, _x("double_pung")),
     Pattern(33, "three_concealed_pungs", "Three Concealed Pungs", "三暗刻", 16, _three_concealed_pungs, REGULAR,
-            _x("two_concealed_pungs"), needs=("pungs",)),
+            _x("two_concealed_pungs"), needs=("pungs3",)),
     # 12
     Pattern(34, "lesser_honors_and_knitted_tiles", "Lesser Honours and Knitted Tiles", "全不靠", 12,
             _lesser_honors_and_knitted_tiles, HONORS_AND_KNITTED,
@@ -444,32 +445,32 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern(47, "robbing_the_kong", "Robbing the Kong", "抢杠和", 8, _robbing_the_kong, WIN_FLAGS, _x("last_tile"),
             needs=("event",)),
     # 6
-    Pattern(48, "all_pungs", "All Pungs", "碰碰和", 6, _all_pungs, needs=("pungs",)),
+    Pattern(48, "all_pungs", "All Pungs", "碰碰和", 6, _all_pungs, needs=("pungs4",)),
     Pattern(49, "half_flush", "Half Flush", "混一色", 6, _half_flush, PAIRS, _x("one_voided_suit"),
             needs=("one_suit", "honors")),
     Pattern(50, "mixed_shifted_chows", "Mixed Shifted Chows", "三色三步高", 6, _chow("mixed_shifted_chows")),
-    Pattern(51, "all_types", "All Types", "五门齐", 6, _all_types, SETS_AND_PAIRS, needs=("honors",)),
-    Pattern(52, "melded_hand", "Melded Hand", "全求人", 6, _melded_hand, SETS, _x("single_wait")),
+    Pattern(51, "all_types", "All Types", "五门齐", 6, _all_types, SETS_AND_PAIRS, needs=("honors", "three_suits")),
+    Pattern(52, "melded_hand", "Melded Hand", "全求人", 6, _melded_hand, SETS, _x("single_wait"), needs=("melded",)),
     Pattern(53, "two_concealed_kongs", "Two Concealed Kongs", "双暗杠", 6, _kongs(0, 2), REGULAR,
             _x("two_concealed_pungs", "concealed_kong"), needs=("kongs",)),
     Pattern(54, "two_dragons_pungs", "Two Dragon Pungs", "双箭刻", 6, _pung("two_dragons_pungs"), REGULAR,
             _x("dragon_pung")),
     # 4
-    Pattern(55, "outside_hand", "Outside Hand", "全带幺", 4, _outside_hand),
+    Pattern(55, "outside_hand", "Outside Hand", "全带幺", 4, _outside_hand, needs=("orphan_pair",)),
     Pattern(56, "fully_concealed_hand", "Fully Concealed Hand", "不求人", 4, _fully_concealed_hand, SETS,
             _x("self_drawn", "concealed_hand"), needs=("concealed", "self_draw")),
     Pattern(57, "two_melded_kongs", "Two Melded Kongs", "双明杠", 4, _kongs(2, 0), REGULAR, _x("melded_kong"),
             needs=("kongs",)),
     Pattern(58, "last_tile", "Last Tile", "和绝张", 4, _last_tile, WIN_FLAGS, needs=("event",)),
     # 2
-    Pattern(59, "dragon_pung", "Dragon Pung", "箭刻", 2, _dragon_pung, SETS, needs=("honors", "pungs")),
-    Pattern(60, "prevalent_wind", "Prevalent Wind", "圈风刻", 2, _prevalent_wind, SETS, needs=("honors", "pungs")),
-    Pattern(61, "seat_wind", "Seat Wind", "门风刻", 2, _seat_wind, SETS, needs=("honors", "pungs")),
+    Pattern(59, "dragon_pung", "Dragon Pung", "箭刻", 2, _dragon_pung, SETS, needs=("honors", "pungs1")),
+    Pattern(60, "prevalent_wind", "Prevalent Wind", "圈风刻", 2, _prevalent_wind, SETS, needs=("honors", "pungs1")),
+    Pattern(61, "seat_wind", "Seat Wind", "门风刻", 2, _seat_wind, SETS, needs=("honors", "pungs1")),
     Pattern(62, "concealed_hand", "Concealed Hand", "门前清", 2, _concealed_hand, SETS, needs=("concealed",)),
-    Pattern(63, "all_chows", "All Chows", "平和", 2, _all_chows, SETS, _x("no_honors")),
+    Pattern(63, "all_chows", "All Chows", "平和", 2, _all_chows, SETS, _x("no_honors"), needs=("no_pungs",)),
     Pattern(64, "tile_hog", "Tile Hog", "四归一", 2, _tile_hog, SETS_AND_PAIRS, needs=("fours",)),
     Pattern(65, "double_pung", "Double Pung", "双同刻", 2, _pung("double_pung")),
-    Pattern(66, "two_concealed_pungs", "Two Concealed Pungs", "双暗刻", 2, _two_concealed_pungs, needs=("pungs",)),
+    Pattern(66, "two_concealed_pungs", "Two Concealed Pungs", "双暗刻", 2, _two_concealed_pungs, needs=("pungs2",)),
     Pattern(67, "concealed_kong", "Concealed Kong", "暗杠", 2, _kongs(0, 1), SETS, needs=("kongs",)),
     Pattern(68, "all_simples", "All Simples", "断幺", 2, _all_simples, PAIRS, _x("no_honors"), needs=("no_honors",)),
     # 1
@@ -478,13 +479,13 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern(71, "short_straight", "Short Straight", "连六", 1, _chow("short_straight")),
     Pattern(72, "two_terminal_chows", "Two Terminal Chows", "老少副", 1, _chow("two_terminal_chows")),
     Pattern(73, "pung_of_terminals_or_honors", "Pung of Terminals or Honours", "幺九刻", 1,
-            _pung_of_terminals_or_honors, SETS, needs=("pungs",)),
+            _pung_of_terminals_or_honors, SETS, needs=("pungs1",)),
     Pattern(74, "melded_kong", "Melded Kong", "明杠", 1, _kongs(1, 0), SETS, needs=("kongs",)),
-    Pattern(75, "one_voided_suit", "One Voided Suit", "缺一门", 1, _one_voided_suit, PAIRS),
+    Pattern(75, "one_voided_suit", "One Voided Suit", "缺一门", 1, _one_voided_suit, PAIRS, needs=("two_suits",)),
     Pattern(76, "no_honors", "No Honours", "无字", 1, _no_honors, SETS_AND_PAIRS, needs=("no_honors",)),
-    Pattern(77, "edge_wait", "Edge Wait", "边张", 1, _wait("edge"), SETS),
-    Pattern(78, "closed_wait", "Closed Wait", "坎张", 1, _wait("closed"), SETS),
-    Pattern(79, "single_wait", "Single Wait", "单钓将", 1, _wait("single"), SETS),
+    Pattern(77, "edge_wait", "Edge Wait", "边张", 1, _wait("edge"), SETS, needs=("wait",)),
+    Pattern(78, "closed_wait", "Closed Wait", "坎张", 1, _wait("closed"), SETS, needs=("wait",)),
+    Pattern(79, "single_wait", "Single Wait", "单钓将", 1, _wait("single"), SETS, needs=("wait",)),
     Pattern(80, "self_drawn", "Self-Drawn", "自摸", 1, _self_drawn, WIN_FLAGS, needs=("self_draw",)),
     Pattern(81, "flower_tiles", "Flower Tiles", "花牌", 1, _flowers, ALL),
     # The 明暗杠 supplement of seed 000: one exposed and one concealed kong, and no other kong.
@@ -497,36 +498,54 @@ VALUES: dict[str, int] = {p.id: p.value for p in PATTERNS}
 _EXCLUSIONS = ExclusionTable.of(PATTERNS)
 _SKIPPED = _COMBINATIONS | {_flowers, _never}
 
-# facts of the whole hand that patterns may need (``Pattern.needs``); ``gates`` gives them in this order
-GATES = ("honors", "no_honors", "one_suit", "orphans", "pungs", "kongs", "fours", "concealed", "self_draw", "event")
+# facts that patterns may need (``Pattern.needs``): of the hand (``hand_gates``), then of a reading (``plan``)
+GATES = ("honors", "no_honors", "one_suit", "two_suits", "three_suits", "orphans", "kongs", "fours", "concealed",
+         "melded", "self_draw", "event",
+         "pungs1", "pungs2", "pungs3", "pungs4", "no_pungs", "wait", "honor_pair", "orphan_pair", "five_pair")
+_GATE = {name: 1 << i for i, name in enumerate(GATES)}
 
 
-def gates(h: HandFacts) -> tuple[bool, ...]:
-    """The hand's ``GATES``, in order."""
-    kongs = h.melded_kongs + h.concealed_kongs
-    return (h.honors, not h.honors, h.suits <= 1, _within(h.kinds, TERMINALS | HONORS), max(h.counts) >= 3,
-            kongs > 0, h.hogs > 0, h.exposed == 0, h.self_draw,
-            h.last_tile or h.kong_replacement or h.robbing_kong or h.last_of_kind)
+def _bits(*facts: bool) -> int:
+    """Facts in ``GATES`` order as a bitmask (bit i for ``GATES[i]``)."""
+    out = 0
+    for i, fact in enumerate(facts):
+        if fact:
+            out |= 1 << i
+    return out
 
+
+def hand_gates(h: HandFacts) -> int:
+    """The hand's facts among ``GATES``, as a bitmask."""
+    suits = h.suits
+    return _bits(h.honors, not h.honors, suits <= 1, suits == 2, suits == 3, _within(h.kinds, TERMINALS | HONORS),
+                 h.melded_kongs + h.concealed_kongs > 0, h.hogs > 0, h.exposed == 0, h.exposed == 4, h.self_draw,
+                 h.last_tile or h.kong_replacement or h.robbing_kong or h.last_of_kind)
+
+
+_PUNGS = (_GATE["no_pungs"], _GATE["pungs1"], _GATE["pungs1"] | _GATE["pungs2"],
+          _GATE["pungs1"] | _GATE["pungs2"] | _GATE["pungs3"],
+          _GATE["pungs1"] | _GATE["pungs2"] | _GATE["pungs3"] | _GATE["pungs4"])
+_PAIR = tuple(0 if i >= 34 else _GATE["honor_pair"] | _GATE["orphan_pair"] if i >= 27 else _GATE["orphan_pair"]
+              if i % 9 in (0, 8) else _GATE["five_pair"] if i % 9 == 4 else 0 for i in range(35))  # [-1]: none
+_WAIT = _GATE["wait"]
 
 Plan = tuple[tuple[str, Callable[[Reading], int]], ...]
 
 
-def plan(shape: Shape, hand_gates: tuple[bool, ...]) -> Plan:
-    """(id, detector) of the patterns worth looking for in a reading of ``shape`` of a hand with these
-    gates: those of the shape whose ``needs`` hold; the combinations of sets come from their tables."""
-    key = (shape, hand_gates)
+def plan(r: Reading, hand: int) -> Plan:
+    """(id, detector) of the patterns worth looking for in a reading of a hand with these ``hand_gates``:
+    those of the reading's shape whose ``needs`` hold; the combinations of sets come from their tables."""
+    gates = hand | _PUNGS[len(r.pungs)] | _PAIR[r.pair] | (_WAIT if r.wait is not None else 0)
+    key = (r.shape, gates)
     found = _PLANS.get(key)
     if found is None:
-        facts = dict(zip(GATES, hand_gates, strict=True))
-        found = _PLANS[key] = tuple(
-            (p.id, p.detect) for p in PATTERNS
-            if shape in p.shapes and p.detect not in _SKIPPED and all(facts[need] for need in p.needs)
-        )
+        found = _PLANS[key] = tuple((i, detect) for i, detect, needs in _BY_SHAPE[r.shape] if not needs & ~gates)
     return found
 
 
-_PLANS: dict[tuple[Shape, tuple[bool, ...]], Plan] = {}
+_PLANS: dict[tuple[Shape, int], Plan] = {}
+_BY_SHAPE = {shape: tuple((p.id, p.detect, sum(_GATE[need] for need in p.needs)) for p in PATTERNS
+                          if shape in p.shapes and p.detect not in _SKIPPED) for shape in Shape}
 
 
 def detect_all(r: Reading, patterns: Plan) -> dict[str, int]:

@@ -16,7 +16,7 @@ from ..decompose import (
     seven_pairs,
 )
 from ..hand import Hand, MeldKind, WinContext
-from ..suits import M_S_P_Z, Counts, Set, wait_tiles, ways
+from ..suits import M_S_P_Z, Counts, Set, sole_wait, wait_tiles, ways
 
 
 def mask(indices: range | tuple[int, ...] | frozenset[int]) -> int:
@@ -57,7 +57,8 @@ class HandFacts:
 
     __slots__ = ("concealed", "counts", "kinds", "suits", "honors", "win", "self_draw", "last_tile",
                  "kong_replacement", "robbing_kong", "last_of_kind", "seat_wind", "round_wind", "melds",
-                 "exposed", "melded_kongs", "concealed_kongs", "hogs", "seven_pairs", "_unique_wait")
+                 "meld_chows", "meld_pungs", "exposed", "melded_kongs", "concealed_kongs", "hogs", "seven_pairs",
+                 "_unique_wait")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
         counts = [0] * 34
@@ -93,6 +94,8 @@ class HandFacts:
                 concealed_kongs += kong and not claimed
             exposed += claimed
         self.melds: tuple[Set, ...] = tuple(melds)
+        self.meld_chows = tuple(first for is_chow, first, _, _ in melds if is_chow)
+        self.meld_pungs = tuple(first for is_chow, first, _, _ in melds if not is_chow)
         self.exposed = exposed
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
@@ -115,9 +118,14 @@ class HandFacts:
         """Whether the winning tile is the one tile that completed the concealed part (as sets and a
         pair, or as seven pairs when all thirteen tiles are concealed, as the reference does)."""
         if self._unique_wait is None:
-            before = list(self.concealed)
-            before[self.win] -= 1
-            self._unique_wait = only_wait(tuple(before), self.win)
+            win = self.win
+            unique = sole_wait(self.concealed, win)
+            if unique and not self.melds:  # thirteen tiles held: six pairs wait for the seventh too
+                before = list(self.concealed)
+                before[win] -= 1
+                if sum(n // 2 for n in before) == 6:
+                    unique = [i for i, n in enumerate(before) if n % 2] == [win]
+            self._unique_wait = unique
         return self._unique_wait
 
 
@@ -130,15 +138,15 @@ class Reading:
     None), and ``order``, its place among the regular readings in the reference calculator's order."""
 
     __slots__ = ("h", "shape", "sets", "chows", "pungs", "pair", "concealed_pungs", "wait", "order",
-                 "greater_honors", "knitted_in_honors", "knitted")
+                 "found_chows", "found_pungs", "greater_honors", "knitted_in_honors", "knitted")
 
     def __init__(self, h: HandFacts, shape: Shape, sets: tuple[Set, ...] = (), chows: tuple[int, ...] = (),
                  pungs: tuple[int, ...] = (), pair: int = -1, wait: str | None = None, order: int = -1) -> None:
         self.h = h
         self.shape = shape
         self.sets = sets
-        self.chows = chows
-        self.pungs = pungs
+        self.chows = self.found_chows = chows  # all chows and pungs, and those of the concealed part
+        self.pungs = self.found_pungs = pungs
         self.pair = pair
         self.concealed_pungs = concealed_pung_count(sets, h.win, h.self_draw) if pungs else 0
         self.wait = wait
@@ -154,16 +162,17 @@ def readings(h: HandFacts) -> list[Reading]:
     melds = h.melds
     win = h.win
     for order, (found, pair, chows, pungs) in enumerate(ways(h.concealed, M_S_P_Z)):
-        if melds:
-            sets = melds + found
-            chows = tuple(sorted(chows + tuple(s[1] for s in melds if s[0])))
-            pungs = tuple(sorted(pungs + tuple(s[1] for s in melds if not s[0])))
-        else:
-            sets = found
         wait = wait_kind(found, pair, win)
         if wait is not None and not h.unique_wait():
             wait = None
-        out.append(Reading(h, Shape.REGULAR, sets, chows, pungs, pair, wait, order))
+        r = Reading(h, Shape.REGULAR, found, chows, pungs, pair, wait, order)
+        if melds:
+            r.sets = melds + found
+            r.chows = tuple(sorted(chows + h.meld_chows)) if h.meld_chows else chows
+            r.pungs = tuple(sorted(pungs + h.meld_pungs)) if h.meld_pungs else pungs
+            if h.meld_pungs or h.concealed_kongs:
+                r.concealed_pungs = concealed_pung_count(r.sets, win, h.self_draw)
+        out.append(r)
     if not melds:
         counts = h.concealed
         kinds = h.kinds.bit_count()  # fourteen tiles of 7 kinds or fewer may be seven pairs ...
@@ -177,7 +186,7 @@ def readings(h: HandFacts) -> list[Reading]:
             r = Reading(h, Shape.HONORS_AND_KNITTED)
             r.greater_honors, r.knitted_in_honors = knitted
             out.append(r)
-    if len(melds) <= 1 and any(h.kinds & knitted == knitted for knitted in _KNITTED):
+    if len(melds) <= 1 and h.suits == 3 and any(h.kinds & knitted == knitted for knitted in _KNITTED):
         out.extend(_knitted_straight_readings(h))
     return out
 
@@ -208,9 +217,10 @@ def _knitted_straight_readings(h: HandFacts) -> list[Reading]:
                     before[win] -= 1
                     if only_wait(tuple(before), win):
                         wait = wait_kind(sets, pair, win)
-            chows = tuple(sorted(chows + tuple(s[1] for s in melds if s[0])))
-            pungs = tuple(sorted(pungs + tuple(s[1] for s in melds if not s[0])))
             r = Reading(h, Shape.KNITTED_STRAIGHT, sets, chows, pungs, pair, wait)
+            r.chows = tuple(sorted(chows + h.meld_chows))
+            r.pungs = tuple(sorted(pungs + h.meld_pungs))
+            r.concealed_pungs = concealed_pung_count(sets, win, h.self_draw) if r.pungs else 0
             r.knitted = sequence
             out.append(r)
     return out
