@@ -197,8 +197,7 @@ def parse_hand(text: str) -> Hand:
     '[555z] (1111m) 123p5789s +5s 2f'
     """
     if not isinstance(text, str):
-        msg = f"a hand must be a string, not {type(text).__name__}"
-        raise NotationError(msg, None)
+        raise not_text(text)
     if len(text) > MAX_HAND_LENGTH:
         msg = f"the hand string has {len(text)} characters; a hand is written in at most {MAX_HAND_LENGTH}"
         raise NotationError(msg, MAX_HAND_LENGTH)
@@ -254,6 +253,11 @@ def parse_hand(text: str) -> Hand:
         raise NotationError(msg, win[0][1])
     concealed = tuple(t for t in loose if t.suit is not Suit.FLOWER)
     return Hand(concealed=concealed, melds=tuple(melds), win_tile=win_tile, flowers=tuple(flowers))
+
+
+def not_text(value: object) -> NotationError:
+    """The error for a hand that is no string (checked before ``parse_hand`` where the value comes from JSON)."""
+    return NotationError(f"a hand must be a string, not {type(value).__name__}", None)
 
 
 def _find_close(text: str, start: int, close: str) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ContextError, ScorerError
-from .hand import WINDS, WinContext, Wind, parse_flowers, parse_hand
+from .hand import WINDS, WinContext, Wind, not_text, parse_flowers, parse_hand
 from .result import ScoreResult
 
 RULE_SETS = ("mcr", "riichi", "guangdong", "fuzhou")
@@ -48,6 +48,8 @@ def score_parsed(obj: Any) -> ScoreResult:
     if "hand" not in obj:
         msg = "'hand' is required: the hand in notation, e.g. \"[555z]123p789s5s+5s\""
         raise ContextError(msg)
+    if not isinstance(obj["hand"], str):
+        raise not_text(obj["hand"])
     hand = parse_hand(obj["hand"])
     flowers = obj.get("flowers", "")
     if not isinstance(flowers, str):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from scorer import ContextError, WinContext, Wind, parse_hand, score
 from scorer.decompose import Shape
 from scorer.mcr import MCRConfig, rank_key, settle
 from scorer.mcr.patterns import BY_ID, PATTERNS, apply_exclusions
+from scorer.mcr.reading import HandFacts, Reading
 
 SELF = {"self_draw": True}
 
@@ -91,11 +90,13 @@ def test_tie_prefers_sets_over_seven_pairs() -> None:
 
 
 def test_rank_key_orders_by_total_then_shape_then_the_reference_order() -> None:
-    def reading(shape: Shape, order: int, seven_pairs: bool = False) -> object:
-        return SimpleNamespace(shape=shape, order=order, h=SimpleNamespace(seven_pairs=seven_pairs))
+    def reading(shape: Shape, order: int, seven_pairs: bool = False) -> Reading:
+        h = HandFacts(parse_hand("123m456p789s123s5z+5z"), WinContext())  # the key reads only what is set here
+        h.seven_pairs = seven_pairs
+        return Reading(h, shape, order=order)
 
-    def key(found: dict[str, int], r: object) -> tuple[int, int, bool, int]:
-        return rank_key((found, r))  # type: ignore[arg-type]
+    def key(found: dict[str, int], r: Reading) -> tuple[int, int, bool, int]:
+        return rank_key((found, r))
 
     regular, pairs = Shape.REGULAR, Shape.SEVEN_PAIRS
     # the most fans first, wherever the reading stands
