@@ -63,9 +63,13 @@ class ExclusionTable:
     def _drops(self, ids: frozenset[str]) -> frozenset[str] | None:
         """The ids that found ids drop; None where one of them absorbs another, as the counts matter then
         (an absorbed pattern taken down to none excludes nothing)."""
-        if any(not self.absorbs[i].isdisjoint(ids) for i in ids if i in self.absorbs):
+        if any(not self.absorbs[i].isdisjoint(ids) for i in ids.intersection(self.absorbs)):
             return None
-        return ids.difference(self._walk(dict.fromkeys(ids, 1)))
+        kept = set(ids)
+        for pattern_id in sorted(ids, key=self.order.__getitem__):
+            if pattern_id in kept and pattern_id in self.excludes:
+                kept.difference_update(self.excludes[pattern_id])
+        return ids.difference(kept)
 
     def _walk(self, found: Mapping[str, int]) -> dict[str, int]:
         kept = dict(found)

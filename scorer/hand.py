@@ -11,7 +11,6 @@ winning tile, ``+X`` the winning tile, ``f`` tiles flowers wherever they stand.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -42,6 +41,8 @@ class Wind(StrEnum):
 
 
 WINDS = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+_SIZE = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
+_FLOWERS = 34  # the first flower's code (``Tile.code``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,16 +58,13 @@ class Meld:
     concealed: bool = False
 
     def __post_init__(self) -> None:
-        plain = sorted(t.plain() for t in self.tiles)
-        size = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}[self.kind]
-        ok = len(plain) == size and plain[0].suit is not Suit.FLOWER
-        first = plain[0] if plain else Tile(Suit.FLOWER, 1)
+        codes = sorted(t.code for t in self.tiles)  # 34-kind indices; flowers 34 and up
+        ok = len(codes) == _SIZE[self.kind] and codes[-1] < 34
         if ok and self.kind is MeldKind.CHOW:
-            ok = first.is_numbered and all(
-                t.suit == first.suit and t.rank == first.rank + i for i, t in enumerate(plain)
-            )
+            first = codes[0]
+            ok = first < 27 and first % 9 <= 6 and codes == [first, first + 1, first + 2]
         elif ok:
-            ok = all(t == first for t in plain)
+            ok = codes[0] == codes[-1]
         if not ok:
             msg = f"{format_tiles(self.tiles)} is no {self.kind}"
             raise InvalidHandError(msg)
@@ -77,7 +75,7 @@ class Meld:
         """The meld these tiles make: chow, pung or kong, told apart by the tiles."""
         if len(tiles) == 4:
             kind = MeldKind.KONG
-        elif len(tiles) == 3 and len({t.plain() for t in tiles}) == 1:
+        elif len(tiles) == 3 and tiles[0].code == tiles[1].code == tiles[2].code:
             kind = MeldKind.PUNG
         elif len(tiles) == 3:
             kind = MeldKind.CHOW
@@ -124,30 +122,34 @@ class Hand:
     def __post_init__(self) -> None:
         object.__setattr__(self, "concealed", sort_tiles(self.concealed))
         object.__setattr__(self, "flowers", sort_tiles(self.flowers))
-        flower = Suit.FLOWER
-        if self.win_tile.suit is flower:
+        if self.win_tile.code >= _FLOWERS:
             msg = f"the winning tile {self.win_tile} is a flower: flowers are set aside, never won on"
             raise InvalidHandError(msg)
+        counts = [0] * 42  # by code: 34 kinds, then the eight flowers
         for tile in self.concealed:
-            if tile.suit is flower:
+            if tile.code >= _FLOWERS:
                 msg = f"flower {tile} stands among the concealed tiles; flowers are kept apart"
                 raise InvalidHandError(msg)
+            counts[tile.code] += 1
         for tile in self.flowers:
-            if tile.suit is not flower:
+            if tile.code < _FLOWERS:
                 msg = f"{tile} is not a flower"
                 raise InvalidHandError(msg)
+            counts[tile.code] += 1
         for meld in self.melds:
             if meld.concealed and meld.kind is not MeldKind.KONG:
                 msg = f"{meld} is concealed, but only kongs are laid down concealed"
                 raise InvalidHandError(msg)
-        counts = Counter(self.all_tiles)  # a red five counts as its five (equality ignores the mark)
-        counts.update(self.flowers)
-        for tile, count in counts.items():
-            limit = 1 if tile.suit is flower else 4
-            if count > limit:
-                where = "flower" if tile.suit is flower else "tile"
-                msg = f"{count} copies of {tile.plain()}: a set has {limit} of each {where}"
-                raise InvalidHandError(msg)
+            for tile in meld.tiles:
+                counts[tile.code] += 1
+        counts[self.win_tile.code] += 1
+        if max(counts[:_FLOWERS]) > 4 or max(counts[_FLOWERS:]) > 1:
+            for tile in (*self.all_tiles, *self.flowers):  # the first tile held too often names the error
+                limit = 1 if tile.code >= _FLOWERS else 4
+                if counts[tile.code] > limit:
+                    where = "flower" if limit == 1 else "tile"
+                    msg = f"{counts[tile.code]} copies of {tile.plain()}: a set has {limit} of each {where}"
+                    raise InvalidHandError(msg)
 
     @property
     def all_tiles(self) -> tuple[Tile, ...]:
@@ -190,8 +192,9 @@ _LOOSE = re.compile(r"[^\s\[\]()+]+")
 MAX_HAND_LENGTH = 256  # 18 tiles, 8 flowers, brackets and spaces fit many times over
 
 
-def parse_hand(text: str) -> Hand:
-    """A hand from its string; errors name the column.
+def parse_hand(text: str, flowers: str = "") -> Hand:
+    """A hand from its string; errors name the column. ``flowers`` are more flower tiles written apart
+    (the request's ``flowers`` field), read after the hand.
 
     >>> str(parse_hand("[555z](1111m)123p789s5s+5s 2f"))
     '[555z] (1111m) 123p5789s +5s 2f'
@@ -247,12 +250,14 @@ def parse_hand(text: str) -> Hand:
         msg = f"a second winning tile at column {win[1][1] + 1}: a hand wins on exactly one"
         raise NotationError(msg, win[1][1])
     win_tile = win[0][0]
-    flowers = [t for t in loose if t.suit is Suit.FLOWER]
+    set_aside = [t for t in loose if t.suit is Suit.FLOWER]
     if win_tile.suit is Suit.FLOWER:
         msg = f"the winning tile at column {win[0][1] + 1} is a flower; flowers are set aside"
         raise NotationError(msg, win[0][1])
     concealed = tuple(t for t in loose if t.suit is not Suit.FLOWER)
-    return Hand(concealed=concealed, melds=tuple(melds), win_tile=win_tile, flowers=tuple(flowers))
+    if flowers:
+        set_aside.extend(parse_flowers(flowers))
+    return Hand(concealed=concealed, melds=tuple(melds), win_tile=win_tile, flowers=tuple(set_aside))
 
 
 def not_text(value: object) -> NotationError:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ContextError, ScorerError
-from .hand import WINDS, WinContext, Wind, not_text, parse_flowers, parse_hand
+from .hand import WINDS, WinContext, Wind, not_text, parse_hand
 from .result import ScoreResult
 
 RULE_SETS = ("mcr", "riichi", "guangdong", "fuzhou")
@@ -37,7 +37,7 @@ def score_parsed(obj: Any) -> ScoreResult:
     if not isinstance(obj, Mapping):
         msg = f"a request must be a JSON object, not {type(obj).__name__}"
         raise ContextError(msg)
-    unknown = sorted(set(obj) - FIELDS)
+    unknown = [] if FIELDS.issuperset(obj) else sorted(set(obj) - FIELDS)
     if unknown:
         msg = f"unknown field {unknown[0]!r}; known fields: {', '.join(sorted(FIELDS))}"
         raise ContextError(msg)
@@ -48,16 +48,17 @@ def score_parsed(obj: Any) -> ScoreResult:
     if "hand" not in obj:
         msg = "'hand' is required: the hand in notation, e.g. \"[555z]123p789s5s+5s\""
         raise ContextError(msg)
-    if not isinstance(obj["hand"], str):
-        raise not_text(obj["hand"])
-    hand = parse_hand(obj["hand"])
+    text = obj["hand"]
+    if not isinstance(text, str):
+        raise not_text(text)
     flowers = obj.get("flowers", "")
-    if not isinstance(flowers, str):
-        msg = "'flowers' must be a string of flower tiles, e.g. \"1f6f\""
-        raise ContextError(msg)
-    if flowers:
-        extra = parse_flowers(flowers)
-        hand = type(hand)(hand.concealed, hand.melds, hand.win_tile, hand.flowers + extra)
+    if flowers and isinstance(flowers, str):
+        hand = parse_hand(text, flowers)  # the hand is read first, then the flowers, then checked once
+    else:
+        hand = parse_hand(text)
+        if not isinstance(flowers, str):
+            msg = "'flowers' must be a string of flower tiles, e.g. \"1f6f\""
+            raise ContextError(msg)
     ctx = context_from(obj)
     options = obj.get("options") or {}
     if not isinstance(options, Mapping):
@@ -67,9 +68,12 @@ def score_parsed(obj: Any) -> ScoreResult:
         if section in obj and obj[section] is not None and not isinstance(obj[section], Mapping):
             msg = f"{section!r} must be an object"
             raise ContextError(msg)
-    module = importlib.import_module(f"scorer.{rules}")
+    module = _MODULES.get(rules) or _MODULES.setdefault(rules, importlib.import_module(f"scorer.{rules}"))
     result: ScoreResult = module.score_request(hand, ctx, options, obj)
     return result
+
+
+_MODULES: dict[str, Any] = {}  # the rule sets' modules, imported when first asked for
 
 
 def context_from(obj: Mapping[str, Any]) -> WinContext:
@@ -93,7 +97,11 @@ def _wind(obj: Mapping[str, Any], name: str, default: Wind | None) -> Wind | Non
     value = obj.get(name, default)
     if value is None or isinstance(value, Wind):
         return value
-    if not isinstance(value, str) or value not in {w.value for w in WINDS}:
+    wind = _WINDS.get(value) if isinstance(value, str) else None
+    if wind is None:
         msg = f"{name!r} must be one of E, S, W, N, not {value!r}"
         raise ContextError(msg)
-    return Wind(value)
+    return wind
+
+
+_WINDS = {w.value: w for w in WINDS}

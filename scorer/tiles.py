@@ -6,9 +6,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 
 from .errors import NotationError
 
@@ -38,6 +40,7 @@ class Tile:
     rank: int
     red: bool = field(default=False, compare=False)
     code: int = field(init=False, repr=False, compare=False)  # the 34-kind index; flowers 34-41
+    sort_key: int = field(init=False, repr=False, compare=False)  # canonical order (``sort_tiles``)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= _MAX_RANK[self.suit]:
@@ -46,7 +49,9 @@ class Tile:
         if self.red and (self.rank != 5 or self.suit not in NUMBERED):
             msg = "only a numbered five can be red"
             raise NotationError(msg)
-        object.__setattr__(self, "code", _OFFSET[self.suit] + self.rank - 1)
+        code = _OFFSET[self.suit] + self.rank - 1
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "sort_key", 2 * code + self.red)
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -92,6 +97,18 @@ class Tile:
         return f"Tile({str(self)!r})"
 
 
+def mask(indices: Iterable[int]) -> int:
+    """The bitmask of 34-kind indices (bit ``i`` for tile ``i``), as rule sets test the kinds a hand holds.
+
+    >>> bin(mask((0, 2)))
+    '0b101'
+    """
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
 def tile_from_index(index: int) -> Tile:
     """The plain tile of a 34-kind index.
 
@@ -113,6 +130,25 @@ def parse_tiles(text: str, start: int = 0) -> tuple[Tile, ...]:
     >>> [str(t) for t in parse_tiles("19m0p")]
     ['1m', '9m', '0p']
     """
+    if _RUNS.fullmatch(text):  # well-formed runs: read them at once, unless a tile does not exist
+        tiles = []
+        for digits, letter in _RUN.findall(text):
+            names = _BY_LETTER[letter]
+            for digit in digits:
+                tile = names.get(digit)
+                if tile is None:
+                    return _parse_tiles(text, start)  # to name the bad tile and its column
+                tiles.append(tile)
+        return tuple(tiles)
+    return _parse_tiles(text, start)
+
+
+_RUN = re.compile(r"([0-9]+)([mpszf])")
+_RUNS = re.compile(r"\s*(?:[0-9]+[mpszf]\s*)*")
+
+
+def _parse_tiles(text: str, start: int) -> tuple[Tile, ...]:
+    """``parse_tiles`` one character at a time, naming the column of anything wrong."""
     tiles: list[Tile] = []
     digits: list[tuple[str, int]] = []
     for offset, char in enumerate(text):
@@ -153,15 +189,15 @@ _DIGITS = frozenset("0123456789")
 _TILES: dict[str, Tile] = {str(t): t for t in _BY_INDEX}  # every tile by its name, built once
 _TILES.update({f"{r}f": Tile(Suit.FLOWER, r) for r in range(1, 9)})
 _TILES.update({f"0{s}": Tile(Suit(s), 5, red=True) for s in "mps"})
-
-
-def _sort_key(tile: Tile) -> tuple[int, int, bool]:
-    return ("mpszf".index(tile.suit), tile.rank, tile.red)
+_BY_LETTER = {letter: {name[0]: t for name, t in _TILES.items() if name[1] == letter} for letter in "mpszf"}
 
 
 def sort_tiles(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
     """Tiles in canonical order: m, p, s, z, f, then rank, a red five after the plain ones."""
-    return tuple(sorted(tiles, key=_sort_key))
+    return tuple(sorted(tiles, key=_SORT_KEY))
+
+
+_SORT_KEY = attrgetter("sort_key")
 
 
 def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:

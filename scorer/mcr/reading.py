@@ -17,19 +17,7 @@ from ..decompose import (
 )
 from ..hand import Hand, MeldKind, WinContext
 from ..suits import M_S_P_Z, Counts, Set, sole_wait, wait_tiles, ways
-
-
-def mask(indices: range | tuple[int, ...] | frozenset[int]) -> int:
-    """The bitmask of tile indices.
-
-    >>> bin(mask((0, 2)))
-    '0b101'
-    """
-    out = 0
-    for i in indices:
-        out |= 1 << i
-    return out
-
+from ..tiles import mask
 
 WINDS = mask(range(27, 31))
 DRAGONS = mask(range(31, 34))
