@@ -15,7 +15,7 @@ import sys
 from typing import Any, TextIO
 
 from scorer import ScorerError, ScoreResult
-from scorer.request import RULE_SETS, error_object, score_parsed, score_request
+from scorer.request import RULE_SETS, error_object, score_parsed
 
 COMMANDS = ("score", "batch", "detect", "serve")
 
@@ -184,10 +184,12 @@ def run_batch(lines: TextIO, out: TextIO, default_rules: str | None = None) -> i
         else:
             if default_rules and isinstance(obj, dict) and "rules" not in obj:
                 obj = {**obj, "rules": default_rules}
-            answer = score_request(obj)
-            if not answer["ok"]:
-                answer["error"]["message"] = f"line {number}: {answer['error']['message']}"
-        failures += not answer["ok"]
+            try:
+                out.write(score_parsed(obj).to_json() + "\n")
+                continue
+            except ScorerError as exc:
+                answer = error_object(exc.code, f"line {number}: {exc}")
+        failures += 1
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return failures
 

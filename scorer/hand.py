@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import ContextError, InvalidHandError, NotationError
+from .errors import ContextError, InvalidHandError, NotationError, ScorerError
 from .tiles import CHOW_TEXT, KONG_TEXT, PUNG_TEXT, Suit, Tile, format_tiles, parse_tiles, sort_tiles
 
 
@@ -204,6 +204,48 @@ def parse_hand(text: str, flowers: str = "") -> Hand:
     if len(text) > MAX_HAND_LENGTH:
         msg = f"the hand string has {len(text)} characters; a hand is written in at most {MAX_HAND_LENGTH}"
         raise NotationError(msg, MAX_HAND_LENGTH)
+    parts = _read_quickly(text) if _HAND.fullmatch(text) else None
+    concealed, melds, win_tile, set_aside = parts or _read(text)
+    if flowers:
+        set_aside += parse_flowers(flowers)
+    return Hand(concealed=concealed, melds=melds, win_tile=win_tile, flowers=set_aside)
+
+
+Parts = tuple[tuple[Tile, ...], tuple[Meld, ...], Tile, tuple[Tile, ...]]  # concealed, melds, win, flowers
+_TOKEN = re.compile(r"\s*(?:\[([0-9mpszf]+)\]|\(([0-9mpszf]+)\)|\+([0-9][mpszf])|([0-9mpszf]+))")
+_HAND = re.compile(r"(?:\s*(?:\[[0-9mpszf]+\]|\([0-9mpszf]+\)|\+[0-9][mpszf]|[0-9mpszf]+))*\s*")
+
+
+def _read_quickly(text: str) -> Parts | None:
+    """The parts of a well-formed hand string; None where anything is wrong (``_read`` then names it)."""
+    melds = []
+    loose: list[Tile] = []
+    win = None
+    try:
+        for exposed, hidden, won, free in _TOKEN.findall(text):
+            if exposed or hidden:
+                tiles = parse_tiles(exposed or hidden)
+                meld = Meld.of(tiles, concealed=not exposed)
+                if hidden and meld.kind is not MeldKind.KONG:
+                    return None
+                melds.append(meld)
+            elif won:
+                if win is not None:
+                    return None
+                win = parse_tiles(won)[0]
+            else:
+                loose.extend(parse_tiles(free))
+    except ScorerError:
+        return None
+    if win is None or win.suit is Suit.FLOWER:
+        return None
+    flower = Suit.FLOWER
+    return (tuple(t for t in loose if t.suit is not flower), tuple(melds), win,
+            tuple(t for t in loose if t.suit is flower))
+
+
+def _read(text: str) -> Parts:
+    """The parts of a hand string read one character at a time, naming the column of anything wrong."""
     melds: list[Meld] = []
     loose: list[Tile] = []
     win: list[tuple[Tile, int]] = []
@@ -250,14 +292,12 @@ def parse_hand(text: str, flowers: str = "") -> Hand:
         msg = f"a second winning tile at column {win[1][1] + 1}: a hand wins on exactly one"
         raise NotationError(msg, win[1][1])
     win_tile = win[0][0]
-    set_aside = [t for t in loose if t.suit is Suit.FLOWER]
     if win_tile.suit is Suit.FLOWER:
         msg = f"the winning tile at column {win[0][1] + 1} is a flower; flowers are set aside"
         raise NotationError(msg, win[0][1])
-    concealed = tuple(t for t in loose if t.suit is not Suit.FLOWER)
-    if flowers:
-        set_aside.extend(parse_flowers(flowers))
-    return Hand(concealed=concealed, melds=tuple(melds), win_tile=win_tile, flowers=tuple(set_aside))
+    flower = Suit.FLOWER
+    return (tuple(t for t in loose if t.suit is not flower), tuple(melds), win_tile,
+            tuple(t for t in loose if t.suit is flower))
 
 
 def not_text(value: object) -> NotationError:

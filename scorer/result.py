@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,3 +47,35 @@ class ScoreResult:
         if self.details:
             out[self.rules] = dict(self.details)
         return out
+
+    def to_json(self) -> str:
+        """The contract's JSON object as text, as ``json.dumps(self.to_dict(), ensure_ascii=False)`` writes it;
+        each fan's text is written once and kept, as batches write the same fans again and again.
+
+        >>> r = ScoreResult("mcr", 2, (Fan("a", "A", "甲", 2),), True, (("E", 1), ("S", -1)), ("11m",))
+        >>> r.to_json() == json.dumps(r.to_dict(), ensure_ascii=False)
+        True
+        """
+        fans = ", ".join([_fan_text(fan) for fan in self.fans])
+        payments = ", ".join([f"{_text(seat)}: {amount}" for seat, amount in self.payments])
+        text = (f'{{"ok": true, "rules": {_text(self.rules)}, "total": {self.total}, "fans": [{fans}], '
+                f'"meets_minimum": {"true" if self.meets_minimum else "false"}, "payments": {{{payments}}}, '
+                f'"decomposition": {_text(list(self.decomposition))}')
+        if self.details:
+            text += f", {_text(self.rules)}: {_text(dict(self.details))}"
+        return text + "}"
+
+
+_text = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _fan_text(fan: Fan) -> str:
+    kept = _FAN_TEXTS.get(id(fan))
+    if kept is None or kept[0] is not fan:
+        if len(_FAN_TEXTS) >= 4096:
+            _FAN_TEXTS.clear()
+        kept = _FAN_TEXTS[id(fan)] = (fan, _text(fan.to_dict()))  # the fan is kept, so its id stays its own
+    return kept[1]
+
+
+_FAN_TEXTS: dict[int, tuple[Fan, str]] = {}

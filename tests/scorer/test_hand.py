@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from scorer import ContextError, InvalidHandError, MeldKind, NotWinningError, ScorerError, parse_hand, score
 from scorer.decompose import counts_of, decompose, divide, honors_and_knitted, is_thirteen_orphans, seven_pairs
-from scorer.request import score_request
+from scorer.request import score_parsed, score_request
 
 
 @pytest.mark.parametrize(
@@ -96,6 +99,18 @@ def test_request_result_is_the_contract_object() -> None:
     assert answer["fans"][0] == {"id": "mixed_straight", "name": "Mixed Straight", "name_zh": "花龙", "value": 8,
                                  "count": 1}
     assert answer["decomposition"] == ["[555z]", "456m", "123p", "789s", "5s5s"]
+
+
+@pytest.mark.parametrize("request_obj", [
+    {"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder": "S", "flowers": "1f"},
+    {"rules": "mcr", "hand": "1112345678999m+5m", "self_draw": True},
+    {"rules": "riichi", "hand": "234m456p34567s99s+8s", "riichi": {"riichi": True, "dora_indicators": "7s"}},
+    {"rules": "guangdong", "hand": "[555z]123p789s456s5s+5s", "discarder": "N"},
+    {"rules": "fuzhou", "hand": "123m456m789m123p45p+6p 99s 1z 3f", "self_draw": True, "fuzhou": {"gold": "9m"}},
+], ids=lambda obj: obj["rules"])
+def test_result_as_json_text_is_the_contract_object(request_obj: dict[str, Any]) -> None:
+    result = score_parsed(request_obj)
+    assert result.to_json() == json.dumps(result.to_dict(), ensure_ascii=False)
 
 
 # --- decomposition ---------------------------------------------------------------------------------
