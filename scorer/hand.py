@@ -45,7 +45,7 @@ _SIZE = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
 _FLOWERS = 34  # the first flower's code (``Tile.code``)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Meld:
     """A set of tiles: a chow, pung or kong (exposed unless ``concealed``), or a pair.
 
@@ -57,7 +57,11 @@ class Meld:
     tiles: tuple[Tile, ...]
     concealed: bool = False
 
-    def __post_init__(self) -> None:
+    def __init__(self, kind: MeldKind, tiles: tuple[Tile, ...], concealed: bool = False) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py); the fields' own order
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "concealed", concealed)
         codes = sorted(t.code for t in self.tiles)  # 34-kind indices; flowers 34 and up
         ok = len(codes) == _SIZE[self.kind] and codes[-1] < 34
         if ok and self.kind is MeldKind.CHOW:
@@ -106,7 +110,7 @@ class Meld:
         return f"({body})" if self.kind is MeldKind.KONG else body
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Hand:
     """A winning hand as laid down: concealed tiles, melds, the winning tile, flowers.
 
@@ -119,9 +123,13 @@ class Hand:
     win_tile: Tile
     flowers: tuple[Tile, ...] = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "concealed", sort_tiles(self.concealed))
-        object.__setattr__(self, "flowers", sort_tiles(self.flowers))
+    def __init__(self, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], win_tile: Tile,
+                 flowers: tuple[Tile, ...] = ()) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py)
+        object.__setattr__(self, "concealed", sort_tiles(concealed))
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "win_tile", win_tile)
+        object.__setattr__(self, "flowers", sort_tiles(flowers))
         if self.win_tile.code >= _FLOWERS:
             msg = f"the winning tile {self.win_tile} is a flower: flowers are set aside, never won on"
             raise InvalidHandError(msg)
@@ -337,7 +345,7 @@ def parse_flowers(text: str) -> tuple[Tile, ...]:
     return tiles
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class WinContext:
     """How the hand was won: the fields of the contract's request shared by every rule set."""
 
@@ -349,6 +357,19 @@ class WinContext:
     kong_replacement: bool = False
     robbing_kong: bool = False
     last_of_kind: bool = False
+
+    def __init__(self, self_draw: bool = False, seat_wind: Wind = Wind.EAST, round_wind: Wind = Wind.EAST,
+                 discarder: Wind | None = None, last_tile: bool = False, kong_replacement: bool = False,
+                 robbing_kong: bool = False, last_of_kind: bool = False) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py)
+        object.__setattr__(self, "self_draw", self_draw)
+        object.__setattr__(self, "seat_wind", seat_wind)
+        object.__setattr__(self, "round_wind", round_wind)
+        object.__setattr__(self, "discarder", discarder)
+        object.__setattr__(self, "last_tile", last_tile)
+        object.__setattr__(self, "kong_replacement", kong_replacement)
+        object.__setattr__(self, "robbing_kong", robbing_kong)
+        object.__setattr__(self, "last_of_kind", last_of_kind)
 
     def check(self, hand: Hand) -> None:
         """Raise ``ContextError`` where the flags contradict each other or the hand."""

@@ -21,7 +21,7 @@ class Fan:
         return {"id": self.id, "name": self.name, "name_zh": self.name_zh, "value": self.value, "count": self.count}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ScoreResult:
     """The contract's result object, frozen. ``payments`` are (seat, net change) pairs, E S W N."""
 
@@ -32,6 +32,18 @@ class ScoreResult:
     payments: tuple[tuple[str, int], ...]
     decomposition: tuple[str, ...]
     details: tuple[tuple[str, Any], ...] = ()  # rule-set extras, e.g. Riichi's han, fu, limit, points
+
+    def __init__(self, rules: str, total: int, fans: tuple[Fan, ...], meets_minimum: bool,
+                 payments: tuple[tuple[str, int], ...], decomposition: tuple[str, ...],
+                 details: tuple[tuple[str, Any], ...] = ()) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py): one per hand scored
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "fans", fans)
+        object.__setattr__(self, "meets_minimum", meets_minimum)
+        object.__setattr__(self, "payments", payments)
+        object.__setattr__(self, "decomposition", decomposition)
+        object.__setattr__(self, "details", details)
 
     def to_dict(self) -> dict[str, Any]:
         """The contract's JSON object."""

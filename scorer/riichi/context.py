@@ -17,7 +17,7 @@ from ..tiles import Tile, parse_tiles, tile_from_index
 from .config import RiichiConfig
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RiichiContext:
     """The contract's ``"riichi"`` object.
 
@@ -43,6 +43,28 @@ class RiichiContext:
     paarenchan: int = 0
     nuki_dora: int = 0
     pao: str | None = None
+
+    def __init__(self, riichi: bool = False, double_riichi: bool = False, ippatsu: bool = False,
+                 open_riichi: bool = False, dora_indicators: tuple[Tile, ...] = (),
+                 ura_indicators: tuple[Tile, ...] = (), honba: int = 0, riichi_sticks: int = 0, tenhou: bool = False,
+                 chiihou: bool = False, renhou: bool = False, nagashi_mangan: bool = False, paarenchan: int = 0,
+                 nuki_dora: int = 0, pao: str | None = None) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py)
+        object.__setattr__(self, "riichi", riichi)
+        object.__setattr__(self, "double_riichi", double_riichi)
+        object.__setattr__(self, "ippatsu", ippatsu)
+        object.__setattr__(self, "open_riichi", open_riichi)
+        object.__setattr__(self, "dora_indicators", dora_indicators)
+        object.__setattr__(self, "ura_indicators", ura_indicators)
+        object.__setattr__(self, "honba", honba)
+        object.__setattr__(self, "riichi_sticks", riichi_sticks)
+        object.__setattr__(self, "tenhou", tenhou)
+        object.__setattr__(self, "chiihou", chiihou)
+        object.__setattr__(self, "renhou", renhou)
+        object.__setattr__(self, "nagashi_mangan", nagashi_mangan)
+        object.__setattr__(self, "paarenchan", paarenchan)
+        object.__setattr__(self, "nuki_dora", nuki_dora)
+        object.__setattr__(self, "pao", pao)
 
     @property
     def in_riichi(self) -> bool:

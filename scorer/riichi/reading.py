@@ -119,14 +119,15 @@ class Facts:
         event = (ctx.kong_replacement or ctx.last_tile or ctx.robbing_kong or rc.tenhou or rc.chiihou or rc.renhou
                  or rc.paarenchan > 0)
         # in patterns.GATES order
-        pungs3 = 34 - counts.count(0) - counts.count(1) - counts.count(2) >= 3  # three kinds held three times
-        pairs7 = self.concealed.count(2) == 7
+        pungs3 = sum(map(_TWO.__lt__, counts)) >= 3  # three kinds held three times or more
+        pairs7 = not hand.melds and kinds.bit_count() == 7 and self.concealed.count(2) == 7
         self.gates = (riichi, self.self_draw, honors, len(suits) <= 1, orphans, not kinds & ~GREEN_BITS, kongs >= 3,
                       tanyao, event, pungs3, pairs7)
 
 
 _WIND_INDEX = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
 _CHOW = MeldKind.CHOW
+_TWO = 2
 
 
 def dora_of(indicator: int) -> int:
@@ -233,9 +234,9 @@ def readings(f: Facts) -> list[Reading]:
             out.append(Reading(f, REGULAR, sets, pair, TANKI, -1, chow_t, pung_t, concealed))
     if not melds:
         counts = f.concealed
-        if counts.count(2) == 7:  # seven different pairs (four of a kind is not two pairs)
+        if f.gates[-1]:  # seven different pairs (four of a kind is not two pairs)
             out.append(Reading(f, SEVEN_PAIRS, (), -1, SPECIAL, -1))
-        if counts.count(0) == 21:  # thirteen kinds
+        if f.kinds.bit_count() == 13:  # thirteen kinds
             if is_kokushi(counts):
                 out.append(Reading(f, KOKUSHI, (), -1, SPECIAL, -1))
             elif f.config.has_shiisanpuutaa and (f.rc.tenhou or f.rc.chiihou) and is_shiisanpuutaa(counts):

@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 from typing import Any
 
 import pytest
 
-from scorer import ContextError, InvalidHandError, MeldKind, NotWinningError, ScorerError, parse_hand, score
+from scorer import (
+    ContextError,
+    Hand,
+    InvalidHandError,
+    Meld,
+    MeldKind,
+    NotWinningError,
+    ScorerError,
+    ScoreResult,
+    WinContext,
+    parse_hand,
+    score,
+)
 from scorer.decompose import counts_of, decompose, divide, honors_and_knitted, is_thirteen_orphans, seven_pairs
 from scorer.request import score_parsed, score_request
+from scorer.riichi import RiichiContext
 
 
 @pytest.mark.parametrize(
@@ -148,3 +163,13 @@ def test_special_shapes() -> None:
     assert honors_and_knitted(counts_of(parse_hand("147m25p3s1234567z+6s").all_tiles)) == (True, False)
     assert honors_and_knitted(counts_of(parse_hand("147m258p369s1234z+5z").all_tiles)) == (False, True)
     assert honors_and_knitted(counts_of(parse_hand("148m25p3s1234567z+6s").all_tiles)) is None
+
+
+@pytest.mark.parametrize("cls", [Meld, Hand, WinContext, ScoreResult, RiichiContext], ids=lambda c: c.__name__)
+def test_written_out_constructors_take_the_fields(cls: type) -> None:
+    # these frozen dataclasses write their __init__ out (mypyc compiles it); it must match their fields
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
