@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
-import inspect
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from scorer import (
     ScorerError,
     ScoreResult,
     WinContext,
+    Wind,
     parse_hand,
     score,
 )
@@ -167,9 +170,15 @@ def test_special_shapes() -> None:
 
 @pytest.mark.parametrize("cls", [Meld, Hand, WinContext, ScoreResult, RiichiContext], ids=lambda c: c.__name__)
 def test_written_out_constructors_take_the_fields(cls: type) -> None:
-    # these frozen dataclasses write their __init__ out (mypyc compiles it); it must match their fields
-    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    # these frozen dataclasses write their __init__ out (mypyc compiles it); it must match their fields.
+    # Read from the source, as a compiled class shows no signature.
+    module = sys.modules[cls.__module__]
+    source = Path(module.__file__ or "").parent / f"{cls.__module__.rsplit('.', 1)[-1]}.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    (node,) = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls.__name__]
+    (init,) = [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"]
     fields = dataclasses.fields(cls)
-    assert [p.name for p in params] == [f.name for f in fields]
-    assert [p.default for p in params] == [
-        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
+    assert [a.arg for a in init.args.args][1:] == [f.name for f in fields]
+    assert [ast.unparse(d) for d in init.args.defaults] == [
+        f"Wind.{f.default.name}" if isinstance(f.default, Wind) else repr(f.default)
+        for f in fields if f.default is not dataclasses.MISSING]
