@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import ContextError, InvalidHandError, NotationError, ScorerError
-from .tiles import CHOW_TEXT, KONG_TEXT, PUNG_TEXT, Suit, Tile, format_tiles, parse_tiles, sort_tiles
+from .tiles import CHOW_TEXT, KONG_TEXT, PUNG_TEXT, Suit, Tile, format_tiles, parse_tiles, read_runs, sort_tiles
 
 
 class MeldKind(StrEnum):
@@ -220,8 +220,9 @@ def parse_hand(text: str, flowers: str = "") -> Hand:
 
 
 Parts = tuple[tuple[Tile, ...], tuple[Meld, ...], Tile, tuple[Tile, ...]]  # concealed, melds, win, flowers
-_TOKEN = re.compile(r"\s*(?:\[([0-9mpszf]+)\]|\(([0-9mpszf]+)\)|\+([0-9][mpszf])|([0-9mpszf]+))")
-_HAND = re.compile(r"(?:\s*(?:\[[0-9mpszf]+\]|\([0-9mpszf]+\)|\+[0-9][mpszf]|[0-9mpszf]+))*\s*")
+_RUNS = r"(?:[0-9]+[mpszf])+"  # tiles written as runs: digits, then their suit letter
+_TOKEN = re.compile(rf"\s*(?:\[({_RUNS})\]|\(({_RUNS})\)|\+([0-9][mpszf])|({_RUNS}))")
+_HAND = re.compile(rf"(?:\s*(?:\[{_RUNS}\]|\({_RUNS}\)|\+[0-9][mpszf]|{_RUNS}))*\s*")
 
 
 def _read_quickly(text: str) -> Parts | None:
@@ -231,8 +232,10 @@ def _read_quickly(text: str) -> Parts | None:
     win = None
     try:
         for exposed, hidden, won, free in _TOKEN.findall(text):
+            tiles = read_runs(exposed or hidden or won or free)
+            if tiles is None:
+                return None
             if exposed or hidden:
-                tiles = parse_tiles(exposed or hidden)
                 meld = Meld.of(tiles, concealed=not exposed)
                 if hidden and meld.kind is not MeldKind.KONG:
                     return None
@@ -240,10 +243,10 @@ def _read_quickly(text: str) -> Parts | None:
             elif won:
                 if win is not None:
                     return None
-                win = parse_tiles(won)[0]
+                win = tiles[0]
             else:
-                loose.extend(parse_tiles(free))
-    except ScorerError:
+                loose.extend(tiles)
+    except ScorerError:  # a meld that is no meld
         return None
     if win is None or win.suit is Suit.FLOWER:
         return None

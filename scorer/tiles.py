@@ -131,16 +131,24 @@ def parse_tiles(text: str, start: int = 0) -> tuple[Tile, ...]:
     ['1m', '9m', '0p']
     """
     if _RUNS.fullmatch(text):  # well-formed runs: read them at once, unless a tile does not exist
-        tiles = []
-        for digits, letter in _RUN.findall(text):
-            names = _BY_LETTER[letter]
-            for digit in digits:
-                tile = names.get(digit)
-                if tile is None:
-                    return _parse_tiles(text, start)  # to name the bad tile and its column
-                tiles.append(tile)
-        return tuple(tiles)
-    return _parse_tiles(text, start)
+        tiles = read_runs(text)
+        if tiles is not None:
+            return tiles
+    return _parse_tiles(text, start)  # to name what is wrong and its column
+
+
+def read_runs(text: str) -> tuple[Tile, ...] | None:
+    """The tiles of runs already known to be well formed (digits, then a suit letter); None where a tile
+    does not exist (``parse_tiles`` names it)."""
+    tiles = []
+    for digits, letter in _RUN.findall(text):
+        names = _BY_LETTER[letter]
+        for digit in digits:
+            tile = names.get(digit)
+            if tile is None:
+                return None
+            tiles.append(tile)
+    return tuple(tiles)
 
 
 _RUN = re.compile(r"([0-9]+)([mpszf])")
