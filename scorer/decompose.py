@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import permutations
+from typing import Final
 
 from . import suits
 from .hand import Hand, Meld, MeldKind
@@ -17,14 +18,14 @@ from .tiles import Tile, format_tiles, tile_from_index
 
 Counts = tuple[int, ...]
 Block = tuple[MeldKind, int]  # (chow, first index) or (pung, index); a pair is kept apart
-WILD = suits.WILD
+WILD: Final = suits.WILD
 
-KNITTED_SEQUENCES: tuple[tuple[int, ...], ...] = tuple(
+KNITTED_SEQUENCES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(9 * suit + rank for suit, start in zip(order, (0, 1, 2), strict=True) for rank in range(start, 9, 3))
     for order in permutations(range(3))
 )
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-HONORS = range(27, 34)
+ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+HONORS: Final = range(27, 34)
 
 
 class Shape(StrEnum):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Final, Protocol
 
 
 class Excluding(Protocol):
@@ -86,4 +86,4 @@ class ExclusionTable:
         return kept
 
 
-_LIMIT = 1 << 16
+_LIMIT: Final = 1 << 16

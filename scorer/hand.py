@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from .errors import ContextError, InvalidHandError, NotationError, ScorerError
 from .tiles import CHOW_TEXT, KONG_TEXT, PUNG_TEXT, Suit, Tile, format_tiles, parse_tiles, read_runs, sort_tiles
@@ -40,9 +41,9 @@ class Wind(StrEnum):
         return WINDS[("ESWN".index(self.value) + steps) % 4]
 
 
-WINDS = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
-_SIZE = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
-_FLOWERS = 34  # the first flower's code (``Tile.code``)
+WINDS: Final = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+_SIZE: Final = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
+_FLOWERS: Final = 34  # the first flower's code (``Tile.code``)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -196,8 +197,8 @@ class Hand:
         return format_hand(self)
 
 
-_LOOSE = re.compile(r"[^\s\[\]()+]+")
-MAX_HAND_LENGTH = 256  # 18 tiles, 8 flowers, brackets and spaces fit many times over
+_LOOSE: Final = re.compile(r"[^\s\[\]()+]+")
+MAX_HAND_LENGTH: Final = 256  # 18 tiles, 8 flowers, brackets and spaces fit many times over
 
 
 def parse_hand(text: str, flowers: str = "") -> Hand:
@@ -220,9 +221,9 @@ def parse_hand(text: str, flowers: str = "") -> Hand:
 
 
 Parts = tuple[tuple[Tile, ...], tuple[Meld, ...], Tile, tuple[Tile, ...]]  # concealed, melds, win, flowers
-_RUNS = r"(?:[0-9]+[mpszf])+"  # tiles written as runs: digits, then their suit letter
-_TOKEN = re.compile(rf"\s*(?:\[({_RUNS})\]|\(({_RUNS})\)|\+([0-9][mpszf])|({_RUNS}))")
-_HAND = re.compile(rf"(?:\s*(?:\[{_RUNS}\]|\({_RUNS}\)|\+[0-9][mpszf]|{_RUNS}))*\s*")
+_RUNS: Final = r"(?:[0-9]+[mpszf])+"  # tiles written as runs: digits, then their suit letter
+_TOKEN: Final = re.compile(rf"\s*(?:\[({_RUNS})\]|\(({_RUNS})\)|\+([0-9][mpszf])|({_RUNS}))")
+_HAND: Final = re.compile(rf"(?:\s*(?:\[{_RUNS}\]|\({_RUNS}\)|\+[0-9][mpszf]|{_RUNS}))*\s*")
 
 
 def _read_quickly(text: str) -> Parts | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Hashable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .errors import ContextError
 
@@ -41,7 +41,7 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
     return changed
 
 
-_MADE: dict[Hashable, tuple[Any, Any]] = {}  # (config's identity, rules, options) -> (config, settings)
+_MADE: Final[dict[Hashable, tuple[Any, Any]]] = {}  # (config's identity, rules, options) -> (config, settings)
 
 
 def _apply(config: C, options: Mapping[str, Any], rules: str) -> C:

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from .errors import ContextError, ScorerError
 from .hand import WINDS, WinContext, Wind, not_text, parse_hand
 from .result import ScoreResult
 
-RULE_SETS = ("mcr", "riichi", "guangdong", "fuzhou")
-_FLAGS = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
-_SECTIONS = ("riichi", "fuzhou", "guangdong")  # rule-set objects; "guangdong" holds liability facts
-FIELDS = frozenset({"rules", "hand", "seat_wind", "round_wind", "discarder", "flowers", "options", *_FLAGS, *_SECTIONS})
+RULE_SETS: Final = ("mcr", "riichi", "guangdong", "fuzhou")
+_FLAGS: Final = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
+_SECTIONS: Final = ("riichi", "fuzhou", "guangdong")  # rule-set objects; "guangdong" holds liability facts
+FIELDS: Final = frozenset(
+    {"rules", "hand", "seat_wind", "round_wind", "discarder", "flowers", "options", *_FLAGS, *_SECTIONS})
 
 
 def score_request(obj: Any) -> dict[str, Any]:
@@ -73,7 +74,7 @@ def score_parsed(obj: Any) -> ScoreResult:
     return result
 
 
-_MODULES: dict[str, Any] = {}  # the rule sets' modules, imported when first asked for
+_MODULES: Final[dict[str, Any]] = {}  # the rule sets' modules, imported when first asked for
 
 
 def context_from(obj: Mapping[str, Any]) -> WinContext:
@@ -104,4 +105,4 @@ def _wind(obj: Mapping[str, Any], name: str, default: Wind | None) -> Wind | Non
     return wind
 
 
-_WINDS = {w.value: w for w in WINDS}
+_WINDS: Final = {w.value: w for w in WINDS}

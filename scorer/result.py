@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,4 +90,4 @@ def _fan_text(fan: Fan) -> str:
     return kept[1]
 
 
-_FAN_TEXTS: dict[int, tuple[Fan, str]] = {}
+_FAN_TEXTS: Final[dict[int, tuple[Fan, str]]] = {}

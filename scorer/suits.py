@@ -17,19 +17,20 @@ the first of a chow, then as the pair; a hand's ways in the order of the product
 from __future__ import annotations
 
 from itertools import product
+from typing import Final
 
 Counts = tuple[int, ...]
 Set = tuple[bool, int, bool, bool]  # (a chow, first 34-kind index, claimed, a kong): found sets are neither
 Way = tuple[tuple[Set, ...], int, tuple[int, ...], tuple[int, ...]]  # sets, pair (-1: none), chow firsts, pung firsts
 WildWay = tuple[tuple[Set, ...], int, int]  # sets, pair (-1: none), wilds used; a wild stands in for any tile
 
-NO_PAIR = -1  # a suit's way without the pair
-WILD = -1  # the index of a set of wilds alone, and of a hand's pair of wilds alone (every hand has a pair)
-SEGMENTS = ((0, 9), (9, 18), (18, 27), (27, 34))
-M_P_S_Z = (0, 1, 2, 3)  # the suits in index order
-M_S_P_Z = (0, 2, 1, 3)  # characters, bamboo, dots (the order of the MCR reference calculator's tiles)
-_EMPTY = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
-_LIMIT = 1 << 16  # entries a memo keeps before it starts again
+NO_PAIR: Final = -1  # a suit's way without the pair
+WILD: Final = -1  # the index of a set of wilds alone, and of a hand's pair of wilds alone (every hand has a pair)
+SEGMENTS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
+M_P_S_Z: Final = (0, 1, 2, 3)  # the suits in index order
+M_S_P_Z: Final = (0, 2, 1, 3)  # characters, bamboo, dots (the order of the MCR reference calculator's tiles)
+_EMPTY: Final = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
+_LIMIT: Final = 1 << 16  # entries a memo keeps before it starts again
 
 
 def suit_ways(segment: Counts, base: int) -> tuple[Way, ...]:
@@ -325,11 +326,11 @@ def _split(work: list[int], i: int, least: int, pair: int, sets: list[Set], chow
         work[i] = n
 
 
-_WAYS: dict[tuple[Counts, int], tuple[Way, ...]] = {}
-_SHAPES: dict[tuple[Counts, bool], tuple[Way, ...]] = {}
-_WAITS: dict[tuple[Counts, int], tuple[int, ...]] = {}
-_SHAPE_WAITS: dict[tuple[Counts, bool], tuple[int, ...]] = {}
-_SPLITS: dict[tuple[Counts, bool], bool] = {}
+_WAYS: Final[dict[tuple[Counts, int], tuple[Way, ...]]] = {}
+_SHAPES: Final[dict[tuple[Counts, bool], tuple[Way, ...]]] = {}
+_WAITS: Final[dict[tuple[Counts, int], tuple[int, ...]]] = {}
+_SHAPE_WAITS: Final[dict[tuple[Counts, bool], tuple[int, ...]]] = {}
+_SPLITS: Final[dict[tuple[Counts, bool], bool]] = {}
 
 
 # --- wild tiles --------------------------------------------------------------------------------------
@@ -445,7 +446,7 @@ def _wild_walk(segment: Counts, base: int, wilds: int) -> tuple[WildWay, ...]:
     return tuple((suit_sets, pair, used) for (suit_sets, pair), used in found.items())
 
 
-_WILD_WAYS: dict[tuple[Counts, int, int], tuple[WildWay, ...]] = {}
+_WILD_WAYS: Final[dict[tuple[Counts, int, int], tuple[WildWay, ...]]] = {}
 
 
 def clear() -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
+from typing import Final
 
 from .errors import NotationError
 
@@ -23,9 +24,9 @@ class Suit(StrEnum):
     FLOWER = "f"
 
 
-_MAX_RANK = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 8}
-_OFFSET = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27, Suit.FLOWER: 34}
-NUMBERED = frozenset({Suit.MAN, Suit.PIN, Suit.SOU})
+_MAX_RANK: Final = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 8}
+_OFFSET: Final = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27, Suit.FLOWER: 34}
+NUMBERED: Final = frozenset({Suit.MAN, Suit.PIN, Suit.SOU})
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -118,8 +119,8 @@ def tile_from_index(index: int) -> Tile:
     return _BY_INDEX[index]
 
 
-_SUITS_BY_LETTER = {s.value: s for s in Suit}
-_BY_INDEX = tuple(
+_SUITS_BY_LETTER: Final = {s.value: s for s in Suit}
+_BY_INDEX: Final = tuple(
     Tile(suit, rank) for suit in (Suit.MAN, Suit.PIN, Suit.SOU, Suit.HONOR) for rank in range(1, _MAX_RANK[suit] + 1)
 )
 
@@ -151,8 +152,8 @@ def read_runs(text: str) -> tuple[Tile, ...] | None:
     return tuple(tiles)
 
 
-_RUN = re.compile(r"([0-9]+)([mpszf])")
-_RUNS = re.compile(r"\s*(?:[0-9]+[mpszf]\s*)*")
+_RUN: Final = re.compile(r"([0-9]+)([mpszf])")
+_RUNS: Final = re.compile(r"\s*(?:[0-9]+[mpszf]\s*)*")
 
 
 def _parse_tiles(text: str, start: int) -> tuple[Tile, ...]:
@@ -193,11 +194,11 @@ def _bad(digit: int, suit: Suit, position: int) -> Tile:
     raise NotationError(msg, position)
 
 
-_DIGITS = frozenset("0123456789")
-_TILES: dict[str, Tile] = {str(t): t for t in _BY_INDEX}  # every tile by its name, built once
+_DIGITS: Final = frozenset("0123456789")
+_TILES: Final[dict[str, Tile]] = {str(t): t for t in _BY_INDEX}  # every tile by its name, built once
 _TILES.update({f"{r}f": Tile(Suit.FLOWER, r) for r in range(1, 9)})
 _TILES.update({f"0{s}": Tile(Suit(s), 5, red=True) for s in "mps"})
-_BY_LETTER = {letter: {name[0]: t for name, t in _TILES.items() if name[1] == letter} for letter in "mpszf"}
+_BY_LETTER: Final = {letter: {name[0]: t for name, t in _TILES.items() if name[1] == letter} for letter in "mpszf"}
 
 
 def sort_tiles(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
@@ -205,7 +206,7 @@ def sort_tiles(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles, key=_SORT_KEY))
 
 
-_SORT_KEY = attrgetter("sort_key")
+_SORT_KEY: Final = attrgetter("sort_key")
 
 
 def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:
@@ -229,8 +230,8 @@ def _name(index: int) -> tuple[str, str]:
 
 
 # the notation of a set of plain tiles by its first 34-kind index: "123m", "111m", "1111m", "1m1m"
-CHOW_TEXT = tuple(f"{r}{int(r) + 1}{int(r) + 2}{s}" if i < 27 and i % 9 < 7 else "" for i, (r, s) in
+CHOW_TEXT: Final = tuple(f"{r}{int(r) + 1}{int(r) + 2}{s}" if i < 27 and i % 9 < 7 else "" for i, (r, s) in
                   enumerate(_name(i) for i in range(34)))
-PUNG_TEXT = tuple(f"{r * 3}{s}" for r, s in (_name(i) for i in range(34)))
-KONG_TEXT = tuple(f"{r * 4}{s}" for r, s in (_name(i) for i in range(34)))
-PAIR_TEXT = tuple(f"{r}{s}{r}{s}" for r, s in (_name(i) for i in range(34)))
+PUNG_TEXT: Final = tuple(f"{r * 3}{s}" for r, s in (_name(i) for i in range(34)))
+KONG_TEXT: Final = tuple(f"{r * 4}{s}" for r, s in (_name(i) for i in range(34)))
+PAIR_TEXT: Final = tuple(f"{r}{s}{r}{s}" for r, s in (_name(i) for i in range(34)))

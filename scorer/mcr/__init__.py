@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..decompose import Shape
 from ..errors import ContextError, NotWinningError
@@ -23,7 +23,7 @@ from .reading import HandFacts, Reading, readings
 
 __all__ = ["DEFAULT", "MCRConfig", "PATTERNS", "rank_key", "score", "score_request", "settle"]
 
-RULES = "mcr"
+RULES: Final = "mcr"
 Candidate = tuple[dict[str, int], Reading]  # fans after 不计, the reading
 
 
@@ -58,8 +58,8 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
     )
 
 
-_TIE_PREFERRED = ("pure_triple_chow", "triple_pung")
-_SHAPE_RANK = {Shape.SEVEN_PAIRS: 0, Shape.REGULAR: 1}  # the other shapes 2
+_TIE_PREFERRED: Final = ("pure_triple_chow", "triple_pung")
+_SHAPE_RANK: Final = {Shape.SEVEN_PAIRS: 0, Shape.REGULAR: 1}  # the other shapes 2
 
 
 def rank_key(candidate: Candidate) -> tuple[int, int, bool, int]:
@@ -95,7 +95,7 @@ def settle(total: int, ctx: WinContext, config: MCRConfig = DEFAULT) -> tuple[tu
                  for seat in _SEATS)
 
 
-_SEATS = ("E", "S", "W", "N")
+_SEATS: Final = ("E", "S", "W", "N")
 
 
 def _check_last_of_kind(hand: Hand, ctx: WinContext) -> None:
@@ -127,8 +127,8 @@ def _fan_list(fans: dict[str, int]) -> tuple[Fan, ...]:
     return tuple(out)
 
 
-_ORDER = {p.id: i for i, p in enumerate(PATTERNS)}
-_FANS: dict[tuple[str, int], Fan] = {}  # (id, count) -> Fan (frozen, so shared); a few hundred at most
+_ORDER: Final = {p.id: i for i, p in enumerate(PATTERNS)}
+_FANS: Final[dict[tuple[str, int], Fan]] = {}  # (id, count) -> Fan (frozen, so shared); a few hundred at most
 
 
 def groups_of(reading: Reading, hand: Hand) -> tuple[str, ...]:

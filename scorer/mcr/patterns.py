@@ -11,21 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from ..decompose import Shape
 from ..exclusions import ExclusionTable
 from .combinations import chow_fans, pung_fans
 from .reading import DRAGONS, GREEN, HONORS, REVERSIBLE, SIMPLES, TERMINALS, WINDS, HandFacts, Reading, ranks
 
-ALL = frozenset(Shape)
-REGULAR = frozenset({Shape.REGULAR})
-SETS = frozenset({Shape.REGULAR, Shape.KNITTED_STRAIGHT})  # readings with sets (a knitted straight has one)
-PAIRS = frozenset({Shape.REGULAR, Shape.SEVEN_PAIRS})  # readings judged tile by tile
-SETS_AND_PAIRS = SETS | PAIRS
-SEVEN_PAIRS = frozenset({Shape.SEVEN_PAIRS})
-THIRTEEN_ORPHANS = frozenset({Shape.THIRTEEN_ORPHANS})
-HONORS_AND_KNITTED = frozenset({Shape.HONORS_AND_KNITTED})
-KNITTED = frozenset({Shape.KNITTED_STRAIGHT, Shape.HONORS_AND_KNITTED})  # 全不靠 with all nine knitted tiles
+ALL: Final = frozenset(Shape)
+REGULAR: Final = frozenset({Shape.REGULAR})
+SETS: Final = frozenset({Shape.REGULAR, Shape.KNITTED_STRAIGHT})  # readings with sets (a knitted straight has one)
+PAIRS: Final = frozenset({Shape.REGULAR, Shape.SEVEN_PAIRS})  # readings judged tile by tile
+SETS_AND_PAIRS: Final = SETS | PAIRS
+SEVEN_PAIRS: Final = frozenset({Shape.SEVEN_PAIRS})
+THIRTEEN_ORPHANS: Final = frozenset({Shape.THIRTEEN_ORPHANS})
+HONORS_AND_KNITTED: Final = frozenset({Shape.HONORS_AND_KNITTED})
+KNITTED: Final = frozenset({Shape.KNITTED_STRAIGHT, Shape.HONORS_AND_KNITTED})  # 全不靠 with all nine knitted tiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,7 @@ class Pattern:
 # --- detectors: facts of one reading (``r``) and of its hand (``r.h``) -----------------------------------
 
 
-_COMBINATIONS: set[Callable[[Reading], int]] = set()  # detectors read from the combination tables
+_COMBINATIONS: Final[set[Callable[[Reading], int]]] = set()  # detectors read from the combination tables
 
 
 def _chow(name: str) -> Callable[[Reading], int]:
@@ -331,8 +332,8 @@ def _x(*ids: str) -> frozenset[str]:
     return frozenset(ids)
 
 
-WIN_FLAGS = ALL
-PATTERNS: tuple[Pattern, ...] = (
+WIN_FLAGS: Final = ALL
+PATTERNS: Final[tuple[Pattern, ...]] = (
     # 88
     Pattern(1, "big_four_winds", "Big Four Winds", "大四喜", 88, _pung("big_four_winds"), REGULAR,
             _x("big_three_winds", "all_pungs", "prevalent_wind", "seat_wind", "pung_of_terminals_or_honors",
@@ -493,16 +494,16 @@ PATTERNS: tuple[Pattern, ...] = (
             REGULAR, _x("melded_kong", "concealed_kong"), needs=("kongs",)),
 )
 
-BY_ID: dict[str, Pattern] = {p.id: p for p in PATTERNS}
-VALUES: dict[str, int] = {p.id: p.value for p in PATTERNS}
-_EXCLUSIONS = ExclusionTable.of(PATTERNS)
-_SKIPPED = _COMBINATIONS | {_flowers, _never}
+BY_ID: Final[dict[str, Pattern]] = {p.id: p for p in PATTERNS}
+VALUES: Final[dict[str, int]] = {p.id: p.value for p in PATTERNS}
+_EXCLUSIONS: Final = ExclusionTable.of(PATTERNS)
+_SKIPPED: Final = _COMBINATIONS | {_flowers, _never}
 
 # facts that patterns may need (``Pattern.needs``): of the hand (``hand_gates``), then of a reading (``plan``)
-GATES = ("honors", "no_honors", "one_suit", "two_suits", "three_suits", "orphans", "kongs", "fours", "concealed",
+GATES: Final = ("honors", "no_honors", "one_suit", "two_suits", "three_suits", "orphans", "kongs", "fours", "concealed",
          "melded", "self_draw", "event",
          "pungs1", "pungs2", "pungs3", "pungs4", "no_pungs", "wait", "honor_pair", "orphan_pair", "five_pair")
-_GATE = {name: 1 << i for i, name in enumerate(GATES)}
+_GATE: Final = {name: 1 << i for i, name in enumerate(GATES)}
 
 
 def _bits(*facts: bool) -> int:
@@ -522,12 +523,12 @@ def hand_gates(h: HandFacts) -> int:
                  h.last_tile or h.kong_replacement or h.robbing_kong or h.last_of_kind)
 
 
-_PUNGS = (_GATE["no_pungs"], _GATE["pungs1"], _GATE["pungs1"] | _GATE["pungs2"],
+_PUNGS: Final = (_GATE["no_pungs"], _GATE["pungs1"], _GATE["pungs1"] | _GATE["pungs2"],
           _GATE["pungs1"] | _GATE["pungs2"] | _GATE["pungs3"],
           _GATE["pungs1"] | _GATE["pungs2"] | _GATE["pungs3"] | _GATE["pungs4"])
-_PAIR = tuple(0 if i >= 34 else _GATE["honor_pair"] | _GATE["orphan_pair"] if i >= 27 else _GATE["orphan_pair"]
+_PAIR: Final = tuple(0 if i >= 34 else _GATE["honor_pair"] | _GATE["orphan_pair"] if i >= 27 else _GATE["orphan_pair"]
               if i % 9 in (0, 8) else _GATE["five_pair"] if i % 9 == 4 else 0 for i in range(35))  # [-1]: none
-_WAIT = _GATE["wait"]
+_WAIT: Final = _GATE["wait"]
 
 Plan = tuple[tuple[str, Callable[[Reading], int]], ...]
 
@@ -543,8 +544,8 @@ def plan(r: Reading, hand: int) -> Plan:
     return found
 
 
-_PLANS: dict[tuple[Shape, int], Plan] = {}
-_BY_SHAPE = {shape: tuple((p.id, p.detect, sum(_GATE[need] for need in p.needs)) for p in PATTERNS
+_PLANS: Final[dict[tuple[Shape, int], Plan]] = {}
+_BY_SHAPE: Final = {shape: tuple((p.id, p.detect, sum(_GATE[need] for need in p.needs)) for p in PATTERNS
                           if shape in p.shapes and p.detect not in _SKIPPED) for shape in Shape}
 
 

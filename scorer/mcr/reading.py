@@ -7,6 +7,8 @@ tiles are bitmasks over them (bit ``i`` for tile ``i``). A set of a reading is `
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..decompose import (
     KNITTED_SEQUENCES,
     Shape,
@@ -19,13 +21,15 @@ from ..hand import Hand, MeldKind, WinContext
 from ..suits import M_S_P_Z, Counts, Set, sole_wait, wait_tiles, ways
 from ..tiles import mask
 
-WINDS = mask(range(27, 31))
-DRAGONS = mask(range(31, 34))
-HONORS = WINDS | DRAGONS
-TERMINALS = mask((0, 8, 9, 17, 18, 26))
-SUITS = _MAN, _PIN, _SOU = mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27))
-GREEN = mask((19, 20, 21, 23, 25, 32))  # 2 3 4 6 8 bamboo and Green dragon
-REVERSIBLE = mask((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))  # 1234589p 245689s White
+WINDS: Final = mask(range(27, 31))
+DRAGONS: Final = mask(range(31, 34))
+HONORS: Final = WINDS | DRAGONS
+TERMINALS: Final = mask((0, 8, 9, 17, 18, 26))
+_MAN: Final = mask(range(0, 9))
+_PIN: Final = mask(range(9, 18))
+_SOU: Final = mask(range(18, 27))
+GREEN: Final = mask((19, 20, 21, 23, 25, 32))  # 2 3 4 6 8 bamboo and Green dragon
+REVERSIBLE: Final = mask((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))  # 1234589p 245689s White
 
 
 def ranks(*numbers: int) -> int:
@@ -33,7 +37,7 @@ def ranks(*numbers: int) -> int:
     return mask(tuple(9 * suit + n - 1 for suit in range(3) for n in numbers))
 
 
-SIMPLES = ranks(2, 3, 4, 5, 6, 7, 8)
+SIMPLES: Final = ranks(2, 3, 4, 5, 6, 7, 8)
 
 
 class HandFacts:
@@ -117,7 +121,7 @@ class HandFacts:
         return self._unique_wait
 
 
-_WIND_INDEX = {"E": 27, "S": 28, "W": 29, "N": 30}
+_WIND_INDEX: Final = {"E": 27, "S": 28, "W": 29, "N": 30}
 
 
 class Reading:
@@ -179,7 +183,7 @@ def readings(h: HandFacts) -> list[Reading]:
     return out
 
 
-_KNITTED = tuple(mask(sequence) for sequence in KNITTED_SEQUENCES)
+_KNITTED: Final = tuple(mask(sequence) for sequence in KNITTED_SEQUENCES)
 
 
 def _knitted_straight_readings(h: HandFacts) -> list[Reading]:

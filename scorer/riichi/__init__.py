@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..errors import ContextError, NotWinningError
 from ..hand import Hand, WinContext, Wind
@@ -44,11 +44,11 @@ __all__ = [
     "score_request",
 ]
 
-RULES = "riichi"
-NO_RIICHI = RiichiContext()
-PAO = frozenset({"daisangen", "daisuushii", "suukantsu"})  # 役满包牌: the yakuman a claim can complete
-_NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
-_FANS: dict[tuple[str, int, int], Fan] = {}  # (id, value, count) -> Fan (frozen, so shared)
+RULES: Final = "riichi"
+NO_RIICHI: Final = RiichiContext()
+PAO: Final = frozenset({"daisangen", "daisuushii", "suukantsu"})  # 役满包牌: the yakuman a claim can complete
+_NAGASHI: Final = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
+_FANS: Final[dict[tuple[str, int, int], Fan]] = {}  # (id, value, count) -> Fan (frozen, so shared)
 
 
 def _fan(pattern_id: str, value: int, count: int) -> Fan:
@@ -61,8 +61,8 @@ def _fan(pattern_id: str, value: int, count: int) -> Fan:
 
 # (points, has a yakuman, han, fu, unrounded fu, reading, fans, base points, limit)
 Candidate = tuple[int, bool, int, int, int, Reading, dict[str, int], int, str | None]
-_EAST = Wind.EAST
-_SEAT = {w: w.value for w in Wind}
+_EAST: Final = Wind.EAST
+_SEAT: Final = {w: w.value for w in Wind}
 
 
 def rank_key(candidate: Candidate) -> tuple[int, bool, int, int, int]:
@@ -205,8 +205,8 @@ class _Table:
         return found
 
 
-_TABLES: dict[int, _Table] = {}  # by the config's identity, so that a config used again is not hashed
-_BY_VALUE: dict[RiichiConfig, _Table] = {}
+_TABLES: Final[dict[int, _Table]] = {}  # by the config's identity, so that a config used again is not hashed
+_BY_VALUE: Final[dict[RiichiConfig, _Table]] = {}
 
 
 def _table(config: RiichiConfig) -> _Table:

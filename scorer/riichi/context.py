@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 from ..errors import ContextError, InvalidHandError
 from ..hand import Hand, WinContext, Wind
@@ -86,9 +86,9 @@ class RiichiContext:
                 or self.renhou or self.paarenchan > 0 or self.pao is not None)
 
 
-_FIELDS = {f.name: f for f in fields(RiichiContext)}
-_TILE_FIELDS = ("dora_indicators", "ura_indicators")
-_INT_FIELDS = ("honba", "riichi_sticks", "paarenchan", "nuki_dora")
+_FIELDS: Final = {f.name: f for f in fields(RiichiContext)}
+_TILE_FIELDS: Final = ("dora_indicators", "ura_indicators")
+_INT_FIELDS: Final = ("honba", "riichi_sticks", "paarenchan", "nuki_dora")
 
 
 def context_from_request(obj: Any) -> RiichiContext:

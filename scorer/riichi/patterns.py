@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from ..exclusions import ExclusionTable
 from .config import RiichiConfig
@@ -32,10 +33,10 @@ from .reading import (
     Reading,
 )
 
-YAKU = "yaku"
-DORA = "dora"
+YAKU: Final = "yaku"
+DORA: Final = "dora"
 # facts of the whole hand that patterns may need (``Pattern.needs``); ``Facts.gates`` holds them in this order
-GATES = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao", "event", "pungs3",
+GATES: Final = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao", "event", "pungs3",
          "pairs7")
 
 
@@ -180,7 +181,7 @@ def _outside(r: Reading, allowed: frozenset[int]) -> bool:
     return True
 
 
-_ORPHANS = TERMINALS | HONORS
+_ORPHANS: Final = TERMINALS | HONORS
 
 
 def _chanta(r: Reading) -> int:
@@ -429,8 +430,8 @@ def _ids(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-P = Pattern
-PATTERNS: tuple[Pattern, ...] = (
+P: Final = Pattern
+PATTERNS: Final[tuple[Pattern, ...]] = (
     # A. 普通牌型
     P("riichi", "Riichi", "立直", 1, 0, _riichi, needs="riichi"),
     P("ippatsu", "Ippatsu", "一发", 1, 0, _ippatsu, needs="riichi"),
@@ -520,14 +521,14 @@ PATTERNS: tuple[Pattern, ...] = (
     P("ura_dora", "Ura Dora", "里宝牌", 1, 1, _ura_dora, kind=DORA),
 )
 
-BY_ID = {p.id: p for p in PATTERNS}
-YAKUMAN = frozenset(p.id for p in PATTERNS if p.yakuman)
-_RANKED: list[Pattern] = sorted(PATTERNS, key=lambda p: (-p.yakuman, -p.han))
-_EXCLUSIONS = ExclusionTable.of(_RANKED)
+BY_ID: Final = {p.id: p for p in PATTERNS}
+YAKUMAN: Final = frozenset(p.id for p in PATTERNS if p.yakuman)
+_RANKED: Final[list[Pattern]] = sorted(PATTERNS, key=lambda p: (-p.yakuman, -p.han))
+_EXCLUSIONS: Final = ExclusionTable.of(_RANKED)
 
 # 青天井 (aotenjou): a yakuman counts beside the yaku, so those it is made of are dropped,
 # as the library's Aotenjou scorer drops them.
-AOTENJOU_EXCLUDES: dict[str, frozenset[str]] = {
+AOTENJOU_EXCLUDES: Final[dict[str, frozenset[str]]] = {
     "daisangen": _ids("haku", "hatsu", "chun", "shousangen"),
     "tsuuiisou": _ids("toitoi", "honroutou"),
     "daisuushii": _ids("toitoi"),

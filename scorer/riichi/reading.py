@@ -8,6 +8,8 @@ Both are internal and never change once built.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..decompose import Counts, counts_of  # noqa: F401  (counts_of: doctest)
 from ..hand import Hand, MeldKind, WinContext, Wind
 from ..suits import ways
@@ -15,32 +17,32 @@ from ..tiles import CHOW_TEXT, PAIR_TEXT, PUNG_TEXT, format_tiles, mask, tile_fr
 from .config import RiichiConfig
 from .context import RiichiContext
 
-TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
-WINDS = frozenset({27, 28, 29, 30})
-DRAGONS = frozenset({31, 32, 33})
-HONORS = WINDS | DRAGONS
-ORPHANS = TERMINALS | HONORS
-GREENS = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 sou and green dragon (绿一色)
-REDS = frozenset({18, 22, 24, 26, 33})  # 1 5 7 9 sou and red dragon (红孔雀)
+TERMINALS: Final = frozenset({0, 8, 9, 17, 18, 26})
+WINDS: Final = frozenset({27, 28, 29, 30})
+DRAGONS: Final = frozenset({31, 32, 33})
+HONORS: Final = WINDS | DRAGONS
+ORPHANS: Final = TERMINALS | HONORS
+GREENS: Final = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 sou and green dragon (绿一色)
+REDS: Final = frozenset({18, 22, 24, 26, 33})  # 1 5 7 9 sou and red dragon (红孔雀)
 # the same as bitmasks (bit i for tile i), for the kinds a hand holds (``Facts.kinds``)
 TERMINAL_BITS, HONOR_BITS, ORPHAN_BITS = mask(TERMINALS), mask(HONORS), mask(ORPHANS)
 GREEN_BITS, RED_BITS = mask(GREENS), mask(REDS)
-SUIT_BITS = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))
+SUIT_BITS: Final = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))
 EAST, NORTH = 27, 30
 
 # shapes
-REGULAR = 0
-SEVEN_PAIRS = 1
-KOKUSHI = 2
-SHIISANPUUTAA = 3
+REGULAR: Final = 0
+SEVEN_PAIRS: Final = 1
+KOKUSHI: Final = 2
+SHIISANPUUTAA: Final = 3
 
 # waits
-RYANMEN = "ryanmen"  # two-sided 两面
-KANCHAN = "kanchan"  # closed 嵌张
-PENCHAN = "penchan"  # edge 边张
-TANKI = "tanki"  # pair 单骑
-SHANPON = "shanpon"  # two pairs 双碰
-SPECIAL = "special"  # seven pairs, thirteen orphans ...
+RYANMEN: Final = "ryanmen"  # two-sided 两面
+KANCHAN: Final = "kanchan"  # closed 嵌张
+PENCHAN: Final = "penchan"  # edge 边张
+TANKI: Final = "tanki"  # pair 单骑
+SHANPON: Final = "shanpon"  # two pairs 双碰
+SPECIAL: Final = "special"  # seven pairs, thirteen orphans ...
 
 # a set: (is_chow, first index, open, kong)
 SetInfo = tuple[bool, int, bool, bool]
@@ -125,9 +127,9 @@ class Facts:
                       tanyao, event, pungs3, pairs7)
 
 
-_WIND_INDEX = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
-_CHOW = MeldKind.CHOW
-_TWO = 2
+_WIND_INDEX: Final = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
+_CHOW: Final = MeldKind.CHOW
+_TWO: Final = 2
 
 
 def dora_of(indicator: int) -> int:
@@ -143,7 +145,7 @@ def dora_of(indicator: int) -> int:
     return 31 + (indicator - 30) % 3
 
 
-_DORA_OF = tuple(dora_of(i) for i in range(34))
+_DORA_OF: Final = tuple(dora_of(i) for i in range(34))
 
 
 class Reading:
