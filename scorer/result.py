@@ -69,16 +69,30 @@ class ScoreResult:
         True
         """
         fans = ", ".join([_fan_text(fan) for fan in self.fans])
-        payments = ", ".join([f"{_text(seat)}: {amount}" for seat, amount in self.payments])
-        text = (f'{{"ok": true, "rules": {_text(self.rules)}, "total": {self.total}, "fans": [{fans}], '
-                f'"meets_minimum": {"true" if self.meets_minimum else "false"}, "payments": {{{payments}}}, '
-                f'"decomposition": {_text(list(self.decomposition))}')
+        payments = ", ".join([f"{_value(seat)}: {_value(amount)}" for seat, amount in self.payments])
+        decomposition = ", ".join([_value(group) for group in self.decomposition])
+        text = (f'{{"ok": true, "rules": {_value(self.rules)}, "total": {_value(self.total)}, "fans": [{fans}], '
+                f'"meets_minimum": {_value(self.meets_minimum)}, "payments": {{{payments}}}, '
+                f'"decomposition": [{decomposition}]')
         if self.details:
-            text += f", {_text(self.rules)}: {_text(dict(self.details))}"
+            details = ", ".join([f"{_value(name)}: {_value(value)}" for name, value in self.details])
+            text += f", {_value(self.rules)}: {{{details}}}"
         return text + "}"
 
 
-_text = json.JSONEncoder(ensure_ascii=False).encode
+def _value(value: object) -> str:
+    """One JSON value as ``json.dumps(value, ensure_ascii=False)`` writes it; plain ones without its machinery."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if type(value) is int:
+        return str(value)
+    if type(value) is str and value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+        return f'"{value}"'
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _fan_text(fan: Fan) -> str:
@@ -86,8 +100,8 @@ def _fan_text(fan: Fan) -> str:
     if kept is None or kept[0] is not fan:
         if len(_FAN_TEXTS) >= 4096:
             _FAN_TEXTS.clear()
-        kept = _FAN_TEXTS[id(fan)] = (fan, _text(fan.to_dict()))  # the fan is kept, so its id stays its own
-    return kept[1]
+        kept = _FAN_TEXTS[id(fan)] = (fan, json.dumps(fan.to_dict(), ensure_ascii=False))  # the fan stays alive,
+    return kept[1]  # so its id stays its own
 
 
 _FAN_TEXTS: Final[dict[int, tuple[Fan, str]]] = {}
