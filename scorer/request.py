@@ -79,19 +79,25 @@ _MODULES: Final[dict[str, Any]] = {}  # the rule sets' modules, imported when fi
 
 def context_from(obj: Mapping[str, Any]) -> WinContext:
     """The shared win context of a request object."""
-    flags = {}
-    for name in _FLAGS:
-        value = obj.get(name, False)
-        if not isinstance(value, bool):
-            msg = f"{name!r} must be true or false, not {value!r}"
-            raise ContextError(msg)
-        flags[name] = value
+    self_draw, last_tile, kong_replacement, robbing_kong, last_of_kind = (_flag(obj, name) for name in _FLAGS)
     return WinContext(
+        self_draw=self_draw,
         seat_wind=_wind(obj, "seat_wind", Wind.EAST) or Wind.EAST,
         round_wind=_wind(obj, "round_wind", Wind.EAST) or Wind.EAST,
         discarder=_wind(obj, "discarder", None),
-        **flags,
+        last_tile=last_tile,
+        kong_replacement=kong_replacement,
+        robbing_kong=robbing_kong,
+        last_of_kind=last_of_kind,
     )
+
+
+def _flag(obj: Mapping[str, Any], name: str) -> bool:
+    value = obj.get(name, False)
+    if not isinstance(value, bool):
+        msg = f"{name!r} must be true or false, not {value!r}"
+        raise ContextError(msg)
+    return value
 
 
 def _wind(obj: Mapping[str, Any], name: str, default: Wind | None) -> Wind | None:

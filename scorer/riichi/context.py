@@ -132,7 +132,20 @@ def context_from_request(obj: Any) -> RiichiContext:
                 msg = f"'riichi.{name}' must be true or false, not {value!r}"
                 raise ContextError(msg)
             values[name] = value
-    return RiichiContext(**values)
+    get = values.get
+    d = _DEFAULTS  # named arguments, which compiled code passes directly (not **values)
+    return RiichiContext(
+        riichi=get("riichi", d.riichi), double_riichi=get("double_riichi", d.double_riichi),
+        ippatsu=get("ippatsu", d.ippatsu), open_riichi=get("open_riichi", d.open_riichi),
+        dora_indicators=get("dora_indicators", d.dora_indicators),
+        ura_indicators=get("ura_indicators", d.ura_indicators), honba=get("honba", d.honba),
+        riichi_sticks=get("riichi_sticks", d.riichi_sticks), tenhou=get("tenhou", d.tenhou),
+        chiihou=get("chiihou", d.chiihou), renhou=get("renhou", d.renhou),
+        nagashi_mangan=get("nagashi_mangan", d.nagashi_mangan), paarenchan=get("paarenchan", d.paarenchan),
+        nuki_dora=get("nuki_dora", d.nuki_dora), pao=get("pao", d.pao))
+
+
+_DEFAULTS: Final = RiichiContext()
 
 
 def _refuse(msg: str) -> None:
