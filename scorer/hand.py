@@ -101,7 +101,10 @@ class Meld:
     def __str__(self) -> str:
         tiles = self.tiles
         kind = self.kind
-        if kind is MeldKind.PAIR or any(t.red for t in tiles):
+        red = False
+        for tile in tiles:
+            red = red or tile.red
+        if kind is MeldKind.PAIR or red:
             body = format_tiles(tiles)
         else:
             texts = CHOW_TEXT if kind is MeldKind.CHOW else PUNG_TEXT if kind is MeldKind.PUNG else KONG_TEXT

@@ -133,15 +133,17 @@ _FANS: Final[dict[tuple[str, int], Fan]] = {}  # (id, count) -> Fan (frozen, so 
 
 def groups_of(reading: Reading, hand: Hand) -> tuple[str, ...]:
     """The reading as the contract prints it, built only for the reading that scored best."""
-    concealed = hand.concealed + (hand.win_tile,)
     if reading.shape is Shape.SEVEN_PAIRS:
         return tuple(PAIR_TEXT[i] for i, n in enumerate(reading.h.concealed) for _ in range(n // 2))
     if reading.shape in (Shape.THIRTEEN_ORPHANS, Shape.HONORS_AND_KNITTED):
-        return (format_tiles(concealed),)
+        return (format_tiles(hand.concealed + (hand.win_tile,)),)
     out = [format_tiles(tile_from_index(i) for i in reading.knitted)] if reading.knitted else []
-    out.extend(str(m) for m in hand.melds)
-    out.extend(CHOW_TEXT[first] for first in reading.found_chows)  # the concealed sets: chows, then pungs
-    out.extend(PUNG_TEXT[first] for first in reading.found_pungs)
+    for meld in hand.melds:
+        out.append(str(meld))
+    for first in reading.found_chows:  # the concealed sets: chows, then pungs, each by index
+        out.append(CHOW_TEXT[first])
+    for first in reading.found_pungs:
+        out.append(PUNG_TEXT[first])
     if reading.pair >= 0:
         out.append(PAIR_TEXT[reading.pair])
     return tuple(out)
