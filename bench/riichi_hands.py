@@ -15,6 +15,8 @@ from scorer.hand import WINDS, Hand, Meld, MeldKind, WinContext
 from scorer.riichi import RiichiContext
 from scorer.tiles import Tile, tile_from_index
 
+from .mcr_hands import request as win_request
+
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
@@ -263,15 +265,8 @@ def build_library_args(spec: dict[str, Any]) -> dict[str, Any]:
 
 def request(case: Case) -> dict[str, Any]:
     """The contract's request object for a case, with the library's settings as options."""
-    ctx, rc = case.ctx, case.rc
-    obj: dict[str, Any] = {"rules": "riichi", "hand": str(case.hand)}
-    for name in ("self_draw", "last_tile", "kong_replacement", "robbing_kong"):
-        if getattr(ctx, name):
-            obj[name] = True
-    obj["seat_wind"] = ctx.seat_wind.value
-    obj["round_wind"] = ctx.round_wind.value
-    if ctx.discarder is not None:
-        obj["discarder"] = ctx.discarder.value
+    rc = case.rc
+    obj = {**win_request(case.hand, case.ctx), "rules": "riichi"}  # the same fields as an MCR request
     riichi: dict[str, Any] = {}
     for name in ("riichi", "double_riichi", "ippatsu", "tenhou", "chiihou"):
         if getattr(rc, name):

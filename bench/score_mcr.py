@@ -30,7 +30,7 @@ from api.cli import run_batch
 from scorer.mcr import score
 
 from .mcr_hands import gb_args, random_hand, request
-from .timing import alternate, rate, ratio
+from .timing import alternate, ratio, show
 
 
 def reference_batch(lines: str, out: io.StringIO) -> None:
@@ -74,17 +74,11 @@ def main() -> None:
     seconds = alternate({"ours": ours, "theirs": theirs, "ours_batch": ours_batch, "theirs_batch": theirs_batch},
                         args.rounds)
     n = args.hands
+    names = ("mjscore", "PyMahjongGB")
     print(f"hands: {n} per round, {args.rounds} rounds (seed {args.seed}); medians")
-    print("in-process (ready objects):")
-    print(f"  mjscore      {rate(seconds['ours'], n):9.0f} hands/s")
-    print(f"  PyMahjongGB  {rate(seconds['theirs'], n):9.0f} hands/s")
-    print(f"  ratio mjscore/PyMahjongGB: {ratio(seconds['ours'], seconds['theirs']):.3f} (target >= 0.33)")
-    print("JSON in and out (mjscore batch):")
-    print(f"  mjscore      {rate(seconds['ours_batch'], n):9.0f} hands/s")
-    print(f"  PyMahjongGB  {rate(seconds['theirs_batch'], n):9.0f} hands/s")
-    print(f"  ratio mjscore/PyMahjongGB: {ratio(seconds['ours_batch'], seconds['theirs_batch']):.3f} (target >= 0.33)")
-    print(f"  ratio mjscore batch/PyMahjongGB in-process: {ratio(seconds['ours_batch'], seconds['theirs']):.3f}")
-
+    show("in-process (ready objects):", n, seconds["ours"], seconds["theirs"], names, 0.33)
+    show("JSON in and out (mjscore batch):", n, seconds["ours_batch"], seconds["theirs_batch"], names, 0.33)
+    print(f"  for scale, mjscore batch/PyMahjongGB in-process: {ratio(seconds['ours_batch'], seconds['theirs']):.3f}")
 
 if __name__ == "__main__":
     main()

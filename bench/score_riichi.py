@@ -33,7 +33,7 @@ from api.cli import run_batch
 from scorer.errors import ScorerError
 
 from .riichi_hands import Case, build_library_args, library_spec, random_case, request
-from .timing import alternate, rate, ratio
+from .timing import alternate, show
 
 
 def reference_batch(lines: str, out: io.StringIO) -> None:
@@ -95,16 +95,10 @@ def main() -> None:
     seconds = alternate({"ours": ours, "theirs": theirs, "ours_batch": ours_batch, "theirs_batch": theirs_batch},
                         args.rounds)
     n = args.hands
+    names = ("mjscore", "mahjong 2.1.0")
     print(f"hands: {n} per round, {args.rounds} rounds (seed {args.seed}); medians")
-    print("in-process (ready objects):")
-    print(f"  mjscore riichi  {rate(seconds['ours'], n):9.0f} hands/s")
-    print(f"  mahjong 2.1.0   {rate(seconds['theirs'], n):9.0f} hands/s")
-    print(f"  ratio mjscore/mahjong: {ratio(seconds['ours'], seconds['theirs']):.2f}x (target >= 3)")
-    print("JSON in and out (mjscore batch):")
-    print(f"  mjscore riichi  {rate(seconds['ours_batch'], n):9.0f} hands/s")
-    print(f"  mahjong 2.1.0   {rate(seconds['theirs_batch'], n):9.0f} hands/s")
-    print(f"  ratio mjscore/mahjong: {ratio(seconds['ours_batch'], seconds['theirs_batch']):.2f}x (target >= 3)")
-
+    show("in-process (ready objects):", n, seconds["ours"], seconds["theirs"], names, 3)
+    show("JSON in and out (mjscore batch):", n, seconds["ours_batch"], seconds["theirs_batch"], names, 3)
 
 if __name__ == "__main__":
     main()

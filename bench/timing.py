@@ -33,3 +33,12 @@ def rate(seconds: Sequence[float], items: int) -> float:
 def ratio(ours: Sequence[float], theirs: Sequence[float]) -> float:
     """The median of the per-round ratios of our rate to theirs."""
     return statistics.median(t / o for o, t in zip(ours, theirs, strict=True))
+
+
+def show(heading: str, items: int, ours: Sequence[float], theirs: Sequence[float], names: tuple[str, str],
+         target: float) -> None:
+    """One comparison: both sides' rates and the ratio of ours to theirs."""
+    print(heading)
+    print(f"  {names[0]:15} {rate(ours, items):9.0f} hands/s")
+    print(f"  {names[1]:15} {rate(theirs, items):9.0f} hands/s")
+    print(f"  ratio {names[0]}/{names[1]}: {ratio(ours, theirs):.3f} (target >= {target})")

@@ -17,7 +17,7 @@ the first of a chow, then as the pair; a hand's ways in the order of the product
 from __future__ import annotations
 
 from itertools import product
-from typing import Final
+from typing import Any, Final
 
 Counts = tuple[int, ...]
 Set = tuple[bool, int, bool, bool]  # (a chow, first 34-kind index, claimed, a kong): found sets are neither
@@ -33,6 +33,13 @@ _EMPTY: Final = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
 _LIMIT: Final = 1 << 16  # entries a memo keeps before it starts again
 
 
+def _room(memo: dict[Any, Any]) -> dict[Any, Any]:
+    """A memo with room for one more entry: emptied once it holds ``_LIMIT``."""
+    if len(memo) >= _LIMIT:
+        memo.clear()
+    return memo
+
+
 def suit_ways(segment: Counts, base: int) -> tuple[Way, ...]:
     """The ways one suit (its counts from index ``base``) splits into sets, and a pair when its count
     is 2 more than a multiple of 3; none when it is 1 more, or when no way exists.
@@ -42,9 +49,7 @@ def suit_ways(segment: Counts, base: int) -> tuple[Way, ...]:
     """
     found = _WAYS.get((segment, base))
     if found is None:
-        if len(_WAYS) >= _LIMIT:
-            _WAYS.clear()
-        found = _WAYS[(segment, base)] = _placed(segment, base)
+        found = _room(_WAYS)[(segment, base)] = _placed(segment, base)
     return found
 
 
@@ -77,9 +82,7 @@ def _shape_ways(shape: Counts, chows: bool) -> tuple[Way, ...]:
     """The ways of a shape, its first rank 0; the same for every place the shape stands."""
     found = _SHAPES.get((shape, chows))
     if found is None:
-        if len(_SHAPES) >= _LIMIT:
-            _SHAPES.clear()
-        found = _SHAPES[(shape, chows)] = _walk(shape, chows)
+        found = _room(_SHAPES)[(shape, chows)] = _walk(shape, chows)
     return found
 
 
@@ -87,26 +90,15 @@ def ways(counts: Counts, order: tuple[int, ...] = M_P_S_Z) -> list[Way]:
     """Every way to split 34-counts into sets and exactly one pair, in the order of the products of the
     suits' ways, suits taken in ``order``; the sets of each way by suit (m p s z), its chow and pung
     firsts sorted."""
-    parts: list[tuple[Way, ...]] = []  # the ways of each suit held, in index order
-    held = []
-    pairs = 0
-    for suit, (start, end) in enumerate(SEGMENTS):
-        segment = counts[start:end]
-        if segment == _EMPTY[suit]:
-            continue
-        found = suit_ways(segment, start)
-        if not found:
-            return []
-        pairs += found[0][1] >= 0
-        parts.append(found)
-        held.append(suit)
-    if pairs != 1:
+    held = _held(counts)
+    if held is None:
         return []
+    suits, parts = held
     if len(parts) == 1:
         return list(parts[0])
     if all(len(found) == 1 for found in parts):
         return [_join([found[0] for found in parts])]
-    ranked = sorted(range(len(held)), key=lambda k: order.index(held[k]))  # the parts in ``order``
+    ranked = sorted(range(len(suits)), key=lambda k: order.index(suits[k]))  # the parts in ``order``
     out = []
     for combo in product(*(parts[k] for k in ranked)):
         by_suit = [combo[0]] * len(combo)
@@ -114,6 +106,24 @@ def ways(counts: Counts, order: tuple[int, ...] = M_P_S_Z) -> list[Way]:
             by_suit[k] = way
         out.append(_join(by_suit))
     return out
+
+
+def _held(counts: Counts) -> tuple[list[int], list[tuple[Way, ...]]] | None:
+    """The suits held and the ways of each, in index order; None unless each splits and one holds the pair."""
+    suits = []
+    parts = []
+    pairs = 0
+    for suit, (start, end) in enumerate(SEGMENTS):
+        segment = counts[start:end]
+        if segment == _EMPTY[suit]:
+            continue
+        found = suit_ways(segment, start)
+        if not found:
+            return None
+        pairs += found[0][1] >= 0
+        suits.append(suit)
+        parts.append(found)
+    return (suits, parts) if pairs == 1 else None
 
 
 def _join(parts: list[Way]) -> Way:
@@ -137,16 +147,7 @@ def complete(counts: Counts) -> bool:
     >>> complete((3, 1, 1, 1) + (0,) * 27 + (2, 0, 0)), complete((3, 1, 1, 0, 1) + (0,) * 29)
     (True, False)
     """
-    pairs = 0
-    for suit, (start, end) in enumerate(SEGMENTS):
-        segment = counts[start:end]
-        if segment == _EMPTY[suit]:
-            continue
-        found = suit_ways(segment, start)
-        if not found:
-            return False
-        pairs += found[0][1] >= 0
-    return pairs == 1
+    return _held(counts) is not None
 
 
 def wait_tiles(before: Counts) -> frozenset[int]:
@@ -179,11 +180,9 @@ def suit_waits(segment: Counts, base: int) -> tuple[int, ...]:
     count is then 2 more than a multiple of 3)."""
     found = _WAITS.get((segment, base))
     if found is None:
-        if len(_WAITS) >= _LIMIT:
-            _WAITS.clear()
         low, shape = _shape(segment)
         size = len(segment)
-        found = _WAITS[(segment, base)] = tuple(
+        found = _room(_WAITS)[(segment, base)] = tuple(
             low + at for at in _shape_waits(shape, base < 27) if 0 <= low + at < size)
     return found
 
@@ -193,15 +192,13 @@ def _shape_waits(shape: Counts, chows: bool) -> tuple[int, ...]:
     shape split; a tile further away would stand alone."""
     found = _SHAPE_WAITS.get((shape, chows))
     if found is None:
-        if len(_SHAPE_WAITS) >= _LIMIT:
-            _SHAPE_WAITS.clear()
         padded = (0, 0) + shape + (0, 0)
         out = []
         for at in range(len(padded)):
             grown = padded[:at] + (padded[at] + 1,) + padded[at + 1 :]
             if _splits(_shape(grown)[1], chows):
                 out.append(at - 2)
-        found = _SHAPE_WAITS[(shape, chows)] = tuple(out)
+        found = _room(_SHAPE_WAITS)[(shape, chows)] = tuple(out)
     return found
 
 
@@ -212,10 +209,8 @@ def _splits(shape: Counts, chows: bool) -> bool:
         return bool(known)
     found = _SPLITS.get((shape, chows))
     if found is None:
-        if len(_SPLITS) >= _LIMIT:
-            _SPLITS.clear()
         rest = sum(shape) % 3
-        found = _SPLITS[(shape, chows)] = rest != 1 and _can_split(list(shape), 0, rest == 2, chows)
+        found = _room(_SPLITS)[(shape, chows)] = rest != 1 and _can_split(list(shape), 0, rest == 2, chows)
     return found
 
 
@@ -388,9 +383,7 @@ def _wild_suit(segment: Counts, base: int, wilds: int) -> tuple[WildWay, ...]:
     key = (segment, base, wilds)
     found = _WILD_WAYS.get(key)
     if found is None:
-        if len(_WILD_WAYS) >= _LIMIT:
-            _WILD_WAYS.clear()
-        found = _WILD_WAYS[key] = _wild_walk(segment, base, wilds)
+        found = _room(_WILD_WAYS)[key] = _wild_walk(segment, base, wilds)
     return found
 
 
