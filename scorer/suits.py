@@ -440,9 +440,3 @@ def _wild_walk(segment: Counts, base: int, wilds: int) -> tuple[WildWay, ...]:
 
 
 _WILD_WAYS: Final[dict[tuple[Counts, int, int], tuple[WildWay, ...]]] = {}
-
-
-def clear() -> None:
-    """Forget every suit's ways (for benchmarks that measure a cold start)."""
-    for memo in (_WAYS, _SHAPES, _WAITS, _SHAPE_WAITS, _SPLITS, _WILD_WAYS):
-        memo.clear()
