@@ -8,7 +8,7 @@ of 3. Wild tiles (Fuzhou's golds) are spread over the suits, a suit's ways found
 wilds it may use.
 
 Within a suit the ways come in the order of a walk that takes the lowest tile left as a pung, then as
-the first of a chow, then as the pair; a hand's ways in the order of the products, suits in ``order``.
+the first of a chow, then as the pair; a hand's ways in the order of the products of its suits' ways.
 
 >>> [(sets, pair) for sets, pair, _, _ in ways((3, 1, 1, 1) + (0,) * 27 + (2, 0, 0))]
 [(((False, 0, False, False), (True, 1, False, False)), 31)]
@@ -27,8 +27,6 @@ WildWay = tuple[tuple[Set, ...], int, int]  # sets, pair (-1: none), wilds used;
 NO_PAIR: Final = -1  # a suit's way without the pair
 WILD: Final = -1  # the index of a set of wilds alone, and of a hand's pair of wilds alone (every hand has a pair)
 SEGMENTS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
-M_P_S_Z: Final = (0, 1, 2, 3)  # the suits in index order
-M_S_P_Z: Final = (0, 2, 1, 3)  # characters, bamboo, dots (the order of the MCR reference calculator's tiles)
 _EMPTY: Final = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
 _LIMIT: Final = 1 << 16  # entries a memo keeps before it starts again
 
@@ -86,26 +84,18 @@ def _shape_ways(shape: Counts, chows: bool) -> tuple[Way, ...]:
     return found
 
 
-def ways(counts: Counts, order: tuple[int, ...] = M_P_S_Z) -> list[Way]:
+def ways(counts: Counts) -> list[Way]:
     """Every way to split 34-counts into sets and exactly one pair, in the order of the products of the
-    suits' ways, suits taken in ``order``; the sets of each way by suit (m p s z), its chow and pung
-    firsts sorted."""
+    suits' ways (m p s z); the sets of each way by suit, its chow and pung firsts sorted."""
     held = _held(counts)
     if held is None:
         return []
-    suits, parts = held
+    parts = held[1]
     if len(parts) == 1:
         return list(parts[0])
     if all(len(found) == 1 for found in parts):
         return [_join([found[0] for found in parts])]
-    ranked = sorted(range(len(suits)), key=lambda k: order.index(suits[k]))  # the parts in ``order``
-    out = []
-    for combo in product(*(parts[k] for k in ranked)):
-        by_suit = [combo[0]] * len(combo)
-        for k, way in zip(ranked, combo, strict=True):
-            by_suit[k] = way
-        out.append(_join(by_suit))
-    return out
+    return [_join(combo) for combo in product(*parts)]
 
 
 def _held(counts: Counts) -> tuple[list[int], list[tuple[Way, ...]]] | None:
@@ -126,7 +116,7 @@ def _held(counts: Counts) -> tuple[list[int], list[tuple[Way, ...]]] | None:
     return (suits, parts) if pairs == 1 else None
 
 
-def _join(parts: list[Way]) -> Way:
+def _join(parts: list[Way] | tuple[Way, ...]) -> Way:
     """One way of a hand from one way of each of its suits, in index order."""
     sets: tuple[Set, ...] = ()
     chows: tuple[int, ...] = ()

@@ -18,7 +18,7 @@ from ..decompose import (
     seven_pairs,
 )
 from ..hand import Hand, MeldKind, WinContext
-from ..suits import M_S_P_Z, Counts, Set, sole_wait, wait_tiles, ways
+from ..suits import Counts, Set, sole_wait, wait_tiles, ways
 from ..tiles import mask
 
 WINDS: Final = mask(range(27, 31))
@@ -149,11 +149,13 @@ class Reading:
 
 
 def readings(h: HandFacts) -> list[Reading]:
-    """Every reading of a hand: its regular readings in the reference's order, then the special shapes."""
+    """Every reading of a hand: its regular readings in the reference calculator's order (``scorer.suits``
+    walks a suit as it does, and fourteen tiles hold at most one suit that splits more than one way), then
+    the special shapes."""
     out = []
     melds = h.melds
     win = h.win
-    for order, (found, pair, chows, pungs) in enumerate(ways(h.concealed, M_S_P_Z)):
+    for order, (found, pair, chows, pungs) in enumerate(ways(h.concealed)):
         wait = wait_kind(found, pair, win)
         if wait is not None and not h.unique_wait():
             wait = None
