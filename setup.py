@@ -16,6 +16,7 @@ import os
 
 from setuptools import setup
 
+# the hot modules; not the settings classes (config.py), whose docstrings document the options the service lists
 COMPILED = [
     "scorer/tiles.py",
     "scorer/hand.py",
@@ -27,11 +28,9 @@ COMPILED = [
     "scorer/request.py",
     "scorer/mcr/__init__.py",
     "scorer/mcr/combinations.py",
-    "scorer/mcr/config.py",
     "scorer/mcr/patterns.py",
     "scorer/mcr/reading.py",
     "scorer/riichi/__init__.py",
-    "scorer/riichi/config.py",
     "scorer/riichi/context.py",
     "scorer/riichi/fu.py",
     "scorer/riichi/patterns.py",
