@@ -87,10 +87,9 @@ def _shape_ways(shape: Counts, chows: bool) -> tuple[Way, ...]:
 def ways(counts: Counts) -> list[Way]:
     """Every way to split 34-counts into sets and exactly one pair, in the order of the products of the
     suits' ways (m p s z); the sets of each way by suit, its chow and pung firsts sorted."""
-    held = _held(counts)
-    if held is None:
+    parts = _held(counts)
+    if parts is None:
         return []
-    parts = held[1]
     if len(parts) == 1:
         return list(parts[0])
     if all(len(found) == 1 for found in parts):
@@ -98,9 +97,8 @@ def ways(counts: Counts) -> list[Way]:
     return [_join(combo) for combo in product(*parts)]
 
 
-def _held(counts: Counts) -> tuple[list[int], list[tuple[Way, ...]]] | None:
-    """The suits held and the ways of each, in index order; None unless each splits and one holds the pair."""
-    suits = []
+def _held(counts: Counts) -> list[tuple[Way, ...]] | None:
+    """The ways of each suit held, in index order; None unless each splits and one holds the pair."""
     parts = []
     pairs = 0
     for suit, (start, end) in enumerate(SEGMENTS):
@@ -111,9 +109,8 @@ def _held(counts: Counts) -> tuple[list[int], list[tuple[Way, ...]]] | None:
         if not found:
             return None
         pairs += found[0][1] >= 0
-        suits.append(suit)
         parts.append(found)
-    return (suits, parts) if pairs == 1 else None
+    return parts if pairs == 1 else None
 
 
 def _join(parts: list[Way] | tuple[Way, ...]) -> Way:
@@ -151,11 +148,8 @@ def wait_tiles(before: Counts) -> frozenset[int]:
     rest = [0, 0, 0, 0]  # per suit: its count modulo 3, or -1 when it cannot stand as it is
     for suit, (start, end) in enumerate(SEGMENTS):
         segment = before[start:end]
-        size = sum(segment)
-        if size % 3 == 1 or (size and not suit_ways(segment, start)):
-            rest[suit] = -1 if size % 3 != 1 else 1
-        else:
-            rest[suit] = size % 3
+        mod = sum(segment) % 3
+        rest[suit] = -1 if mod != 1 and any(segment) and not suit_ways(segment, start) else mod
     out: set[int] = set()
     for suit, (start, end) in enumerate(SEGMENTS):
         others = rest[:suit] + rest[suit + 1 :]

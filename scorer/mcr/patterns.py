@@ -1,10 +1,12 @@
 """The 81 fans of the 1998 Chinese Official rules (and the 明暗杠 supplement), as data.
 
 Each ``Pattern`` carries its number and names from the rules, its value, the shapes it can occur
-in, its detector (occurrences in one reading, 0 = absent) and its 不计 list (``excludes``: fans
-not also counted when this one is; ``absorbs``: fans counted once fewer). Exclusions are applied in
-one place, ``apply_exclusions``. The lists follow the 1998 rules (seed 001) and the clearer lists of
-seed 000; where they read differently from the reference calculator, the choice is noted beside it.
+in, its detector (occurrences in one reading, 0 = absent), its 不计 list (``excludes``: fans
+not also counted when this one is; ``absorbs``: fans counted once fewer) and the facts without which
+it cannot be there (``needs``: a reading runs only the detectors whose needs hold, its ``plan``).
+Exclusions are applied in one place, ``apply_exclusions``. The lists follow the 1998 rules (seed 001) and
+the clearer lists of seed 000; where they read differently from the reference calculator, the choice is
+noted beside it.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from ..decompose import (
     knitted_straight_rests,
     seven_pairs,
 )
-from ..hand import Hand, MeldKind, WinContext
+from ..hand import Hand, MeldKind, WinContext, Wind
 from ..suits import Counts, Set, sole_wait, wait_tiles, ways
 from ..tiles import mask
 
@@ -101,8 +101,8 @@ class HandFacts:
         self.kong_replacement = ctx.kong_replacement
         self.robbing_kong = ctx.robbing_kong
         self.last_of_kind = (ctx.last_of_kind or in_melds == 3) and not ctx.robbing_kong
-        self.seat_wind = _WIND_INDEX[ctx.seat_wind.value]
-        self.round_wind = _WIND_INDEX[ctx.round_wind.value]
+        self.seat_wind = _WIND_INDEX[ctx.seat_wind]
+        self.round_wind = _WIND_INDEX[ctx.round_wind]
         self.seven_pairs = False  # set once the readings are known
         self._unique_wait: bool | None = None
 
@@ -121,7 +121,7 @@ class HandFacts:
         return self._unique_wait
 
 
-_WIND_INDEX: Final = {"E": 27, "S": 28, "W": 29, "N": 30}
+_WIND_INDEX: Final = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
 
 
 class Reading:
