@@ -205,13 +205,13 @@ class _Table:
         return found
 
 
-_TABLES: Final[dict[int, _Table]] = {}  # by the config's identity, so that a config used again is not hashed
-_BY_VALUE: Final[dict[RiichiConfig, _Table]] = {}
+_TABLES: Final[dict[int, tuple[RiichiConfig, _Table]]] = {}  # by the config's identity: a config used again
+_BY_VALUE: Final[dict[RiichiConfig, _Table]] = {}  # is not hashed again; an equal one shares the table
 
 
 def _table(config: RiichiConfig) -> _Table:
-    table = _TABLES.get(id(config))
-    if table is None or table.config is not config:
+    entry = _TABLES.get(id(config))
+    if entry is None or entry[0] is not config:
         if len(_TABLES) > 64:
             _TABLES.clear()
         if len(_BY_VALUE) > 64:
@@ -219,8 +219,8 @@ def _table(config: RiichiConfig) -> _Table:
         table = _BY_VALUE.get(config)
         if table is None:
             table = _BY_VALUE[config] = _Table(config)
-        _TABLES[id(config)] = table
-    return table
+        entry = _TABLES[id(config)] = (config, table)  # the config is kept, so its id stays its own
+    return entry[1]
 
 
 def _nagashi(f: Facts) -> ScoreResult:
