@@ -4,7 +4,7 @@ From the first pattern of the table's order down, each pattern still counted dro
 excludes; a pattern that is itself dropped drops nothing. ``absorbs`` takes one occurrence instead of
 all (MCR's 九莲宝灯 absorbs one 幺九刻).
 
->>> from dataclasses import dataclass
+>>> from dataclasses import dataclass, field
 >>> @dataclass(frozen=True)
 ... class P:
 ...     id: str
@@ -17,8 +17,8 @@ all (MCR's 九莲宝灯 absorbs one 幺九刻).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Final, Protocol
 
 
 class Excluding(Protocol):
@@ -34,6 +34,8 @@ class ExclusionTable:
     order: Mapping[str, int]
     excludes: Mapping[str, frozenset[str]]
     absorbs: Mapping[str, frozenset[str]]
+    _dropped: dict[frozenset[str], frozenset[str] | None] = field(
+        default_factory=dict, repr=False, compare=False)  # found ids -> the ids dropped (None: counts matter)
 
     @classmethod
     def of(cls, patterns: Iterable[Excluding]) -> ExclusionTable:
@@ -47,9 +49,30 @@ class ExclusionTable:
 
     def apply(self, found: Mapping[str, int]) -> dict[str, int]:
         """``found`` (pattern id to occurrences) with 不计 applied."""
+        ids = frozenset(found)
+        if ids in self._dropped:
+            dropped = self._dropped[ids]
+        else:
+            if len(self._dropped) >= _LIMIT:
+                self._dropped.clear()
+            dropped = self._dropped[ids] = self._drops(ids)
+        if dropped is None:
+            return self._walk(found)
+        return {k: n for k, n in found.items() if k not in dropped} if dropped else dict(found)
+
+    def _drops(self, ids: frozenset[str]) -> frozenset[str] | None:
+        """The ids that found ids drop; None where one of them absorbs another, as the counts matter then
+        (an absorbed pattern taken down to none excludes nothing)."""
+        if any(not self.absorbs[i].isdisjoint(ids) for i in ids.intersection(self.absorbs)):
+            return None
+        kept = set(ids)
+        for pattern_id in sorted(ids, key=self.order.__getitem__):
+            if pattern_id in kept and pattern_id in self.excludes:
+                kept.difference_update(self.excludes[pattern_id])
+        return ids.difference(kept)
+
+    def _walk(self, found: Mapping[str, int]) -> dict[str, int]:
         kept = dict(found)
-        if self.excludes.keys().isdisjoint(found) and self.absorbs.keys().isdisjoint(found):
-            return kept
         for pattern_id in sorted(found, key=self.order.__getitem__):
             if pattern_id not in kept:
                 continue
@@ -61,3 +84,6 @@ class ExclusionTable:
                     if kept[other] <= 0:
                         del kept[other]
         return kept
+
+
+_LIMIT: Final = 1 << 16

@@ -11,18 +11,19 @@ import importlib
 import json
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from .bounds import Bounds, bounds_of, shown
 from .errors import ContextError, ScorerError
-from .hand import WINDS, WinContext, Wind, parse_flowers, parse_hand
+from .hand import WINDS, WinContext, Wind, not_text, parse_hand
 from .result import ScoreResult
 
-RULE_SETS = ("mcr", "riichi", "guangdong", "fuzhou")
-_FLAGS = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
-_SECTIONS = ("riichi", "fuzhou", "guangdong")  # each rule set's own object, named after it
-FIELDS = frozenset({"rules", "hand", "seat_wind", "round_wind", "discarder", "flowers", "options", *_FLAGS, *_SECTIONS})
-MAX_TEXT = 512  # the longest string a request holds: a hand is some 60 characters (1 MB took the parser 2 s)
+RULE_SETS: Final = ("mcr", "riichi", "guangdong", "fuzhou")
+_FLAGS: Final = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
+_SECTIONS: Final = ("riichi", "fuzhou", "guangdong")  # each rule set's own object, named after it
+FIELDS: Final = frozenset(
+    {"rules", "hand", "seat_wind", "round_wind", "discarder", "flowers", "options", *_FLAGS, *_SECTIONS})
+MAX_TEXT: Final = 512  # the longest string a request holds: a hand is some 60 characters (1 MB took the parser 2 s)
 
 
 def score_request(obj: Any) -> dict[str, Any]:
@@ -43,17 +44,17 @@ def score_parsed(obj: Any) -> ScoreResult:
     if "hand" not in obj:
         msg = "'hand' is required: the hand in notation, e.g. \"[555z]123p789s456m5s+5s\""
         raise ContextError(msg)
-    hand = parse_hand(obj["hand"])
+    text = obj["hand"]
+    if not isinstance(text, str):
+        raise not_text(text)
     flowers = obj.get("flowers", "")
     if not isinstance(flowers, str):
         msg = "'flowers' must be a string of flower tiles, e.g. \"1f6f\""
         raise ContextError(msg)
-    if flowers:
-        extra = parse_flowers(flowers)
-        hand = type(hand)(hand.concealed, hand.melds, hand.win_tile, hand.flowers + extra)
+    hand = parse_hand(text, flowers) if flowers else parse_hand(text)  # the hand, then the flowers, checked once
     rules = obj["rules"]
     options = obj.get("options") or {}
-    module = importlib.import_module(f"scorer.{rules}")
+    module = _MODULES.get(rules) or _MODULES.setdefault(rules, importlib.import_module(f"scorer.{rules}"))
     result: ScoreResult = module.score_request(hand, ctx, options, obj)
     return result
 
@@ -164,28 +165,41 @@ def _check_texts(obj: Mapping[str, Any], where: str) -> None:
             _check_texts(value, f"{name}.")
 
 
+_MODULES: Final[dict[str, Any]] = {}  # the rule sets' modules, imported when first asked for
+
+
 def context_from(obj: Mapping[str, Any]) -> WinContext:
     """The shared win context of a request object."""
-    flags = {}
-    for name in _FLAGS:
-        value = obj.get(name, False)
-        if not isinstance(value, bool):
-            msg = f"{name!r} must be true or false, not {shown(value)}"
-            raise ContextError(msg)
-        flags[name] = value
+    self_draw, last_tile, kong_replacement, robbing_kong, last_of_kind = (_flag(obj, name) for name in _FLAGS)
     return WinContext(
+        self_draw=self_draw,
         seat_wind=_wind(obj, "seat_wind", Wind.EAST) or Wind.EAST,
         round_wind=_wind(obj, "round_wind", Wind.EAST) or Wind.EAST,
         discarder=_wind(obj, "discarder", None),
-        **flags,
+        last_tile=last_tile,
+        kong_replacement=kong_replacement,
+        robbing_kong=robbing_kong,
+        last_of_kind=last_of_kind,
     )
+
+
+def _flag(obj: Mapping[str, Any], name: str) -> bool:
+    value = obj.get(name, False)
+    if not isinstance(value, bool):
+        msg = f"{name!r} must be true or false, not {shown(value)}"
+        raise ContextError(msg)
+    return value
 
 
 def _wind(obj: Mapping[str, Any], name: str, default: Wind | None) -> Wind | None:
     value = obj.get(name, default)
     if value is None or isinstance(value, Wind):
         return value
-    if not isinstance(value, str) or value not in {w.value for w in WINDS}:
+    wind = _WINDS.get(value) if isinstance(value, str) else None
+    if wind is None:
         msg = f"{name!r} must be one of E, S, W, N, not {shown(value)}"
         raise ContextError(msg)
-    return Wind(value)
+    return wind
+
+
+_WINDS: Final = {w.value: w for w in WINDS}
