@@ -74,18 +74,18 @@ class ScoreResult:
         """
         fans = ", ".join([_fan_text(fan) for fan in self.fans])
         paid = {**_NOBODY_PAYS, **dict(self.payments)}
-        payments = ", ".join([f'"{seat}": {_value(amount)}' for seat, amount in paid.items()])
-        decomposition = ", ".join([_value(group) for group in self.decomposition])
-        text = (f'{{"ok": true, "rules": {_value(self.rules)}, "total": {_value(self.total)}, "fans": [{fans}], '
-                f'"meets_minimum": {_value(self.meets_minimum)}, "payments": {{{payments}}}, '
+        payments = ", ".join([f'"{seat}": {json_value(amount)}' for seat, amount in paid.items()])
+        decomposition = ", ".join([json_value(group) for group in self.decomposition])
+        text = (f'{{"ok": true, "rules": {json_value(self.rules)}, "total": {json_value(self.total)}, '
+                f'"fans": [{fans}], "meets_minimum": {json_value(self.meets_minimum)}, "payments": {{{payments}}}, '
                 f'"decomposition": [{decomposition}]')
         if self.details:
-            details = ", ".join([f"{_value(name)}: {_value(value)}" for name, value in self.details])
-            text += f", {_value(self.rules)}: {{{details}}}"
+            details = ", ".join([f"{json_value(name)}: {json_value(value)}" for name, value in self.details])
+            text += f", {json_value(self.rules)}: {{{details}}}"
         return text + "}"
 
 
-def _value(value: object) -> str:
+def json_value(value: object) -> str:
     """One JSON value as ``json.dumps(value, ensure_ascii=False)`` writes it; plain ones without its machinery."""
     if value is True:
         return "true"
