@@ -24,7 +24,7 @@ KNITTED_SEQUENCES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(9 * suit + rank for suit, start in zip(order, (0, 1, 2), strict=True) for rank in range(start, 9, 3))
     for order in permutations(range(3))
 )
-ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+ORPHANS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONORS: Final = range(27, 34)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Protocol
 
 
 class Excluding(Protocol):
@@ -34,8 +34,24 @@ class ExclusionTable:
     order: Mapping[str, int]
     excludes: Mapping[str, frozenset[str]]
     absorbs: Mapping[str, frozenset[str]]
-    _dropped: dict[frozenset[str], frozenset[str] | None] = field(
-        default_factory=dict, repr=False, compare=False)  # found ids -> the ids dropped (None: counts matter)
+    # the same as plain tables: each id's place, and by place each pattern's id and the ids it excludes (None:
+    # none); the ids that absorb another
+    _places: dict[str, int] = field(init=False, repr=False, compare=False)
+    _ids: list[str] = field(init=False, repr=False, compare=False)
+    _drops: list[frozenset[str] | None] = field(init=False, repr=False, compare=False)
+    _absorbers: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        size = max(self.order.values(), default=-1) + 1
+        ids = [""] * size
+        drops: list[frozenset[str] | None] = [None] * size
+        for pattern_id, place in self.order.items():
+            ids[place] = pattern_id
+            drops[place] = self.excludes.get(pattern_id)
+        object.__setattr__(self, "_places", dict(self.order))
+        object.__setattr__(self, "_ids", ids)
+        object.__setattr__(self, "_drops", drops)
+        object.__setattr__(self, "_absorbers", frozenset(self.absorbs))
 
     @classmethod
     def of(cls, patterns: Iterable[Excluding]) -> ExclusionTable:
@@ -49,27 +65,26 @@ class ExclusionTable:
 
     def apply(self, found: Mapping[str, int]) -> dict[str, int]:
         """``found`` (pattern id to occurrences) with 不计 applied."""
-        ids = frozenset(found)
-        if ids in self._dropped:
-            dropped = self._dropped[ids]
-        else:
-            if len(self._dropped) >= _LIMIT:
-                self._dropped.clear()
-            dropped = self._dropped[ids] = self._drops(ids)
-        if dropped is None:
-            return self._walk(found)
-        return {k: n for k, n in found.items() if k not in dropped} if dropped else dict(found)
-
-    def _drops(self, ids: frozenset[str]) -> frozenset[str] | None:
-        """The ids that found ids drop; None where one of them absorbs another, as the counts matter then
-        (an absorbed pattern taken down to none excludes nothing)."""
-        if any(not self.absorbs[i].isdisjoint(ids) for i in ids.intersection(self.absorbs)):
-            return None
-        kept = set(ids)
-        for pattern_id in sorted(ids, key=self.order.__getitem__):
-            if pattern_id in kept and pattern_id in self.excludes:
-                kept.difference_update(self.excludes[pattern_id])
-        return ids.difference(kept)
+        places = self._places
+        absorbers = self._absorbers
+        held: list[int] = []
+        for pattern_id in found:
+            held.append(places[pattern_id])
+            if pattern_id in absorbers and not self.absorbs[pattern_id].isdisjoint(found):
+                return self._walk(found)  # the counts matter (an absorbed pattern taken down to none excludes nothing)
+        held.sort()
+        ids = self._ids
+        drops = self._drops
+        dropped: set[str] = set()
+        for place in held:  # from the first in table order on; a pattern dropped drops nothing
+            excluded = drops[place]
+            if excluded is not None and ids[place] not in dropped:
+                dropped.update(excluded)
+        out: dict[str, int] = {}
+        for pattern_id, n in found.items():
+            if pattern_id not in dropped:
+                out[pattern_id] = n
+        return out
 
     def _walk(self, found: Mapping[str, int]) -> dict[str, int]:
         kept = dict(found)
@@ -84,6 +99,3 @@ class ExclusionTable:
                     if kept[other] <= 0:
                         del kept[other]
         return kept
-
-
-_LIMIT: Final = 1 << 16

@@ -52,7 +52,7 @@ class Wind(StrEnum):
         return WINDS[("ESWN".index(self.value) + steps) % 4]
 
 
-WINDS: Final = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+WINDS: Final[tuple[Wind, ...]] = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
 _SIZE: Final = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
 _FLOWERS: Final = 34  # the first flower's code (``Tile.code``)
 

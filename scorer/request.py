@@ -18,9 +18,9 @@ from .errors import ContextError, ScorerError
 from .hand import WINDS, WinContext, Wind, not_text, parse_hand
 from .result import ScoreResult, json_value
 
-RULE_SETS: Final = ("mcr", "riichi", "guangdong", "fuzhou")
-_FLAGS: Final = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
-_SECTIONS: Final = ("riichi", "fuzhou", "guangdong")  # each rule set's own object, named after it
+RULE_SETS: Final[tuple[str, ...]] = ("mcr", "riichi", "guangdong", "fuzhou")
+_FLAGS: Final[tuple[str, ...]] = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
+_SECTIONS: Final[tuple[str, ...]] = ("riichi", "fuzhou", "guangdong")  # each rule set's own object, named after it
 FIELDS: Final = frozenset(
     {"rules", "hand", "seat_wind", "round_wind", "discarder", "flowers", "options", *_FLAGS, *_SECTIONS})
 MAX_TEXT: Final = 512  # the longest string a request holds: a hand is some 60 characters (1 MB took the parser 2 s)
@@ -132,7 +132,7 @@ def check_request(obj: Any, extra: frozenset[str] = frozenset()) -> WinContext:
 
 
 _OPTIONS: Final = {rules: f"options.{rules}" for rules in RULE_SETS}  # where each rule set's settings stand
-_SCALARS: Final = (str, bool, int, float, list, type(None))  # JSON's values that are no object
+_SCALARS: Final[tuple[type, ...]] = (str, bool, int, float, list, type(None))  # JSON's values that are no object
 
 
 def _is_mapping(value: object) -> bool:

@@ -26,8 +26,8 @@ WildWay = tuple[tuple[Set, ...], int, int]  # sets, pair (-1: none), wilds used;
 
 NO_PAIR: Final = -1  # a suit's way without the pair
 WILD: Final = -1  # the index of a set of wilds alone, and of a hand's pair of wilds alone (every hand has a pair)
-SEGMENTS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
-_EMPTY: Final = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
+SEGMENTS: Final[tuple[tuple[int, int], ...]] = ((0, 9), (9, 18), (18, 27), (27, 34))
+_EMPTY: Final[tuple[Counts, ...]] = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
 _LIMIT: Final = 1 << 16  # entries a memo keeps before it starts again
 
 

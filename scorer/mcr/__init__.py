@@ -18,7 +18,7 @@ from ..options import apply_options
 from ..result import Fan, ScoreResult
 from ..tiles import CHOW_TEXT, PAIR_TEXT, PUNG_TEXT, format_tiles, tile_from_index
 from .config import DEFAULT, MCRConfig
-from .patterns import BY_ID, PATTERNS, VALUES, Plan, apply_exclusions, detect_all, hand_gates, plan
+from .patterns import PATTERNS, VALUES, Plan, apply_exclusions, detect_all, hand_gates, plan
 from .reading import HandFacts, Reading, readings
 
 __all__ = ["DEFAULT", "MCRConfig", "PATTERNS", "rank_key", "score", "score_request", "settle"]
@@ -58,7 +58,7 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
     )
 
 
-_TIE_PREFERRED: Final = ("pure_triple_chow", "triple_pung")
+_TIE_PREFERRED: Final[tuple[str, ...]] = ("pure_triple_chow", "triple_pung")
 _SHAPE_RANK: Final = {Shape.SEVEN_PAIRS: 0, Shape.REGULAR: 1}  # the other shapes 2
 
 
@@ -95,7 +95,7 @@ def settle(total: int, ctx: WinContext, config: MCRConfig = DEFAULT) -> tuple[tu
                  for seat in _SEATS)
 
 
-_SEATS: Final = ("E", "S", "W", "N")
+_SEATS: Final[tuple[str, ...]] = ("E", "S", "W", "N")
 
 
 def _check_last_of_kind(hand: Hand, ctx: WinContext) -> None:
@@ -117,18 +117,20 @@ def _fans(r: Reading, patterns: Plan, config: MCRConfig) -> Candidate:
 def _fan_list(fans: dict[str, int]) -> tuple[Fan, ...]:
     """The fans in table order, each a shared ``Fan``."""
     out = []
-    for fan_id in sorted(fans, key=_ORDER.__getitem__):
+    for place in sorted([_ORDER[fan_id] for fan_id in fans]):
+        fan_id = PATTERNS[place].id
         n = fans[fan_id]
-        fan = _FANS.get((fan_id, n))
+        made = _FANS[place]
+        fan = made.get(n)
         if fan is None:
-            p = BY_ID[fan_id]
-            fan = _FANS[(fan_id, n)] = Fan(p.id, p.name, p.name_zh, p.value, n)
+            p = PATTERNS[place]
+            fan = made[n] = Fan(p.id, p.name, p.name_zh, p.value, n)
         out.append(fan)
     return tuple(out)
 
 
 _ORDER: Final = {p.id: i for i, p in enumerate(PATTERNS)}
-_FANS: Final[dict[tuple[str, int], Fan]] = {}  # (id, count) -> Fan (frozen, so shared); a few hundred at most
+_FANS: Final[list[dict[int, Fan]]] = [{} for _ in PATTERNS]  # by place in PATTERNS, count -> Fan (frozen, so shared)
 
 
 def groups_of(reading: Reading, hand: Hand) -> tuple[str, ...]:

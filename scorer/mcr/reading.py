@@ -92,7 +92,11 @@ class HandFacts:
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
         self.counts: Counts = tuple(counts)
-        self.hogs = counts.count(4) - melded_kongs - concealed_kongs  # 四归一: four of a tile, no kong
+        fours = 0
+        for n in counts:
+            if n == 4:
+                fours += 1
+        self.hogs = fours - melded_kongs - concealed_kongs  # 四归一: four of a tile, no kong
         self.kinds = kinds
         self.suits = (kinds & _MAN != 0) + (kinds & _PIN != 0) + (kinds & _SOU != 0)
         self.honors = kinds & HONORS != 0

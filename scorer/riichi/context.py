@@ -88,7 +88,7 @@ class RiichiContext:
 
 
 _FIELDS: Final = {f.name: f for f in fields(RiichiContext)}
-_TILE_FIELDS: Final = ("dora_indicators", "ura_indicators")
+_TILE_FIELDS: Final[tuple[str, ...]] = ("dora_indicators", "ura_indicators")
 _INT_FIELDS: Final = bounds_of(RiichiContext)  # honba, riichi_sticks, paarenchan, nuki_dora with their ranges
 _FLAG, _TILES, _SEAT, _NUMBER = 0, 1, 2, 3  # what a field of the riichi object holds
 _KINDS: Final = {name: _TILES if name in _TILE_FIELDS else _SEAT if name == "pao" else _NUMBER if name in _INT_FIELDS

@@ -27,7 +27,7 @@ REDS: Final = frozenset({18, 22, 24, 26, 33})  # 1 5 7 9 sou and red dragon (红
 # the same as bitmasks (bit i for tile i), for the kinds a hand holds (``Facts.kinds``)
 TERMINAL_BITS, HONOR_BITS, ORPHAN_BITS = mask(TERMINALS), mask(HONORS), mask(ORPHANS)
 GREEN_BITS, RED_BITS = mask(GREENS), mask(REDS)
-SUIT_BITS: Final = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))
+SUIT_BITS: Final[tuple[int, ...]] = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))
 EAST, NORTH = 27, 30
 
 # shapes
