@@ -72,7 +72,7 @@ def counts_of(tiles: tuple[Tile, ...] | list[Tile]) -> Counts:
     >>> counts_of([Tile.parse("1m"), Tile.parse("1m"), Tile.parse("7z")])[0]
     2
     """
-    counts = [0] * 34
+    counts: list[int] = [0] * 34
     for tile in tiles:
         counts[tile.index] += 1
     return tuple(counts)

@@ -34,24 +34,24 @@ class ExclusionTable:
     order: Mapping[str, int]
     excludes: Mapping[str, frozenset[str]]
     absorbs: Mapping[str, frozenset[str]]
-    # the same as plain tables: each id's place, and by place each pattern's id and the ids it excludes (None:
-    # none); the ids that absorb another
+    # the same by place in ``order``: each id's place; by place, whether it absorbs another and the places of
+    # the patterns it excludes
     _places: dict[str, int] = field(init=False, repr=False, compare=False)
-    _ids: list[str] = field(init=False, repr=False, compare=False)
-    _drops: list[frozenset[str] | None] = field(init=False, repr=False, compare=False)
-    _absorbers: frozenset[str] = field(init=False, repr=False, compare=False)
+    _absorbing: list[bool] = field(init=False, repr=False, compare=False)
+    _drops: list[tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        size = max(self.order.values(), default=-1) + 1
-        ids = [""] * size
-        drops: list[frozenset[str] | None] = [None] * size
-        for pattern_id, place in self.order.items():
-            ids[place] = pattern_id
-            drops[place] = self.excludes.get(pattern_id)
-        object.__setattr__(self, "_places", dict(self.order))
-        object.__setattr__(self, "_ids", ids)
+        places = dict(self.order)
+        size = max(places.values(), default=-1) + 1
+        drops: list[tuple[int, ...]] = [()] * size
+        for pattern_id, excluded in self.excludes.items():
+            drops[places[pattern_id]] = tuple(places[other] for other in excluded if other in places)
+        absorbing = [False] * size
+        for pattern_id in self.absorbs:
+            absorbing[places[pattern_id]] = True
+        object.__setattr__(self, "_places", places)
+        object.__setattr__(self, "_absorbing", absorbing)
         object.__setattr__(self, "_drops", drops)
-        object.__setattr__(self, "_absorbers", frozenset(self.absorbs))
 
     @classmethod
     def of(cls, patterns: Iterable[Excluding]) -> ExclusionTable:
@@ -63,30 +63,31 @@ class ExclusionTable:
             absorbs={p.id: getattr(p, "absorbs", frozenset()) for p in patterns if getattr(p, "absorbs", None)},
         )
 
-    def apply(self, found: Mapping[str, int]) -> dict[str, int]:
+    def apply(self, found: dict[str, int]) -> dict[str, int]:
         """``found`` (pattern id to occurrences) with 不计 applied."""
         places = self._places
-        absorbers = self._absorbers
-        held: list[int] = []
+        absorbing = self._absorbing
+        held: list[int] = []  # the places of the patterns found, in the order found
         for pattern_id in found:
-            held.append(places[pattern_id])
-            if pattern_id in absorbers and not self.absorbs[pattern_id].isdisjoint(found):
+            place = places[pattern_id]
+            if absorbing[place] and not self.absorbs[pattern_id].isdisjoint(found):
                 return self._walk(found)  # the counts matter (an absorbed pattern taken down to none excludes nothing)
-        held.sort()
-        ids = self._ids
+            held.append(place)
         drops = self._drops
-        dropped: set[str] = set()
-        for place in held:  # from the first in table order on; a pattern dropped drops nothing
-            excluded = drops[place]
-            if excluded is not None and ids[place] not in dropped:
-                dropped.update(excluded)
+        dropped = [False] * len(drops)
+        for place in sorted(held):  # from the first in table order on; a pattern dropped drops nothing
+            if not dropped[place]:
+                for other in drops[place]:
+                    dropped[other] = True
         out: dict[str, int] = {}
+        i = 0
         for pattern_id, n in found.items():
-            if pattern_id not in dropped:
+            if not dropped[held[i]]:
                 out[pattern_id] = n
+            i += 1
         return out
 
-    def _walk(self, found: Mapping[str, int]) -> dict[str, int]:
+    def _walk(self, found: dict[str, int]) -> dict[str, int]:
         kept = dict(found)
         for pattern_id in sorted(found, key=self.order.__getitem__):
             if pattern_id not in kept:

@@ -148,7 +148,7 @@ class Hand:
         if self.win_tile.code >= _FLOWERS:
             msg = f"the winning tile {self.win_tile} is a flower: flowers are set aside, never won on"
             raise InvalidHandError(msg)
-        counts = [0] * 42  # by code: 34 kinds, then the eight flowers
+        counts: list[int] = [0] * 42  # by code: 34 kinds, then the eight flowers
         for tile in self.concealed:
             if tile.code >= _FLOWERS:
                 msg = f"flower {tile} stands among the concealed tiles; flowers are kept apart"

@@ -42,11 +42,19 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
         )
         raise NotWinningError(msg)
     gates = hand_gates(h)
-    fans, reading = max((_fans(r, plan(r, gates), config) for r in found), key=rank_key)
+    fans, reading = _fans(found[0], plan(found[0], gates), config)
+    if len(found) > 1:  # the first reading of the highest rank_key (max's choice)
+        best = rank_key((fans, reading))
+        for r in found[1:]:
+            candidate = _fans(r, plan(r, gates), config)
+            key = rank_key(candidate)
+            if key > best:
+                best = key
+                fans, reading = candidate
     flowers = len(hand.flowers)
     if flowers:
         fans = {**fans, "flower_tiles": flowers}
-    total = sum(VALUES[f] * n for f, n in fans.items())
+    total = _total(fans)
     meets = total - flowers >= config.minimum
     return ScoreResult(
         rules=RULES,
@@ -58,7 +66,13 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
     )
 
 
-_TIE_PREFERRED: Final[tuple[str, ...]] = ("pure_triple_chow", "triple_pung")
+def _total(fans: dict[str, int]) -> int:
+    total = 0
+    for fan_id, n in fans.items():
+        total += VALUES[fan_id] * n
+    return total
+
+
 _SHAPE_RANK: Final = {Shape.SEVEN_PAIRS: 0, Shape.REGULAR: 1}  # the other shapes 2
 
 
@@ -73,9 +87,9 @@ def rank_key(candidate: Candidate) -> tuple[int, int, bool, int]:
     which any regular reading of equal total replaces.
     """
     fans, reading = candidate
-    total = sum(VALUES[f] * n for f, n in fans.items())
+    total = _total(fans)
     shape = _SHAPE_RANK.get(reading.shape, 2)
-    later = shape == 1 and (reading.h.seven_pairs or any(f in fans for f in _TIE_PREFERRED))
+    later = shape == 1 and (reading.h.seven_pairs or "pure_triple_chow" in fans or "triple_pung" in fans)
     return total, shape, later, reading.order if later else -reading.order
 
 

@@ -53,7 +53,7 @@ class HandFacts:
                  "_unique_wait")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
-        counts = [0] * 34
+        counts: list[int] = [0] * 34
         kinds = 0
         for tile in hand.concealed:
             code = tile.code

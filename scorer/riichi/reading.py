@@ -62,7 +62,7 @@ class Facts:
         self.ctx = ctx
         self.rc = rc
         self.config = config
-        concealed = [0] * 34
+        concealed: list[int] = [0] * 34
         kinds = aka = 0
         for t in hand.concealed:
             code = t.code
