@@ -16,7 +16,7 @@ from typing import Any, Final
 from .bounds import Bounds, bounds_of, shown
 from .errors import ContextError, ScorerError
 from .hand import WINDS, WinContext, Wind, not_text, parse_hand
-from .result import ScoreResult, json_value
+from .result import ScoreResult, json_string, json_value
 
 RULE_SETS: Final[tuple[str, ...]] = ("mcr", "riichi", "guangdong", "fuzhou")
 _FLAGS: Final[tuple[str, ...]] = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
@@ -45,7 +45,7 @@ def error_json(code: str, message: str) -> str:
     ...                                                      ensure_ascii=False)
     True
     """
-    return f'{{"ok": false, "error": {{"code": {json_value(code)}, "message": {json_value(message)}}}}}'
+    return f'{{"ok": false, "error": {{"code": {json_value(code)}, "message": {json_string(message)}}}}}'
 
 
 def answer_line(line: str, number: int, default_rules: str | None = None) -> tuple[str, bool]:
@@ -192,7 +192,9 @@ def ranges() -> dict[str, dict[str, Bounds]]:
 def _check_numbers(obj: Mapping[str, Any], bounds: Mapping[str, Bounds], where: str) -> None:
     for name, limit in bounds.items():
         if name in obj:
-            limit.check(obj[name], f"{where}.{name}")
+            value = obj[name]
+            if type(value) is not int or not limit.low <= value <= limit.high:  # (a plain number in range passes)
+                limit.check(value, f"{where}.{name}")
 
 
 def _check_texts(obj: Mapping[str, Any], where: str) -> None:

@@ -86,7 +86,15 @@ class ScoreResult:
 
 
 def json_value(value: object) -> str:
-    """One JSON value as ``json.dumps(value, ensure_ascii=False)`` writes it; plain ones without its machinery."""
+    """One JSON value as ``json.dumps(value, ensure_ascii=False)`` writes it; plain ones without its machinery,
+    strings (names, groups of tiles) written once and kept."""
+    if type(value) is str:
+        text = _STRINGS.get(value)
+        if text is None:
+            text = json_string(value)
+            if len(_STRINGS) < 4096:
+                _STRINGS[value] = text
+        return text
     if value is True:
         return "true"
     if value is False:
@@ -95,9 +103,17 @@ def json_value(value: object) -> str:
         return "null"
     if type(value) is int:
         return str(value)
-    if type(value) is str and value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def json_string(value: str) -> str:
+    """A string as ``json.dumps(value, ensure_ascii=False)`` writes it."""
+    if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
         return f'"{value}"'
     return json.dumps(value, ensure_ascii=False)
+
+
+_STRINGS: Final[dict[str, str]] = {}  # a string -> its JSON text: names and groups of tiles, a few hundred
 
 
 def _fan_text(fan: Fan) -> str:

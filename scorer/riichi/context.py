@@ -123,11 +123,15 @@ def context_from_request(obj: Any) -> RiichiContext:
             if not isinstance(value, str):
                 msg = f"'riichi.{name}' must be a string of tiles, e.g. \"3m7z\", not {shown(value)}"
                 raise ContextError(msg)
-            tiles = parse_tiles(value)
-            for tile in tiles:
-                if tile.is_flower:
-                    msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
-                    raise ContextError(msg)
+            tiles = _INDICATORS.get(value)
+            if tiles is None:
+                tiles = parse_tiles(value)
+                for tile in tiles:
+                    if tile.is_flower:
+                        msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
+                        raise ContextError(msg)
+                if len(_INDICATORS) < 4096:
+                    _INDICATORS[value] = tiles
             values[name] = tiles
         elif kind == _SEAT:
             if value is not None and value not in ("E", "S", "W", "N"):
@@ -135,7 +139,11 @@ def context_from_request(obj: Any) -> RiichiContext:
                 raise ContextError(msg)
             values[name] = value
         else:
-            values[name] = _INT_FIELDS[name].check(value, f"riichi.{name}")
+            limit = _INT_FIELDS[name]
+            if type(value) is int and limit.low <= value <= limit.high:
+                values[name] = value
+            else:
+                values[name] = limit.check(value, f"riichi.{name}")
     get = values.get
     d = _DEFAULTS  # named arguments, which compiled code passes directly (not **values)
     return RiichiContext(
@@ -150,6 +158,7 @@ def context_from_request(obj: Any) -> RiichiContext:
 
 
 _DEFAULTS: Final = RiichiContext()
+_INDICATORS: Final[dict[str, tuple[Tile, ...]]] = {}  # indicators as written -> their tiles (no flower among them)
 
 
 def _refuse(msg: str) -> None:
