@@ -19,6 +19,7 @@ from setuptools import setup
 # the hot modules; not the settings classes (config.py), whose docstrings document the options the service lists
 COMPILED = [
     "scorer/tiles.py",
+    "scorer/bounds.py",
     "scorer/hand.py",
     "scorer/suits.py",
     "scorer/decompose.py",

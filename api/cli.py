@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from api.render import score_table
 from scorer import ScorerError
-from scorer.request import RULE_SETS, error_object, score_parsed
+from scorer.request import RULE_SETS, answer_line, error_object, score_parsed
 
 if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only for the photo commands
     from api.pipeline import Detector, Reading
@@ -214,24 +214,9 @@ def run_batch(lines: TextIO, out: TextIO, default_rules: str | None = None) -> i
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            answer = error_object("bad_request", f"line {number}: not JSON: {exc.msg} at column {exc.colno}")
-        except ValueError as exc:  # valid JSON Python refuses to read, e.g. an integer of over 4,300 digits
-            answer = error_object("bad_request", f"line {number}: not readable JSON: {str(exc).split(';')[0]}")
-        except RecursionError:
-            answer = error_object("bad_request", f"line {number}: JSON nested too deeply")
-        else:
-            if default_rules and isinstance(obj, dict) and "rules" not in obj:
-                obj = {**obj, "rules": default_rules}
-            try:
-                out.write(score_parsed(obj).to_json() + "\n")
-                continue
-            except ScorerError as exc:
-                answer = error_object(exc.code, f"line {number}: {exc}")
-        failures += 1
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        text, ok = answer_line(line, number, default_rules)
+        failures += not ok
+        out.write(text + "\n")
     return failures
 
 

@@ -24,7 +24,7 @@ KNITTED_SEQUENCES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(9 * suit + rank for suit, start in zip(order, (0, 1, 2), strict=True) for rank in range(start, 9, 3))
     for order in permutations(range(3))
 )
-ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+ORPHANS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 HONORS: Final = range(27, 34)
 
 
@@ -72,7 +72,7 @@ def counts_of(tiles: tuple[Tile, ...] | list[Tile]) -> Counts:
     >>> counts_of([Tile.parse("1m"), Tile.parse("1m"), Tile.parse("7z")])[0]
     2
     """
-    counts = [0] * 34
+    counts: list[int] = [0] * 34
     for tile in tiles:
         counts[tile.index] += 1
     return tuple(counts)

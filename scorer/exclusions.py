@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Protocol
 
 
 class Excluding(Protocol):
@@ -34,8 +34,24 @@ class ExclusionTable:
     order: Mapping[str, int]
     excludes: Mapping[str, frozenset[str]]
     absorbs: Mapping[str, frozenset[str]]
-    _dropped: dict[frozenset[str], frozenset[str] | None] = field(
-        default_factory=dict, repr=False, compare=False)  # found ids -> the ids dropped (None: counts matter)
+    # the same by place in ``order``: each id's place; by place, whether it absorbs another and the places of
+    # the patterns it excludes
+    _places: dict[str, int] = field(init=False, repr=False, compare=False)
+    _absorbing: list[bool] = field(init=False, repr=False, compare=False)
+    _drops: list[tuple[int, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        places = dict(self.order)
+        size = max(places.values(), default=-1) + 1
+        drops: list[tuple[int, ...]] = [()] * size
+        for pattern_id, excluded in self.excludes.items():
+            drops[places[pattern_id]] = tuple(places[other] for other in excluded if other in places)
+        absorbing = [False] * size
+        for pattern_id in self.absorbs:
+            absorbing[places[pattern_id]] = True
+        object.__setattr__(self, "_places", places)
+        object.__setattr__(self, "_absorbing", absorbing)
+        object.__setattr__(self, "_drops", drops)
 
     @classmethod
     def of(cls, patterns: Iterable[Excluding]) -> ExclusionTable:
@@ -47,31 +63,31 @@ class ExclusionTable:
             absorbs={p.id: getattr(p, "absorbs", frozenset()) for p in patterns if getattr(p, "absorbs", None)},
         )
 
-    def apply(self, found: Mapping[str, int]) -> dict[str, int]:
+    def apply(self, found: dict[str, int]) -> dict[str, int]:
         """``found`` (pattern id to occurrences) with 不计 applied."""
-        ids = frozenset(found)
-        if ids in self._dropped:
-            dropped = self._dropped[ids]
-        else:
-            if len(self._dropped) >= _LIMIT:
-                self._dropped.clear()
-            dropped = self._dropped[ids] = self._drops(ids)
-        if dropped is None:
-            return self._walk(found)
-        return {k: n for k, n in found.items() if k not in dropped} if dropped else dict(found)
+        places = self._places
+        absorbing = self._absorbing
+        held: list[int] = []  # the places of the patterns found, in the order found
+        for pattern_id in found:
+            place = places[pattern_id]
+            if absorbing[place] and not self.absorbs[pattern_id].isdisjoint(found):
+                return self._walk(found)  # the counts matter (an absorbed pattern taken down to none excludes nothing)
+            held.append(place)
+        drops = self._drops
+        dropped = [False] * len(drops)
+        for place in sorted(held):  # from the first in table order on; a pattern dropped drops nothing
+            if not dropped[place]:
+                for other in drops[place]:
+                    dropped[other] = True
+        out: dict[str, int] = {}
+        i = 0
+        for pattern_id, n in found.items():
+            if not dropped[held[i]]:
+                out[pattern_id] = n
+            i += 1
+        return out
 
-    def _drops(self, ids: frozenset[str]) -> frozenset[str] | None:
-        """The ids that found ids drop; None where one of them absorbs another, as the counts matter then
-        (an absorbed pattern taken down to none excludes nothing)."""
-        if any(not self.absorbs[i].isdisjoint(ids) for i in ids.intersection(self.absorbs)):
-            return None
-        kept = set(ids)
-        for pattern_id in sorted(ids, key=self.order.__getitem__):
-            if pattern_id in kept and pattern_id in self.excludes:
-                kept.difference_update(self.excludes[pattern_id])
-        return ids.difference(kept)
-
-    def _walk(self, found: Mapping[str, int]) -> dict[str, int]:
+    def _walk(self, found: dict[str, int]) -> dict[str, int]:
         kept = dict(found)
         for pattern_id in sorted(found, key=self.order.__getitem__):
             if pattern_id not in kept:
@@ -84,6 +100,3 @@ class ExclusionTable:
                     if kept[other] <= 0:
                         del kept[other]
         return kept
-
-
-_LIMIT: Final = 1 << 16

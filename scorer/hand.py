@@ -16,7 +16,18 @@ from enum import StrEnum
 from typing import Final
 
 from .errors import ContextError, InvalidHandError, NotationError, ScorerError
-from .tiles import CHOW_TEXT, KONG_TEXT, PUNG_TEXT, Suit, Tile, format_tiles, parse_tiles, read_runs, sort_tiles
+from .tiles import (
+    CHOW_TEXT,
+    KONG_TEXT,
+    PUNG_TEXT,
+    Suit,
+    Tile,
+    format_tiles,
+    named_tile,
+    parse_tiles,
+    read_runs,
+    sort_tiles,
+)
 
 
 class MeldKind(StrEnum):
@@ -41,7 +52,7 @@ class Wind(StrEnum):
         return WINDS[("ESWN".index(self.value) + steps) % 4]
 
 
-WINDS: Final = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+WINDS: Final[tuple[Wind, ...]] = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
 _SIZE: Final = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
 _FLOWERS: Final = 34  # the first flower's code (``Tile.code``)
 
@@ -133,11 +144,11 @@ class Hand:
         object.__setattr__(self, "concealed", sort_tiles(concealed))
         object.__setattr__(self, "melds", melds)
         object.__setattr__(self, "win_tile", win_tile)
-        object.__setattr__(self, "flowers", sort_tiles(flowers))
+        object.__setattr__(self, "flowers", sort_tiles(flowers) if flowers else ())
         if self.win_tile.code >= _FLOWERS:
             msg = f"the winning tile {self.win_tile} is a flower: flowers are set aside, never won on"
             raise InvalidHandError(msg)
-        counts = [0] * 42  # by code: 34 kinds, then the eight flowers
+        counts: list[int] = [0] * 42  # by code: 34 kinds, then the eight flowers
         for tile in self.concealed:
             if tile.code >= _FLOWERS:
                 msg = f"flower {tile} stands among the concealed tiles; flowers are kept apart"
@@ -234,29 +245,55 @@ def _read_quickly(text: str) -> Parts | None:
     melds = []
     loose: list[Tile] = []
     win = None
-    try:
-        for exposed, hidden, won, free in _TOKEN.findall(text):
-            tiles = read_runs(exposed or hidden or won or free)
+    for exposed, hidden, won, free in _TOKEN.findall(text):
+        if won:
+            if win is not None:
+                return None
+            win = named_tile(won)
+            if win is None:
+                return None
+            continue
+        if free:
+            tiles = read_runs(free)
             if tiles is None:
                 return None
-            if exposed or hidden:
-                meld = Meld.of(tiles, concealed=not exposed)
-                if hidden and meld.kind is not MeldKind.KONG:
-                    return None
-                melds.append(meld)
-            elif won:
-                if win is not None:
-                    return None
-                win = tiles[0]
-            else:
-                loose.extend(tiles)
-    except ScorerError:  # a meld that is no meld
-        return None
+            loose.extend(tiles)
+            continue
+        meld = _MELDS.get((exposed, hidden))
+        if meld is None:
+            meld = _meld(exposed, hidden)
+            if meld is None:
+                return None
+        melds.append(meld)
     if win is None or win.suit is Suit.FLOWER:
         return None
     flower = Suit.FLOWER
-    return (tuple(t for t in loose if t.suit is not flower), tuple(melds), win,
-            tuple(t for t in loose if t.suit is flower))
+    for tile in loose:
+        if tile.suit is flower:
+            return (tuple(t for t in loose if t.suit is not flower), tuple(melds), win,
+                    tuple(t for t in loose if t.suit is flower))
+    return tuple(loose), tuple(melds), win, ()
+
+
+def _meld(exposed: str, hidden: str) -> Meld | None:
+    """The meld of a well-formed ``[...]`` (``exposed``) or ``(...)`` (``hidden``) body, kept for the next hand
+    that lays it down; None where it is no meld (``_read`` then names it)."""
+    tiles = read_runs(exposed or hidden)
+    if tiles is None:
+        return None
+    try:
+        meld = Meld.of(tiles, concealed=not exposed)
+    except ScorerError:  # a meld that is no meld
+        return None
+    if hidden and meld.kind is not MeldKind.KONG:
+        return None
+    if len(_MELDS) >= 4096:
+        _MELDS.clear()
+    _MELDS[(exposed, hidden)] = meld
+    return meld
+
+
+_MELDS: Final[dict[tuple[str, str], Meld]] = {}  # (exposed body, concealed body) -> its meld (frozen, so shared)
 
 
 def _read(text: str) -> Parts:

@@ -26,7 +26,7 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
     if not isinstance(options, Mapping):
         msg = "'options' must be an object"
         raise ContextError(msg)
-    key: Hashable = (id(config), rules, tuple((name, type(value), value) for name, value in options.items()))
+    key: Hashable = (id(config), rules, tuple(options.items()), tuple(map(type, options.values())))  # 1 is not True
     try:
         made = _MADE.get(key)
     except TypeError:  # a value that is no bool, int or str: refused below

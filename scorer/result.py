@@ -74,19 +74,27 @@ class ScoreResult:
         """
         fans = ", ".join([_fan_text(fan) for fan in self.fans])
         paid = {**_NOBODY_PAYS, **dict(self.payments)}
-        payments = ", ".join([f'"{seat}": {_value(amount)}' for seat, amount in paid.items()])
-        decomposition = ", ".join([_value(group) for group in self.decomposition])
-        text = (f'{{"ok": true, "rules": {_value(self.rules)}, "total": {_value(self.total)}, "fans": [{fans}], '
-                f'"meets_minimum": {_value(self.meets_minimum)}, "payments": {{{payments}}}, '
+        payments = ", ".join([f'"{seat}": {json_value(amount)}' for seat, amount in paid.items()])
+        decomposition = ", ".join([json_value(group) for group in self.decomposition])
+        text = (f'{{"ok": true, "rules": {json_value(self.rules)}, "total": {json_value(self.total)}, '
+                f'"fans": [{fans}], "meets_minimum": {json_value(self.meets_minimum)}, "payments": {{{payments}}}, '
                 f'"decomposition": [{decomposition}]')
         if self.details:
-            details = ", ".join([f"{_value(name)}: {_value(value)}" for name, value in self.details])
-            text += f", {_value(self.rules)}: {{{details}}}"
+            details = ", ".join([f"{json_value(name)}: {json_value(value)}" for name, value in self.details])
+            text += f", {json_value(self.rules)}: {{{details}}}"
         return text + "}"
 
 
-def _value(value: object) -> str:
-    """One JSON value as ``json.dumps(value, ensure_ascii=False)`` writes it; plain ones without its machinery."""
+def json_value(value: object) -> str:
+    """One JSON value as ``json.dumps(value, ensure_ascii=False)`` writes it; plain ones without its machinery,
+    strings (names, groups of tiles) written once and kept."""
+    if type(value) is str:
+        text = _STRINGS.get(value)
+        if text is None:
+            text = json_string(value)
+            if len(_STRINGS) < 4096:
+                _STRINGS[value] = text
+        return text
     if value is True:
         return "true"
     if value is False:
@@ -95,9 +103,17 @@ def _value(value: object) -> str:
         return "null"
     if type(value) is int:
         return str(value)
-    if type(value) is str and value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def json_string(value: str) -> str:
+    """A string as ``json.dumps(value, ensure_ascii=False)`` writes it."""
+    if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
         return f'"{value}"'
     return json.dumps(value, ensure_ascii=False)
+
+
+_STRINGS: Final[dict[str, str]] = {}  # a string -> its JSON text: names and groups of tiles, a few hundred
 
 
 def _fan_text(fan: Fan) -> str:

@@ -26,8 +26,8 @@ WildWay = tuple[tuple[Set, ...], int, int]  # sets, pair (-1: none), wilds used;
 
 NO_PAIR: Final = -1  # a suit's way without the pair
 WILD: Final = -1  # the index of a set of wilds alone, and of a hand's pair of wilds alone (every hand has a pair)
-SEGMENTS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
-_EMPTY: Final = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
+SEGMENTS: Final[tuple[tuple[int, int], ...]] = ((0, 9), (9, 18), (18, 27), (27, 34))
+_EMPTY: Final[tuple[Counts, ...]] = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
 _LIMIT: Final = 1 << 16  # entries a memo keeps before it starts again
 
 
@@ -176,25 +176,16 @@ def _shape_waits(shape: Counts, chows: bool) -> tuple[int, ...]:
     shape split; a tile further away would stand alone."""
     found = _SHAPE_WAITS.get((shape, chows))
     if found is None:
-        padded = (0, 0) + shape + (0, 0)
         out = []
-        for at in range(len(padded)):
-            grown = padded[:at] + (padded[at] + 1,) + padded[at + 1 :]
-            if _splits(_shape(grown)[1], chows):
-                out.append(at - 2)
+        rest = (sum(shape) + 1) % 3
+        if rest != 1:
+            work: list[int] = [0, 0, *shape, 0, 0]
+            for at in range(len(work)):
+                work[at] += 1
+                if _can_split(work, 0, rest == 2, chows):
+                    out.append(at - 2)
+                work[at] -= 1
         found = _room(_SHAPE_WAITS)[(shape, chows)] = tuple(out)
-    return found
-
-
-def _splits(shape: Counts, chows: bool) -> bool:
-    """Whether a shape splits into sets, and a pair when its count is 2 more than a multiple of 3."""
-    known = _SHAPES.get((shape, chows))
-    if known is not None:
-        return bool(known)
-    found = _SPLITS.get((shape, chows))
-    if found is None:
-        rest = sum(shape) % 3
-        found = _room(_SPLITS)[(shape, chows)] = rest != 1 and _can_split(list(shape), 0, rest == 2, chows)
     return found
 
 
@@ -309,7 +300,6 @@ _WAYS: Final[dict[tuple[Counts, int], tuple[Way, ...]]] = {}
 _SHAPES: Final[dict[tuple[Counts, bool], tuple[Way, ...]]] = {}
 _WAITS: Final[dict[tuple[Counts, int], tuple[int, ...]]] = {}
 _SHAPE_WAITS: Final[dict[tuple[Counts, bool], tuple[int, ...]]] = {}
-_SPLITS: Final[dict[tuple[Counts, bool], bool]] = {}
 
 
 # --- wild tiles --------------------------------------------------------------------------------------

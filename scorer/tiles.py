@@ -152,6 +152,15 @@ def read_runs(text: str) -> tuple[Tile, ...] | None:
     return tuple(tiles)
 
 
+def named_tile(name: str) -> Tile | None:
+    """The tile of a two-character name (``"5m"``, ``"0p"``); None where no such tile exists.
+
+    >>> named_tile("7z"), named_tile("8z")
+    (Tile('7z'), None)
+    """
+    return _TILES.get(name)
+
+
 _RUN: Final = re.compile(r"([0-9]+)([mpszf])")
 _RUNS: Final = re.compile(r"\s*(?:[0-9]+[mpszf]\s*)*")
 

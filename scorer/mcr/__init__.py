@@ -18,7 +18,7 @@ from ..options import apply_options
 from ..result import Fan, ScoreResult
 from ..tiles import CHOW_TEXT, PAIR_TEXT, PUNG_TEXT, format_tiles, tile_from_index
 from .config import DEFAULT, MCRConfig
-from .patterns import BY_ID, PATTERNS, VALUES, Plan, apply_exclusions, detect_all, hand_gates, plan
+from .patterns import PATTERNS, VALUES, Plan, apply_exclusions, detect_all, hand_gates, plan
 from .reading import HandFacts, Reading, readings
 
 __all__ = ["DEFAULT", "MCRConfig", "PATTERNS", "rank_key", "score", "score_request", "settle"]
@@ -42,11 +42,19 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
         )
         raise NotWinningError(msg)
     gates = hand_gates(h)
-    fans, reading = max((_fans(r, plan(r, gates), config) for r in found), key=rank_key)
+    fans, reading = _fans(found[0], plan(found[0], gates), config)
+    if len(found) > 1:  # the first reading of the highest rank_key (max's choice)
+        best = rank_key((fans, reading))
+        for r in found[1:]:
+            candidate = _fans(r, plan(r, gates), config)
+            key = rank_key(candidate)
+            if key > best:
+                best = key
+                fans, reading = candidate
     flowers = len(hand.flowers)
     if flowers:
         fans = {**fans, "flower_tiles": flowers}
-    total = sum(VALUES[f] * n for f, n in fans.items())
+    total = _total(fans)
     meets = total - flowers >= config.minimum
     return ScoreResult(
         rules=RULES,
@@ -58,7 +66,13 @@ def score(hand: Hand, ctx: WinContext | None = None, config: MCRConfig = DEFAULT
     )
 
 
-_TIE_PREFERRED: Final = ("pure_triple_chow", "triple_pung")
+def _total(fans: dict[str, int]) -> int:
+    total = 0
+    for fan_id, n in fans.items():
+        total += VALUES[fan_id] * n
+    return total
+
+
 _SHAPE_RANK: Final = {Shape.SEVEN_PAIRS: 0, Shape.REGULAR: 1}  # the other shapes 2
 
 
@@ -73,9 +87,9 @@ def rank_key(candidate: Candidate) -> tuple[int, int, bool, int]:
     which any regular reading of equal total replaces.
     """
     fans, reading = candidate
-    total = sum(VALUES[f] * n for f, n in fans.items())
+    total = _total(fans)
     shape = _SHAPE_RANK.get(reading.shape, 2)
-    later = shape == 1 and (reading.h.seven_pairs or any(f in fans for f in _TIE_PREFERRED))
+    later = shape == 1 and (reading.h.seven_pairs or "pure_triple_chow" in fans or "triple_pung" in fans)
     return total, shape, later, reading.order if later else -reading.order
 
 
@@ -95,7 +109,7 @@ def settle(total: int, ctx: WinContext, config: MCRConfig = DEFAULT) -> tuple[tu
                  for seat in _SEATS)
 
 
-_SEATS: Final = ("E", "S", "W", "N")
+_SEATS: Final[tuple[str, ...]] = ("E", "S", "W", "N")
 
 
 def _check_last_of_kind(hand: Hand, ctx: WinContext) -> None:
@@ -117,18 +131,20 @@ def _fans(r: Reading, patterns: Plan, config: MCRConfig) -> Candidate:
 def _fan_list(fans: dict[str, int]) -> tuple[Fan, ...]:
     """The fans in table order, each a shared ``Fan``."""
     out = []
-    for fan_id in sorted(fans, key=_ORDER.__getitem__):
+    for place in sorted([_ORDER[fan_id] for fan_id in fans]):
+        fan_id = PATTERNS[place].id
         n = fans[fan_id]
-        fan = _FANS.get((fan_id, n))
+        made = _FANS[place]
+        fan = made.get(n)
         if fan is None:
-            p = BY_ID[fan_id]
-            fan = _FANS[(fan_id, n)] = Fan(p.id, p.name, p.name_zh, p.value, n)
+            p = PATTERNS[place]
+            fan = made[n] = Fan(p.id, p.name, p.name_zh, p.value, n)
         out.append(fan)
     return tuple(out)
 
 
 _ORDER: Final = {p.id: i for i, p in enumerate(PATTERNS)}
-_FANS: Final[dict[tuple[str, int], Fan]] = {}  # (id, count) -> Fan (frozen, so shared); a few hundred at most
+_FANS: Final[list[dict[int, Fan]]] = [{} for _ in PATTERNS]  # by place in PATTERNS, count -> Fan (frozen, so shared)
 
 
 def groups_of(reading: Reading, hand: Hand) -> tuple[str, ...]:

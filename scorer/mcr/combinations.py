@@ -14,7 +14,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-_PAIR_PRIORITY: Final = ("pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
+_PAIR_PRIORITY: Final[tuple[str, ...]] = (
+    "pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
 
 
 def four_chows_fan(c: tuple[int, ...]) -> str | None:

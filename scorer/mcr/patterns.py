@@ -502,7 +502,8 @@ _EXCLUSIONS: Final = ExclusionTable.of(PATTERNS)
 _SKIPPED: Final = _COMBINATIONS | {_flowers, _never}
 
 # facts that patterns may need (``Pattern.needs``): of the hand (``hand_gates``), then of a reading (``plan``)
-GATES: Final = ("honors", "no_honors", "one_suit", "two_suits", "three_suits", "orphans", "kongs", "fours", "concealed",
+GATES: Final[tuple[str, ...]] = (
+         "honors", "no_honors", "one_suit", "two_suits", "three_suits", "orphans", "kongs", "fours", "concealed",
          "melded", "self_draw", "event",
          "pungs1", "pungs2", "pungs3", "pungs4", "no_pungs", "wait", "honor_pair", "orphan_pair", "five_pair")
 _GATE: Final = {name: 1 << i for i, name in enumerate(GATES)}
@@ -525,7 +526,7 @@ def hand_gates(h: HandFacts) -> int:
                  h.last_tile or h.kong_replacement or h.robbing_kong or h.last_of_kind)
 
 
-_PUNGS: Final = (_GATE["no_pungs"], _GATE["pungs1"], _GATE["pungs1"] | _GATE["pungs2"],
+_PUNGS: Final[tuple[int, ...]] = (_GATE["no_pungs"], _GATE["pungs1"], _GATE["pungs1"] | _GATE["pungs2"],
           _GATE["pungs1"] | _GATE["pungs2"] | _GATE["pungs3"],
           _GATE["pungs1"] | _GATE["pungs2"] | _GATE["pungs3"] | _GATE["pungs4"])
 _PAIR: Final = tuple(0 if i >= 34 else _GATE["honor_pair"] | _GATE["orphan_pair"] if i >= 27 else _GATE["orphan_pair"]

@@ -53,7 +53,7 @@ class HandFacts:
                  "_unique_wait")
 
     def __init__(self, hand: Hand, ctx: WinContext) -> None:
-        counts = [0] * 34
+        counts: list[int] = [0] * 34
         kinds = 0
         for tile in hand.concealed:
             code = tile.code
@@ -92,7 +92,11 @@ class HandFacts:
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
         self.counts: Counts = tuple(counts)
-        self.hogs = counts.count(4) - melded_kongs - concealed_kongs  # 四归一: four of a tile, no kong
+        fours = 0
+        for n in counts:
+            if n == 4:
+                fours += 1
+        self.hogs = fours - melded_kongs - concealed_kongs  # 四归一: four of a tile, no kong
         self.kinds = kinds
         self.suits = (kinds & _MAN != 0) + (kinds & _PIN != 0) + (kinds & _SOU != 0)
         self.honors = kinds & HONORS != 0

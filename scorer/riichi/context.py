@@ -88,8 +88,11 @@ class RiichiContext:
 
 
 _FIELDS: Final = {f.name: f for f in fields(RiichiContext)}
-_TILE_FIELDS: Final = ("dora_indicators", "ura_indicators")
+_TILE_FIELDS: Final[tuple[str, ...]] = ("dora_indicators", "ura_indicators")
 _INT_FIELDS: Final = bounds_of(RiichiContext)  # honba, riichi_sticks, paarenchan, nuki_dora with their ranges
+_FLAG, _TILES, _SEAT, _NUMBER = 0, 1, 2, 3  # what a field of the riichi object holds
+_KINDS: Final = {name: _TILES if name in _TILE_FIELDS else _SEAT if name == "pao" else _NUMBER if name in _INT_FIELDS
+                 else _FLAG for name in _FIELDS}
 
 
 def context_from_request(obj: Any) -> RiichiContext:
@@ -99,37 +102,48 @@ def context_from_request(obj: Any) -> RiichiContext:
     (Tile('3m'),)
     """
     if obj is None:
-        return RiichiContext()
-    if not isinstance(obj, Mapping):
+        return _DEFAULTS
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         msg = "'riichi' must be an object"
         raise ContextError(msg)
+    if not obj:
+        return _DEFAULTS
     values: dict[str, Any] = {}
     for name, value in obj.items():
-        if name not in _FIELDS:
+        kind = _KINDS.get(name)
+        if kind is None:
             msg = f"unknown field 'riichi.{name}'; known: {', '.join(sorted(_FIELDS))}"
             raise ContextError(msg)
-        if name in _TILE_FIELDS:
+        if kind == _FLAG:
+            if value is not True and value is not False:
+                msg = f"'riichi.{name}' must be true or false, not {shown(value)}"
+                raise ContextError(msg)
+            values[name] = value
+        elif kind == _TILES:
             if not isinstance(value, str):
                 msg = f"'riichi.{name}' must be a string of tiles, e.g. \"3m7z\", not {shown(value)}"
                 raise ContextError(msg)
-            tiles = parse_tiles(value)
-            for tile in tiles:
-                if tile.is_flower:
-                    msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
-                    raise ContextError(msg)
+            tiles = _INDICATORS.get(value)
+            if tiles is None:
+                tiles = parse_tiles(value)
+                for tile in tiles:
+                    if tile.is_flower:
+                        msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
+                        raise ContextError(msg)
+                if len(_INDICATORS) < 4096:
+                    _INDICATORS[value] = tiles
             values[name] = tiles
-        elif name == "pao":
+        elif kind == _SEAT:
             if value is not None and value not in ("E", "S", "W", "N"):
                 msg = f"'riichi.pao' must be a seat (E, S, W, N) or null, not {shown(value)}"
                 raise ContextError(msg)
             values[name] = value
-        elif name in _INT_FIELDS:
-            values[name] = _INT_FIELDS[name].check(value, f"riichi.{name}")
         else:
-            if not isinstance(value, bool):
-                msg = f"'riichi.{name}' must be true or false, not {shown(value)}"
-                raise ContextError(msg)
-            values[name] = value
+            limit = _INT_FIELDS[name]
+            if type(value) is int and limit.low <= value <= limit.high:
+                values[name] = value
+            else:
+                values[name] = limit.check(value, f"riichi.{name}")
     get = values.get
     d = _DEFAULTS  # named arguments, which compiled code passes directly (not **values)
     return RiichiContext(
@@ -144,6 +158,7 @@ def context_from_request(obj: Any) -> RiichiContext:
 
 
 _DEFAULTS: Final = RiichiContext()
+_INDICATORS: Final[dict[str, tuple[Tile, ...]]] = {}  # indicators as written -> their tiles (no flower among them)
 
 
 def _refuse(msg: str) -> None:

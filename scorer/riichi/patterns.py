@@ -36,8 +36,8 @@ from .reading import (
 YAKU: Final = "yaku"
 DORA: Final = "dora"
 # facts of the whole hand that patterns may need (``Pattern.needs``); ``Facts.gates`` holds them in this order
-GATES: Final = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao", "event", "pungs3",
-         "pairs7")
+GATES: Final[tuple[str, ...]] = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao",
+                                 "event", "pungs3", "pairs7")
 
 
 @dataclass(frozen=True, slots=True)

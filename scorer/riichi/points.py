@@ -24,7 +24,7 @@ from typing import Final
 from .config import DEFAULT, KAZOE_NO_LIMIT, KAZOE_SANBAIMAN, RiichiConfig
 
 MANGAN: Final = 2000
-SEATS: Final = ("E", "S", "W", "N")
+SEATS: Final[tuple[str, ...]] = ("E", "S", "W", "N")
 _MULTIPLES: Final = {1: "yakuman", 2: "double_yakuman", 3: "triple_yakuman", 4: "quadruple_yakuman",
               5: "quintuple_yakuman", 6: "sextuple_yakuman"}
 

@@ -27,7 +27,7 @@ REDS: Final = frozenset({18, 22, 24, 26, 33})  # 1 5 7 9 sou and red dragon (红
 # the same as bitmasks (bit i for tile i), for the kinds a hand holds (``Facts.kinds``)
 TERMINAL_BITS, HONOR_BITS, ORPHAN_BITS = mask(TERMINALS), mask(HONORS), mask(ORPHANS)
 GREEN_BITS, RED_BITS = mask(GREENS), mask(REDS)
-SUIT_BITS: Final = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))
+SUIT_BITS: Final[tuple[int, ...]] = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))
 EAST, NORTH = 27, 30
 
 # shapes
@@ -62,7 +62,7 @@ class Facts:
         self.ctx = ctx
         self.rc = rc
         self.config = config
-        concealed = [0] * 34
+        concealed: list[int] = [0] * 34
         kinds = aka = 0
         for t in hand.concealed:
             code = t.code
@@ -121,7 +121,11 @@ class Facts:
         event = (ctx.kong_replacement or ctx.last_tile or ctx.robbing_kong or rc.tenhou or rc.chiihou or rc.renhou
                  or rc.paarenchan > 0)
         # in patterns.GATES order
-        pungs3 = sum(map(_TWO.__lt__, counts)) >= 3  # three kinds held three times or more
+        threes = 0  # kinds held three times or more
+        for n in counts:
+            if n >= 3:
+                threes += 1
+        pungs3 = threes >= 3
         pairs7 = not hand.melds and kinds.bit_count() == 7 and self.concealed.count(2) == 7
         self.gates = (riichi, self.self_draw, honors, len(suits) <= 1, orphans, not kinds & ~GREEN_BITS, kongs >= 3,
                       tanyao, event, pungs3, pairs7)
@@ -129,7 +133,6 @@ class Facts:
 
 _WIND_INDEX: Final = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
 _CHOW: Final = MeldKind.CHOW
-_TWO: Final = 2
 
 
 def dora_of(indicator: int) -> int:
