@@ -182,13 +182,14 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
     import torch
 
     net.eval()
+    device = next(net.parameters()).device
     pc, po = [], []
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255
+            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float().to(device) / 255
             lc, lo = net(xb)
-            pc.append(lc.argmax(1).numpy())
-            po.append(lo.argmax(1).numpy())
+            pc.append(lc.argmax(1).cpu().numpy())
+            po.append(lo.argmax(1).cpu().numpy())
     res = {"n": int(len(y)), "top1": float((np.concatenate(pc) == y).mean())}
     if o is not None:
         res["orient"] = float((np.concatenate(po) == o).mean())
@@ -207,10 +208,12 @@ def train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
 
 
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
-                     init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP) -> dict:
+                     init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP,
+                     device: str = "cpu") -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
     from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
-    resamples its features to one size)."""
+    resamples its features to one size); ``device``: where PyTorch trains it (``cpu``, ``cuda``; the crops are
+    jittered on the CPU)."""
     import torch
     from torch import nn
 
@@ -233,7 +236,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     x_all = np.concatenate([xs, xrr])
     y_all = np.concatenate([ys, yrr])
     o_all = np.concatenate([os_, orr])
-    net = TileNet(len(NAMES))
+    net = TileNet(len(NAMES)).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     ckpt = run / "last.pt"
     start = 0
@@ -266,9 +269,10 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
             if len(idx) == 0:
                 continue
             xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
-            xb = augment(xb, gen)
+            xb = augment(xb, gen).to(device)
             lc, lo = net(xb)
-            loss = lossf(lc, torch.from_numpy(y_all[idx])) + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]))
+            loss = (lossf(lc, torch.from_numpy(y_all[idx]).to(device))
+                    + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]).to(device)))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -280,7 +284,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
         log.info(json.dumps(rec))
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history,
                     "frozen_norms": frozen_norms}, ckpt)
-    export(net, run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
+    export(net.cpu(), run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
                "train_crops": int(len(xs)),
