@@ -235,6 +235,27 @@ def held_out_styles(art: Path) -> tuple[list[Style], list[Style]]:
     return styles, blank
 
 
+def _field(item: str) -> tuple[str, object]:
+    """``FIELD=VALUE`` -> (field, value): true/false, an int, a float, or the text.
+
+    >>> _field("backs_by_colour=false"), _field("turns=1"), _field("alike=0.9")
+    (('backs_by_colour', False), ('turns', 1), ('alike', 0.9))
+    """
+    name, _, text = item.partition("=")
+    if not name or not text:
+        msg = f"{item!r} is no FIELD=VALUE"
+        raise ValueError(msg)
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return name, lowered == "true"
+    for kind in (int, float):
+        try:
+            return name, kind(text)
+        except ValueError:
+            pass
+    return name, text
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--art", type=Path, default=paths.art() / "faces", help="faces holding the hkx_NN styles")
@@ -243,16 +264,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
     ap.add_argument("--classifier", type=Path, help="the classifier's ONNX (default: the shipped one)")
     ap.add_argument("--readers", type=Path, nargs="*", help="the readers' ONNX (default: the shipped ones)")
+    ap.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
+                    help="DetectorConfig fields to change, e.g. backs_by_colour=false (the detector before it)")
     ap.add_argument("--out", type=Path, default=paths.cache() / "bench" / "eval_tile_sets.json")
     args = ap.parse_args(argv)
-    from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS, TileDetector
+    from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS, DetectorConfig, TileDetector
+
+    try:
+        config = DetectorConfig(**dict(_field(item) for item in args.set))
+    except (TypeError, ValueError) as exc:
+        ap.error(f"--set: {exc}")
 
     t0 = time.time()
     styles, blank = held_out_styles(args.art)
     readers = tuple(args.readers if args.readers is not None else READER_WEIGHTS)
-    det = TileDetector(classifier=args.classifier or CLASSIFIER_WEIGHTS, readers=readers)
+    det = TileDetector(classifier=args.classifier or CLASSIFIER_WEIGHTS, readers=readers, config=config)
     report: dict = {"styles": [s.name for s in styles], "blank_white_styles": [s.name for s in blank],
-                    "classifier": str(args.classifier or CLASSIFIER_WEIGHTS), "readers": [str(r) for r in readers]}
+                    "classifier": str(args.classifier or CLASSIFIER_WEIGHTS), "readers": [str(r) for r in readers],
+                    "config": args.set}
     for kind in args.kinds:
         report[kind] = evaluate_kind(det, kind, styles if kind == "picture_flowers" else blank, args.scenes)
         print(json.dumps({kind: report[kind]}, indent=1), flush=True)
