@@ -87,12 +87,13 @@ def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random
 
 def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
                limit: int = 0, marks: float = 0.0, size: int = CROP,
-               index_marks: list | None = None, decoys: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               index_marks: list | None = None, decoys: bool = True,
+               leave_out: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Jittered ``size``-pixel crops of every labelled tile in a split: (crops, class ids, up-direction bins);
     ``marks``: the share of crops given a random index mark (``add_marks``); ``index_marks``, when given, is extended
     by each crop's index mark as its style records it (``layout["marks"]``: "" none, None not known); without
     ``decoys``, the photos of decoy styles (``drawn-art --decoys``: a suit tile's body shows another number than
-    its label) are left out."""
+    its label) are left out; so are the tiles named in ``leave_out``."""
     crops, cls, ori = [], [], []
     files = sorted((data / "layout" / split).glob("*.json"))
     if limit:
@@ -105,7 +106,7 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
         if img is None:
             continue
         img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-        tiles = [t for t in layout["tiles"] if t["visible"] >= 0.6]
+        tiles = [t for t in layout["tiles"] if t["visible"] >= 0.6 and t["label"] not in leave_out]
         if not tiles:
             continue
         boxes = np.array([t["box"] for t in tiles], np.float64)
@@ -209,11 +210,12 @@ def train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
 
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
                      init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP,
-                     device: str = "cpu") -> dict:
+                     device: str = "cpu", leave_out: tuple[str, ...] = ()) -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
     from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
     resamples its features to one size); ``device``: where PyTorch trains it (``cpu``, ``cuda``; the crops are
-    jittered on the CPU)."""
+    jittered on the CPU); ``leave_out``: names whose tiles the first dataset's crops leave out (the others' keep them:
+    a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two)."""
     import torch
     from torch import nn
 
@@ -223,7 +225,8 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
     t0 = time.time()
-    train = [load_synth(d, "train", 2, rng, marks=marks, size=size, decoys=False) for d in data]
+    train = [load_synth(d, "train", 2, rng, marks=marks, size=size, decoys=False, leave_out=leave_out if k == 0 else ())
+             for k, d in enumerate(data)]
     xs, ys, os_ = (np.concatenate(a) for a in zip(*train, strict=True))
     del train
     val = [load_synth(d, "val", 1, rng, size=size, decoys=False) for d in data]
@@ -287,6 +290,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     export(net.cpu(), run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
+               "leave_out": list(leave_out),
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from training import paths
 from vision.crops import CROP
+from vision.names import NAMES
 
 Run = Callable[[argparse.Namespace], int]
 FAMILIES = ("flower", "character", "dot", "mark")
@@ -141,7 +142,8 @@ def _classifier(args: argparse.Namespace) -> int:
     from training.classifier import train_classifier
 
     train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
-                     args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP, args.device)
+                     args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP, args.device,
+                     tuple(args.leave_out))
     print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
           f"ship it: python -m training ship --classifier-run {args.classifier_run})")
     return 0
@@ -255,6 +257,8 @@ def _classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--marks", type=float, default=0.0, help="share of training crops given a random corner index mark")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
     p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
+    p.add_argument("--leave-out", nargs="*", default=[], choices=NAMES, metavar="NAME",
+                   help="tiles of these names are left out of --data's crops (not --also's)")
 
 
 def _card_options(p: argparse.ArgumentParser) -> None:

@@ -111,3 +111,16 @@ def test_picture_flowers_read_as_their_flowers_not_by_their_seat_numeral(detecto
     read = dict(zip((t["label"] for t in tiles), _read(detector.detect(_jpeg(img)), tiles), strict=True))
     assert not any(read[f] in ("1m", "2m", "3m", "4m") for f in flowers)  # a seat numeral is no character
     assert sum(read[f] == f for f in flowers) >= 7
+
+
+def test_a_seat_numeral_weighs_a_season_and_the_flower_of_its_row_alike() -> None:
+    """The mark reader's numeral 1 is a seat: it says 1f or 5f (or a suit's one) but not which of the two."""
+    from vision.detector import MARK_NAMES, NAMES, mix_marks
+
+    p = np.zeros((1, len(NAMES)))
+    p[0, [NAMES.index("1f"), NAMES.index("5f"), NAMES.index("2f")]] = 0.5, 0.3, 0.2
+    q = np.zeros((1, len(MARK_NAMES)))
+    q[0, 0] = 1.0  # a "1", surely
+    m = mix_marks(p, q, 1.0)[0]
+    assert m[NAMES.index("1f")] / m[NAMES.index("5f")] == pytest.approx(0.5 / 0.3)
+    assert m[NAMES.index("2f")] == pytest.approx(0.0)
