@@ -2,16 +2,21 @@
 
     mjscore score "[555z]123p789s5s+5s" --rules mcr --discarder S [--json]
     mjscore batch --rules mcr < hands.jsonl > results.jsonl
-    mjscore PHOTO --rules mcr [--self-draw ...] [--json] [--annotated out.png]
+    mjscore PHOTO --rules mcr [--self-draw ...] [--json] [--annotated out.jpg]    (or: mjscore photo PHOTO ...)
     mjscore detect PHOTO --json
+    mjscore detect DIR --json        # several photos or a folder: one JSON line per photo, progress on stderr
     mjscore serve [--host --port --workers]
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from api.render import score_table
@@ -21,25 +26,65 @@ from scorer.request import RULE_SETS, error_object, score_parsed, score_request
 if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only for the photo commands
     from api.pipeline import Detector, Reading
 
-COMMANDS = ("score", "batch", "detect", "serve")
+COMMANDS = ("score", "batch", "photo", "detect", "serve")
 
 
 def main(argv: list[str] | None = None, *, detector: Detector | None = None) -> int:
-    """Run one command; ``detector`` reads the photos (default: the shipped weights, loaded on first use)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
-        argv.insert(0, "photo")
+    """Run one command; ``detector`` reads the photos (default: the shipped weights, loaded on first use). A
+    reader that closes the pipe early (``mjscore detect DIR --json | head``) ends the run quietly."""
+    try:
+        code = _main(list(sys.argv[1:] if argv is None else argv), detector)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader is gone: send what is left to nowhere, so that Python's own flush at exit does not fail too
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # as a shell reports a command ended by SIGPIPE
+    return code
+
+
+def _main(argv: list[str], detector: Detector | None) -> int:
     parser = _parser()
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        unknown = _unknown_command(argv[0])
+        if unknown:
+            parser.print_usage(sys.stderr)
+            print(f"mjscore: error: {unknown}", file=sys.stderr)
+            return 2
+        argv.insert(0, "photo")
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    if getattr(args, "annotated", None):
+        from api.render import FORMATS, picture_format
+
+        if len(args.photo) > 1 or Path(args.photo[0]).is_dir():
+            if Path(args.annotated).suffix.lower() in FORMATS:
+                parser.error(f"--annotated: with several photos, a folder to write their pictures into, not "
+                             f"{args.annotated!r}")
+        else:
+            try:
+                picture_format(args.annotated)
+            except ValueError as exc:
+                parser.error(f"--annotated: {exc}")
     if args.command == "photo":
         return _photo(args, detector)
     if args.command == "detect":
         return run_detect(args, detector)
     handler = {"score": _score, "batch": _batch, "serve": _serve}[args.command]
     return handler(args)
+
+
+def _unknown_command(word: str) -> str | None:
+    """The error for a first word that is neither a command nor a photo: a word with no suffix and no folder in
+    it that names no file (``mjscore scor "123m"``), with the nearest command; None when it may be a photo."""
+    if os.path.exists(word) or Path(word).suffix or os.sep in word or "/" in word:
+        return None
+    near = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.5)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    return (f"unknown command {word!r}{hint} (commands: {', '.join(COMMANDS)}; or give a photo's path: "
+            "mjscore PHOTO)")
 
 
 def _context_flags(p: argparse.ArgumentParser) -> None:
@@ -83,16 +128,18 @@ def _parser() -> argparse.ArgumentParser:
     _context_flags(p)
     p = sub.add_parser("batch", help="score JSON Lines requests from stdin, one result per line")
     p.add_argument("--rules", choices=RULE_SETS, default=None, help="rules for lines that name none")
-    p = sub.add_parser("photo", help="read a photo of a hand and score it")
-    p.add_argument("photo")
-    p.add_argument("--annotated", default=None, help="write the photo with boxes and groups drawn to this PNG")
+    p = sub.add_parser("photo", help="read a photo of a hand and score it (also: mjscore PHOTO)")
+    p.add_argument("photo", nargs="+", help="a photo, several, or a folder of photos (one JSON line each)")
+    p.add_argument("--annotated", default=None,
+                   help="write the photo with boxes, groups and a legend drawn to this file (.png, .jpg or .webp, by "
+                        "its suffix); with several photos, a folder to write NAME.jpg into")
     p.add_argument("--win-tile", default=None, help="the winning tile when none is set apart in the photo, e.g. 5s")
     p.add_argument("--concealed-kong", action="append", default=[], metavar="TILE",
                    help="the tile of a concealed kong shown as four backs, in reading order; repeatable")
     p.add_argument("--hand-override", default=None, help="score this hand (notation) instead of the reading")
     _context_flags(p)
     p = sub.add_parser("detect", help="find the tiles in a photo")
-    p.add_argument("photo")
+    p.add_argument("photo", nargs="+", help="a photo, several, or a folder of photos (one JSON line each)")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", default="127.0.0.1")
@@ -198,71 +245,133 @@ def _photo(args: argparse.Namespace, detector: Detector | None) -> int:
     return run_photo(args, request, detector)
 
 
-def _read(args: argparse.Namespace, detector: Detector | None) -> Reading | int:
-    """The photo ``args.photo`` read (the shipped detector loaded when none is given), or the exit code of the
-    error reported: a bad file fails before the model loads."""
-    from api.pipeline import default_detector, image_size, read_photo
+class _Failed(Exception):
+    """A photo that cannot be read: its error code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _each_photo(args: argparse.Namespace, detector: Detector | None,
+                answer: Callable[[str, Reading], tuple[dict[str, Any], str, bool]]) -> int:
+    """Read each photo of ``args.photo`` (a folder: the photos in it) and print what ``answer(path, reading)``
+    makes of it: (its JSON object, its text, ok). With several photos each JSON line carries ``"photo"``, a photo
+    that fails gives its error and the run goes on, and the progress goes to stderr (``api.photos``). Exit code:
+    0 when every photo answered ok, else 1."""
+    from api.photos import NoPhotosError, Progress, photo_paths
+
+    try:
+        paths, several = photo_paths(args.photo)
+    except NoPhotosError as exc:
+        return fail("bad_image", str(exc), args.json)
+    progress = Progress(len(paths)) if several else None
+    failures = 0
+    for path in paths:
+        try:
+            detector = detector or _detector(path)
+            obj, text, ok = answer(path, _read(path, detector))
+        except _Failed as exc:
+            if not several:
+                return fail(exc.code, str(exc), args.json)
+            obj, text, ok = error_object(exc.code, str(exc)), "", False
+            if not args.json:
+                print(f"mjscore: {exc.code}: {path}: {exc}", file=sys.stderr)
+            if exc.code == "model_not_found":  # no photo can be read: stop here
+                if args.json:
+                    print(json.dumps({"photo": path, **obj}, ensure_ascii=False))
+                return 1
+        failures += not ok
+        if args.json:
+            print(json.dumps({"photo": path, **obj} if several else obj, ensure_ascii=False), flush=several)
+        elif text:
+            print(f"\n== {path}\n{text}" if several else text, flush=several)
+        if progress:
+            progress.step(path, _summary(obj))
+    return 1 if failures else 0
+
+
+def _summary(obj: dict[str, Any]) -> str:
+    """A few words on one photo's answer, for the progress display."""
+    if obj.get("ok") is False and "error" in obj:
+        return f"{obj['error']['code']}"
+    rec = obj.get("recognition", obj)
+    n = len(rec.get("detections", []))
+    return f"{n} tile(s), " + (f"hand {rec['hand']}" if rec.get("hand") else "no hand")
+
+
+def _detector(path: str) -> Detector:
+    """The shipped detector, loaded once ``path`` proves to be a photo (a bad file fails before the model loads)."""
+    from api.pipeline import default_detector, image_size
     from vision.errors import VisionError
 
     try:
-        image_size(args.photo)
-        if detector is None:
-            try:
-                detector = default_detector()
-            except VisionError as exc:
-                return fail(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)",
-                            args.json)
-        return read_photo(args.photo, detector)
+        image_size(path)
+        return default_detector()
     except VisionError as exc:
-        return fail(exc.code, str(exc), args.json)
+        if exc.code == "bad_image":
+            raise _Failed(exc.code, str(exc)) from exc
+        raise _Failed(exc.code, f"{exc}; the tile detector's weights are not installed (see models/)") from exc
+
+
+def _read(path: str, detector: Detector) -> Reading:
+    """The photo at ``path`` read; ``_Failed`` when it cannot be."""
+    from api.pipeline import read_photo
+    from vision.errors import VisionError
+
+    try:
+        return read_photo(path, detector)
+    except VisionError as exc:
+        raise _Failed(exc.code, str(exc)) from exc
 
 
 def run_detect(args: argparse.Namespace, detector: Detector | None = None) -> int:
-    """``mjscore detect PHOTO [--json]``: the recognition object, or a readable summary."""
+    """``mjscore detect PHOTO... [--json]``: the recognition object, or a readable summary, of each photo."""
     from api.render import describe, detection_lines
 
-    reading = _read(args, detector)
-    if isinstance(reading, int):
-        return reading
-    rec = reading.recognition
-    if args.json:
-        print(json.dumps(rec, ensure_ascii=False))
-    else:
-        print(describe(rec, args.photo))
-        for line in detection_lines(rec):
-            print(line)
-    return 0
+    def answer(path: str, reading: Reading) -> tuple[dict[str, Any], str, bool]:
+        rec = reading.recognition
+        return rec, "\n".join([describe(rec, path), *detection_lines(rec)]), True
+
+    return _each_photo(args, detector, answer)
 
 
 def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detector | None = None) -> int:
-    """``mjscore PHOTO --rules ...``: read the photo, score it, print the reading and the score (or JSON)."""
+    """``mjscore PHOTO... --rules ...``: read each photo, score it, print the reading and the score (or JSON)."""
     from api.pipeline import score_reading
     from api.render import annotate, describe
     from vision.errors import VisionError
 
-    reading = _read(args, detector)
-    if isinstance(reading, int):
-        return reading
-    scored = score_reading(reading, request)
-    rec, result = scored.recognition, scored.result
-    annotated = args.annotated
-    if annotated:
-        try:
-            annotate(args.photo, rec, annotated)
-        except (OSError, ValueError, VisionError) as exc:
-            print(f"mjscore: cannot write {annotated}: {exc}", file=sys.stderr)
-    if args.json:
-        print(json.dumps({"recognition": rec, "result": result}, ensure_ascii=False))
-        return 0 if result["ok"] else 1
-    print(describe(rec, args.photo))
-    print()
-    if scored.score is not None:
-        print(score_table(scored.score))
-    else:
-        print(f"not scored: {result['error']['code']}: {result['error']['message']}")
-    if annotated:
-        print(f"\nannotated photo: {annotated}")
-    return 0 if result["ok"] else 1
+    def answer(path: str, reading: Reading) -> tuple[dict[str, Any], str, bool]:
+        scored = score_reading(reading, request)
+        rec, result = scored.recognition, scored.result
+        annotated = _annotated_path(args.annotated, path, several=len(args.photo) > 1 or Path(args.photo[0]).is_dir())
+        if annotated:
+            try:
+                annotate(path, rec, annotated)
+            except (OSError, ValueError, VisionError) as exc:
+                print(f"mjscore: cannot write {annotated}: {exc}", file=sys.stderr)
+                annotated = None
+        lines = [describe(rec, path), ""]
+        if scored.score is not None:
+            lines.append(score_table(scored.score))
+        else:
+            lines.append(f"not scored: {result['error']['code']}: {result['error']['message']}")
+        if annotated:
+            lines.append(f"\nannotated photo: {annotated}")
+        return {"recognition": rec, "result": result}, "\n".join(lines), bool(result["ok"])
+
+    return _each_photo(args, detector, answer)
+
+
+def _annotated_path(annotated: str | None, photo: str, several: bool) -> str | None:
+    """Where the annotated picture of ``photo`` goes: ``annotated`` itself, or with several photos the folder
+    ``annotated`` (made when missing) and the photo's name as a JPEG."""
+    if not annotated or not several:
+        return annotated
+    folder = Path(annotated)
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / (Path(photo).stem + ".jpg"))
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from vision.detector import (
@@ -22,6 +22,8 @@ from vision.detector import (
     SET_FINDER_WEIGHTS,
 )
 
+MIN_TOKEN = 16  # characters of MJ_ANNOTATE_TOKEN
+
 
 class Settings(BaseSettings):
     """Limits, model paths, CORS and logging of the HTTP service."""
@@ -31,8 +33,16 @@ class Settings(BaseSettings):
     # uploads and bodies
     max_upload_bytes: int = Field(20_000_000, ge=1, description="largest photo upload in bytes (413 beyond)")
     max_pixels: int = Field(100_000_000, ge=1, description="largest photo in pixels, checked before decoding (413)")
+    max_decode_bytes: int = Field(300_000_000, ge=1, description="largest photo decoded, in bytes: width x height x "
+                                  "channels x bytes per channel x frames, read from the header (413 beyond)")
     max_json_bytes: int = Field(4_000_000, ge=1, description="largest JSON body in bytes (413 beyond)")
     max_batch: int = Field(1000, ge=1, le=1000, description="most hands in one /v1/score/batch body")
+    body_timeout_seconds: float = Field(15.0, gt=0, description="longest wait for the next piece of a body (408)")
+    body_max_seconds: float = Field(120.0, gt=0, description="longest a whole body may take to arrive (408)")
+    # scoring, per worker process
+    score_threads: int = Field(2, ge=1, description="threads that score, off the event loop")
+    score_queue: int = Field(64, ge=0, description="score requests that may wait for a thread (503 busy beyond)")
+    score_seconds: float = Field(10.0, gt=0, description="time budget of a score request from its arrival (503)")
     # the model
     load_model: bool = Field(True, description="load the detector at start-up (false: photo endpoints answer 503)")
     finder_weights: Path = Field(FINDER_WEIGHTS, description="the YOLO tile finder")
@@ -55,11 +65,24 @@ class Settings(BaseSettings):
     workers: int = Field(1, ge=1, description="worker processes for `mjscore serve` (documented; see docs/api.md)")
     log_level: str = Field("INFO", description="level of the service's own log lines")
     access_log: bool = Field(True, description="one JSON log line per request on stderr")
+    # datasets of labelled photos (the annotation page, docs/annotate.md)
+    data_dir: Path = Field(Path("mjscore-data"), description="the datasets' folder (relative: to the working "
+                                                              "directory); made on the first write")
+    annotate_token: SecretStr | None = Field(
+        None, description="the bearer token of the dataset endpoints; empty: the dataset endpoints answer 403")
+    max_import_bytes: int = Field(2_000_000_000, ge=1, description="largest dataset archive to import, bytes")
 
-    @field_validator("set_finder_weights", "caption_weights", mode="before")
+    @field_validator("set_finder_weights", "caption_weights", "annotate_token", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("annotate_token")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < MIN_TOKEN:
+            raise ValueError(f"MJ_ANNOTATE_TOKEN must be at least {MIN_TOKEN} characters (a random secret)")
+        return value
 
     @field_validator("cors_origins", "reader_weights", mode="before")
     @classmethod

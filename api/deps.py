@@ -163,12 +163,12 @@ async def read_upload(upload: UploadFile, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def check_photo(data: bytes, max_pixels: int) -> tuple[str, int, int]:
+def check_photo(data: bytes, max_pixels: int, max_bytes: int | None = None) -> tuple[str, int, int]:
     """Check an upload before any decoding: its type from the bytes, then its size from the header alone.
 
     Returns (type, width, height) as stored (before EXIF orientation). Raises ``ApiError``: 400 ``bad_image`` (empty,
     unreadable header, too small), 415 ``unsupported_media_type``, 413 ``image_too_large`` (more than ``max_pixels``,
-    e.g. a decompression bomb).
+    or more than ``max_bytes`` to decode, ``decoded_bytes``: e.g. a decompression bomb).
     """
     if not data:
         raise ApiError(400, "bad_image", "the photo is empty")
@@ -188,11 +188,13 @@ def check_photo(data: bytes, max_pixels: int) -> tuple[str, int, int]:
             img = open_image(io.BytesIO(data))  # reads the header only; no pixel is decoded here
             width, height = img.size
             fmt = img.format
+            decoded = decoded_bytes(img, data)
     except Image.DecompressionBombError as exc:
         msg = f"the photo has too many pixels: {exc}"
         raise ApiError(413, "image_too_large", msg) from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, ImportError) as exc:
-        msg = f"cannot read the photo's {kind.upper()} header: {exc}"
+        what = "not an image Pillow knows" if isinstance(exc, UnidentifiedImageError) else type(exc).__name__
+        msg = f"cannot read the photo's {kind.upper()} header ({what})"
         raise ApiError(400, "bad_image", msg) from exc
     if fmt not in _PILLOW_FORMATS[kind]:
         msg = f"the photo starts like {kind.upper()} but reads as {fmt}"
@@ -200,10 +202,47 @@ def check_photo(data: bytes, max_pixels: int) -> tuple[str, int, int]:
     if width * height > max_pixels:
         msg = f"the photo is {width}x{height} = {width * height} pixels, more than {max_pixels} (MJ_MAX_PIXELS)"
         raise ApiError(413, "image_too_large", msg)
+    if max_bytes is not None and decoded > max_bytes:
+        msg = (f"the photo would take {decoded} bytes to decode ({width}x{height}, {_layout(img, data)}), more than "
+               f"{max_bytes} (MJ_MAX_DECODE_BYTES)")
+        raise ApiError(413, "image_too_large", msg)
     if min(width, height) < MIN_SIDE:
         msg = f"the photo is {width}x{height}; a side of at least {MIN_SIDE} pixels is needed"
         raise ApiError(400, "bad_image", msg)
     return kind, width, height
+
+
+def decoded_bytes(img: Any, data: bytes) -> int:
+    """What decoding a photo produces, from its header alone: width x height x channels x bytes per channel x
+    frames (every frame counted, though the reader decodes the first). A PNG's depth and channels are its IHDR's
+    (Pillow reads 16 bits as 8 but still inflates every byte); a palette counts as RGB, which it becomes.
+
+    >>> from PIL import Image
+    >>> from api.deps import decoded_bytes
+    >>> decoded_bytes(Image.new("RGB", (100, 50)), b"")
+    15000
+    """
+    width, height = img.size
+    channels, depth, frames = _samples(img, data)
+    return int(width * height * channels * depth * frames)
+
+
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 3, 4: 2, 6: 4}  # IHDR colour type -> channels decoded (a palette becomes RGB)
+_MODE_DEPTH = {"I;16": 2, "I;16B": 2, "I;16L": 2, "I": 4, "F": 4}
+
+
+def _samples(img: Any, data: bytes) -> tuple[int, int, int]:
+    """(channels, bytes per channel, frames) of the decoded photo, as its header says."""
+    frames = max(1, int(getattr(img, "n_frames", 1) or 1))
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 26:
+        return _PNG_CHANNELS.get(data[25], 4), 2 if data[24] == 16 else 1, frames
+    depth = int(img.info.get("bit_depth", 8) or 8)  # HEIC: pillow-heif's; others 8 bits
+    return len(img.getbands()), max(_MODE_DEPTH.get(img.mode, 1), 2 if depth > 8 else 1), frames
+
+
+def _layout(img: Any, data: bytes) -> str:
+    channels, depth, frames = _samples(img, data)
+    return f"{channels} channels of {8 * depth} bits" + (f", {frames} frames" if frames > 1 else "")
 
 
 _heif_registered = False

@@ -9,41 +9,34 @@ import importlib
 import io
 import json
 import logging
-import re
 import sys
 import time
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import schemas
 from api.config import Settings, get_settings
-from api.deps import ApiError, PhotoSlots
-from api.routes import health, recognize, rules, score
-from scorer.errors import ScorerError
-from vision.errors import BadImageError, ModelNotFoundError, VisionError
+from api.deps import PhotoSlots
+from api.errors import add_handlers, clean
+from api.headers import page_headers
+from api.middleware import REQUEST_ID, RequestMiddleware
+from api.routes import datasets, health, layout, recognize, rules, score
+from api.scoring import ScorePool
+from vision.errors import ModelNotFoundError
 
 log = logging.getLogger("api")
-access = logging.getLogger("api.access")
 
 STATIC = Path(__file__).parent / "static"
-REQUEST_ID = "X-Request-ID"
-PHOTO_PATHS = ("/v1/recognize", "/v1/score-photo")
-MULTIPART_SLACK = 1_000_000  # the multipart envelope and the request part, beside the photo itself
-_ID_OK = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 DESCRIPTION = """
 Score revealed mahjong hands (MCR, Riichi, Guangdong, Fuzhou) from notation or from a phone photo.
@@ -69,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.dependency_overrides[get_settings] = lambda: settings
-    for router in (score.router, rules.router, recognize.router):
+    for router in (score.router, rules.router, recognize.router, layout.router, datasets.router):
         app.include_router(router, prefix="/v1")
     app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=STATIC, html=True), name="static")
@@ -79,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return RedirectResponse("/static/annotate.html")
 
     _add_docs(app)
-    _add_handlers(app)
+    add_handlers(app)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["*"], expose_headers=[REQUEST_ID, "Retry-After"])
@@ -96,6 +89,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     app.state.photo_slots = PhotoSlots(settings.max_concurrent_photos, settings.photo_queue_seconds,
                                        settings.retry_after_seconds)
+    app.state.score_pool = ScorePool(settings.score_threads, settings.score_queue, settings.score_seconds,
+                                     settings.retry_after_seconds)
     if not hasattr(app.state, "detector"):  # a test may have put one in already
         app.state.detector = None
         app.state.model_ok = False
@@ -109,6 +104,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         app.state.photo_slots.close()
+        app.state.score_pool.close()
 
 
 def _load_model(app: FastAPI, settings: Settings) -> None:
@@ -125,17 +121,17 @@ def _load_model(app: FastAPI, settings: Settings) -> None:
                                     readers=settings.reader_weights, set_finder=settings.set_finder_weights,
                                     captions=settings.caption_weights)
     except ModelNotFoundError as exc:
-        app.state.model_error = str(exc)
+        app.state.model_error = clean(str(exc))
         log.warning("no tile detector: %s; /readyz answers 503 and photo endpoints 503", exc)
         return
     except Exception as exc:  # a broken install must not keep scoring down
-        app.state.model_error = f"the detector failed to load: {type(exc).__name__}: {exc}"
+        app.state.model_error = clean(f"the detector failed to load: {type(exc).__name__}: {exc}")
         log.exception("the tile detector failed to load")
         return
     try:
         detector.detect(_blank_png())
     except Exception as exc:  # not ready: the photo endpoints answer 503 rather than fail on every photo
-        app.state.model_error = f"the detector loaded but failed its warm-up: {type(exc).__name__}: {exc}"
+        app.state.model_error = clean(f"the detector loaded but failed its warm-up: {type(exc).__name__}: {exc}")
         log.exception("the tile detector failed its warm-up")
     else:
         app.state.detector = detector
@@ -150,152 +146,6 @@ def _blank_png() -> bytes:
     buf = io.BytesIO()
     Image.new("RGB", (320, 240), (40, 110, 60)).save(buf, "PNG")
     return buf.getvalue()
-
-
-# --- errors: always the contract's error object ------------------------------------------------------------------
-
-_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
-               415: "unsupported_media_type", 422: "bad_request", 429: "too_many_requests", 503: "unavailable"}
-
-
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": {"code": code, "message": message}}, status_code=status,
-                        headers=headers)
-
-
-def _add_handlers(app: FastAPI) -> None:
-    async def api_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ApiError)
-        return error_response(exc.status_code, exc.code, exc.message, exc.headers)
-
-    async def http_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, StarletteHTTPException)
-        if isinstance(exc, ApiError):
-            return await api_error(request, exc)
-        code = _HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500 else "unavailable")
-        return error_response(exc.status_code, code, str(exc.detail), exc.headers)
-
-    async def validation_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, RequestValidationError)
-        return error_response(422, "bad_request", _describe(exc.errors()))
-
-    async def scorer_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ScorerError)
-        return error_response(422, exc.code, str(exc))
-
-    async def vision_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, VisionError)
-        if isinstance(exc, ModelNotFoundError):
-            return error_response(503, exc.code, str(exc), {"Retry-After": str(app.state.settings.retry_after_seconds)})
-        status = 400 if isinstance(exc, BadImageError) else 422
-        return error_response(status, exc.code, str(exc))
-
-    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        rid = request.scope.get("state", {}).get("request_id", "?")
-        log.error("unhandled error in %s %s (request %s)", request.method, request.url.path, rid, exc_info=exc)
-        return error_response(500, "internal_error", f"internal error; quote request id {rid}")
-
-    app.add_exception_handler(ApiError, api_error)
-    app.add_exception_handler(StarletteHTTPException, http_error)
-    app.add_exception_handler(RequestValidationError, validation_error)
-    app.add_exception_handler(ScorerError, scorer_error)
-    app.add_exception_handler(VisionError, vision_error)
-    app.add_exception_handler(Exception, internal_error)
-
-
-def _describe(errors: Any) -> str:
-    """FastAPI's validation errors as one sentence, e.g. ``body.file: Field required``."""
-    parts = []
-    for err in list(errors)[:3]:
-        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts) or "the request is not valid"
-
-
-# --- request id, one log line, body limits (a plain ASGI middleware: cheap on the hot path) ----------------------
-
-
-class BodyTooLarge(ApiError):
-    def __init__(self, limit: int) -> None:
-        super().__init__(413, "too_large", f"the body is larger than {limit} bytes")
-
-
-class RequestMiddleware:
-    """Give each request an id (echoed in ``X-Request-ID``), write one JSON log line, and cap the body size."""
-
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        self.app = app
-        self.settings = settings
-        self.log = settings.access_log
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        rid = ""
-        declared = 0
-        for name, value in scope["headers"]:
-            if name == b"x-request-id":
-                text = value.decode("latin-1")
-                if _ID_OK.fullmatch(text):
-                    rid = text
-            elif name == b"content-length":
-                declared = int(value) if value.isdigit() else 0
-        rid = rid or uuid.uuid4().hex
-        scope.setdefault("state", {})["request_id"] = rid
-        limit = (self.settings.max_upload_bytes + MULTIPART_SLACK if scope["path"] in PHOTO_PATHS
-                 else self.settings.max_json_bytes)
-        status = 0
-        sent = 0
-        received = 0
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status, sent
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message["headers"] = [*message.get("headers", ()), (b"x-request-id", rid.encode())]
-            elif message["type"] == "http.response.body":
-                sent += len(message.get("body", b""))
-            await send(message)
-
-        async def capped_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    raise BodyTooLarge(limit)
-            return message
-
-        try:
-            if declared > limit:  # refused before a byte of the body is read
-                msg = f"the body is larger than {limit} bytes"
-                await error_response(413, "too_large", msg)(scope, receive, send_with_id)
-            else:
-                await self.app(scope, capped_receive, send_with_id)
-        except Exception as exc:  # the catch-all: logged with its request id, answered with the error object
-            log.error("unhandled error in %s %s (request %s)", scope["method"], scope["path"], rid, exc_info=exc)
-            if not status:
-                message = f"internal error; quote request id {rid}"
-                await error_response(500, "internal_error", message)(scope, receive, send_with_id)
-            status = status or 500
-        finally:
-            if self.log:
-                self._log(scope, rid, status, sent, started)
-
-    @staticmethod
-    def _log(scope: Scope, rid: str, status: int, sent: int, started: float) -> None:
-        client = scope.get("client")
-        access.info(json.dumps({
-            "request_id": rid,
-            "method": scope["method"],
-            "path": scope["path"],
-            "status": status,
-            "ms": round((time.perf_counter() - started) * 1000, 2),
-            "bytes": sent,
-            "client": client[0] if client else None,
-        }, separators=(",", ":")))
 
 
 def _setup_logging(settings: Settings) -> None:
@@ -325,8 +175,30 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         for name, sub in schema.pop("$defs", {}).items():
             components.setdefault(name, sub)
         components[model.__name__] = schema
+    hands = components["BatchRequest"]["properties"]["hands"]
+    hands["maxItems"] = app.state.settings.max_batch
+    hands["items"] = {"anyOf": [{"$ref": "#/components/schemas/ScoreRequest"}, {}]}  # the shape; anything answered
+    for path, with_request in (("/v1/recognize", False), ("/v1/score-photo", True)):  # the parts as the server reads
+        operation = spec["paths"][path]["post"]
+        generated = operation["requestBody"]["content"]["multipart/form-data"]["schema"]["$ref"].rsplit("/", 1)[1]
+        components.pop(generated, None)
+        operation["requestBody"] = _photo_body(with_request)
     app.openapi_schema = spec
     return spec
+
+
+def _photo_body(with_request: bool) -> dict[str, Any]:
+    """The multipart body of a photo endpoint: a non-empty ``file`` and, to score it, the ``request`` part, a JSON
+    object (PhotoRequest)."""
+    properties: dict[str, Any] = {"file": {
+        "type": "string", "format": "binary", "minLength": 1,
+        "description": "the photo: JPEG, PNG, WebP or HEIC; EXIF orientation is applied"}}
+    encoding = {"file": {"contentType": "image/jpeg, image/png, image/webp, image/heic"}}
+    if with_request:
+        properties["request"] = {"$ref": "#/components/schemas/PhotoRequest"}  # described there
+        encoding["request"] = {"contentType": "application/json"}
+    schema = {"type": "object", "properties": properties, "required": list(properties)}
+    return {"required": True, "content": {"multipart/form-data": {"schema": schema, "encoding": encoding}}}
 
 
 def _offline_assets() -> Path | None:
@@ -348,19 +220,25 @@ def _add_docs(app: FastAPI) -> None:
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
         if assets is None:
-            return HTMLResponse(_plain_docs(app.openapi()))
-        return get_swagger_ui_html(openapi_url="/openapi.json", title="mjscore API",
-                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
-                                   swagger_css_url="/docs-assets/swagger-ui.css",
-                                   swagger_favicon_url="/docs-assets/favicon.png")
+            return _page(_plain_docs(app.openapi()))
+        return _page(get_swagger_ui_html(openapi_url="/openapi.json", title="mjscore API",
+                                         swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                         swagger_css_url="/docs-assets/swagger-ui.css",
+                                         swagger_favicon_url="/docs-assets/favicon.png"))
 
     @app.get("/redoc", include_in_schema=False)
     async def redoc() -> HTMLResponse:
         if assets is None:
-            return HTMLResponse(_plain_docs(app.openapi()))
-        return get_redoc_html(openapi_url="/openapi.json", title="mjscore API",
-                              redoc_js_url="/docs-assets/redoc.standalone.js",
-                              redoc_favicon_url="/docs-assets/favicon.png", with_google_fonts=False)
+            return _page(_plain_docs(app.openapi()))
+        return _page(get_redoc_html(openapi_url="/openapi.json", title="mjscore API",
+                                    redoc_js_url="/docs-assets/redoc.standalone.js",
+                                    redoc_favicon_url="/docs-assets/favicon.png", with_google_fonts=False))
+
+
+def _page(page: str | HTMLResponse) -> HTMLResponse:
+    """An HTML page with its own Content Security Policy (its inline scripts allowed by hash)."""
+    html = page if isinstance(page, str) else bytes(page.body).decode()
+    return HTMLResponse(html, headers=page_headers(html))
 
 
 def _plain_docs(spec: dict[str, Any]) -> str:

@@ -28,8 +28,17 @@ from typing import Any, Protocol
 
 from PIL import Image, UnidentifiedImageError
 
-from scorer import ContextError, NotationError, ScorerError, ScoreResult, is_complete_tiles, parse_tiles
-from scorer.request import error_object, score_parsed
+from scorer import (
+    ContextError,
+    InvalidHandError,
+    NotationError,
+    ScorerError,
+    ScoreResult,
+    is_complete_tiles,
+    parse_hand,
+    parse_tiles,
+)
+from scorer.request import RULE_SETS, error_object, score_parsed
 from vision.detection import Detection
 from vision.errors import BadImageError
 from vision.image import ImageInput, open_image
@@ -173,11 +182,72 @@ def score_reading(reading: Reading, request: dict[str, Any]) -> Scored:
         best = max(good, key=lambda s: _rank(s[2]))  # type: ignore[arg-type]
     else:  # every candidate fails: answer the default reading's error
         best = next((s for s in scored if s[0] == layout.win_tile), scored[0])
-    lay = {**rec["layout"], "win_tile": best[0]}
+    win, hand, score, answer = best
+    if score is None and answer["error"]["code"] == InvalidHandError.code:
+        hint = count_hint(hand, str(base.get("rules")))
+        if hint:
+            answer = error_object(answer["error"]["code"], f"{hint}; {answer['error']['message']}")
+    chosen = layout
+    if win is not None and (layout.win_tile_assumed or photo.get("win_tile")):
+        why = "as the request gives it" if photo.get("win_tile") else (
+            "the candidate that scores best" if good and len(scored) > 1 else "")
+        chosen = layout.with_win(win, why)
+    lay = chosen.to_dict()
     if layout.win_tile_assumed:
         lay["alternatives"] = [{"win_tile": w, "hand": h, "total": r.total if r else None,
-                                "error": None if r else d["error"]["code"]} for w, h, r, d in scored if h != best[1]]
-    return Scored({**rec, "hand": best[1], "layout": lay}, best[3], best[2])
+                                "error": None if r else d["error"]["code"]} for w, h, r, d in scored if h != hand]
+    return Scored({**rec, "hand": hand, "layout": lay}, answer, score)
+
+
+RULE_NAMES = {"mcr": "MCR", "riichi": "Riichi", "guangdong": "Guangdong", "fuzhou": "Fuzhou"}
+
+
+def fitting_rules(hand: str) -> list[str]:
+    """The rule sets whose hands hold the tiles of ``hand`` (the scorer asked: it answers anything but
+    ``invalid_hand``, a hand that may still not win or not reach the minimum)."""
+    out = []
+    for rules in RULE_SETS:
+        try:
+            score_parsed({"rules": rules, "hand": hand})
+        except InvalidHandError:
+            continue
+        except ScorerError:
+            pass
+        out.append(rules)
+    return out
+
+
+def count_hint(hand: str, rules: str) -> str | None:
+    """What a hand the scorer calls invalid under ``rules`` holds, what was set aside as flowers and why, and the
+    rule sets it fits, e.g. "the photo shows 17 tiles (16 + 1, kongs counted as 3); it fits Fuzhou (rules fuzhou),
+    not MCR, Riichi or Guangdong"; None when the notation cannot be read."""
+    try:
+        parsed = parse_hand(hand)
+    except ScorerError:
+        return None
+    n = len(parsed.concealed) + 1 + 3 * len(parsed.melds)
+    flowers = " ".join(str(t) for t in parsed.flowers)
+    fits = fitting_rules(hand)
+    loose = [str(t) for t in (*parsed.concealed, parsed.win_tile) if str(t).endswith("z")]
+    melded = [m for m in parsed.melds if str(m.tiles[0]).endswith("z")]
+    honours = loose + [str(t) for m in melded for t in m.tiles]
+    parts = [f"the photo shows {n} tiles ({n - 1} + 1, kongs counted as 3)"
+             + (f" beside the flowers {flowers}" if flowers else "")]
+    if honours and (rules == "fuzhou" or not fits):
+        parts.append(f"in Fuzhou honours are flowers: {' '.join(honours)} set aside as flowers leave "
+                     f"{n - len(loose) - 3 * len(melded)}" + (" and an honour cannot be the winning tile"
+                                                             if str(parsed.win_tile).endswith("z") else ""))
+    names = [RULE_NAMES[r] for r in fits]
+    others = [RULE_NAMES[r] for r in RULE_SETS if r not in fits]
+    if names:
+        parts.append(f"it fits {_listed(names, 'and')} (rules {' / '.join(fits)}), not {_listed(others, 'or')}")
+    else:
+        parts.append(f"it fits none of {_listed(others, 'and')}")
+    return "; ".join(parts)
+
+
+def _listed(names: list[str], word: str) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def score_photo(image: ImageInput, detector: Detector | None, request: dict[str, Any]) -> dict[str, Any]:

@@ -29,7 +29,8 @@ def score_table(result: ScoreResult) -> str:
         lines.append(f"  {fan.value * fan.count:>4}  {fan.name:<{width}}  {fan.name_zh}{times}")
     lines.append(f"  {result.total:>4}  total")
     for key, value in result.details:
-        lines.append(f"        {key}: {value}")
+        if value is not None:  # a detail the hand does not have (riichi's limit below mangan) is left out
+            lines.append(f"        {key}: {value}")
     lines.append("")
     lines.append(f"minimum met: {'yes' if result.meets_minimum else 'no'}")
     if result.payments:
@@ -82,15 +83,35 @@ def detection_lines(rec: dict[str, Any]) -> list[str]:
             for d in rec["detections"]]
 
 
-_COLOURS = {"exposed": (255, 140, 0), "concealed_kong": (160, 60, 220), "concealed": (40, 170, 60),
-            "win": (230, 30, 30), "flower": (230, 80, 170), "loose": (150, 150, 150)}
+# each role's colour, in the legend's order
+_COLOURS = {"concealed": (40, 170, 60), "win": (230, 30, 30), "exposed": (255, 140, 0),
+            "concealed_kong": (160, 60, 220), "flower": (230, 80, 170), "loose": (150, 150, 150)}
+_LEGEND = {"concealed": "concealed", "win": "winning tile", "exposed": "exposed meld",
+           "concealed_kong": "concealed kong", "flower": "flower", "loose": "loose"}
+# the picture's format, from the suffix of the file it is written to
+FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP"}
+
+
+def picture_format(out: str | Path) -> str:
+    """The format a picture written to ``out`` takes, from its suffix; ``ValueError`` naming the suffixes known.
+
+    >>> picture_format("out.JPG"), picture_format("a/b.png")
+    ('JPEG', 'PNG')
+    """
+    suffix = Path(out).suffix.lower()
+    if suffix not in FORMATS:
+        known = ", ".join(FORMATS)
+        msg = f"cannot tell the picture's format from {str(out)!r}: end its name in {known}"
+        raise ValueError(msg)
+    return FORMATS[suffix]
 
 
 def annotate(image: ImageInput, rec: dict[str, Any], out: str | Path, max_side: int = 2000) -> Path:
-    """Draw the boxes, tile names and meld groups of ``rec`` on the photo and write it as PNG (at most
-    ``max_side`` pixels long)."""
+    """Draw the boxes, tile names and meld groups of ``rec`` on the photo, with a legend of the roles' colours, and
+    write it (at most ``max_side`` pixels long) in the format its suffix names (``picture_format``)."""
     from PIL import Image, ImageDraw, ImageFont
 
+    fmt = picture_format(out)
     from vision.image import load_image
 
     rgb, scale = load_image(image, max_side)
@@ -136,6 +157,22 @@ def annotate(image: ImageInput, rec: dict[str, Any], out: str | Path, max_side: 
     caption = rec["hand"] or lay.get("reading") or "no hand read"
     draw.rectangle(draw.textbbox((4, 4), caption, font=font), fill=(0, 0, 0))
     draw.text((4, 4), caption, fill=(255, 255, 255), font=font)
+    _legend(draw, img.size, font, size, {role.get(i, "loose") for i in range(len(dets))})
     out = Path(out)
-    img.save(out, format="PNG")
+    img.save(out, format=fmt, **({"quality": 90} if fmt in ("JPEG", "WEBP") else {}))
     return out
+
+
+def _legend(draw: Any, image_size: tuple[int, int], font: Any, size: int, shown: set[str]) -> None:
+    """A small legend in the bottom left corner: a swatch and a name for each role drawn."""
+    roles = [r for r in _COLOURS if r in shown]
+    if not roles:
+        return
+    line = size + 4
+    width = max(draw.textlength(_LEGEND[r], font=font) for r in roles) + line + 12
+    x0, y0 = 4, image_size[1] - 4 - line * len(roles) - 6
+    draw.rectangle([x0, y0, x0 + width, image_size[1] - 4], fill=(0, 0, 0))
+    for k, r in enumerate(roles):
+        y = y0 + 3 + k * line
+        draw.rectangle([x0 + 4, y + 2, x0 + 4 + size, y + size], outline=_COLOURS[r], width=max(2, size // 6))
+        draw.text((x0 + 8 + line, y), _LEGEND[r], fill=(255, 255, 255), font=font)

@@ -6,9 +6,16 @@ models here document the shapes in OpenAPI; the response models are what the end
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import dataclasses
+import importlib
+import re
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
+
+from scorer.request import MAX_TEXT, RULE_SETS, ranges, section_defaults
+
+RANGES = ranges()
 
 Seat = Literal["E", "S", "W", "N"]
 
@@ -89,83 +96,182 @@ class ErrorPublic(BaseModel):
 # --- scoring -----------------------------------------------------------------------------------------------------
 
 
-class RiichiRequest(BaseModel):
+def field_docs(doc: str) -> dict[str, str]:
+    """Each ````name```` paragraph of a config docstring, keyed by the first name it opens with.
+
+    >>> field_docs('''Settings.
+    ...
+    ... ``minimum``: fans a hand needs.
+    ... ``cap``: the most fans,
+    ... within reason.''')
+    {'minimum': '``minimum``: fans a hand needs.', 'cap': '``cap``: the most fans, within reason.'}
+    """
+    out: dict[str, str] = {}
+    current: str | None = None
+    for raw in doc.splitlines():
+        line = raw.strip()
+        match = re.match(r"``(\w+)``", line)
+        if match:
+            current = match.group(1)
+            out.setdefault(current, line)
+        elif not line:
+            current = None
+        elif current is not None and out.get(current):
+            out[current] += " " + line
+    return out
+
+
+MAX_KONGS = 4  # a hand holds at most four kongs
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+
+
+def _number(where: str, name: str, description: str) -> Any:
+    """A whole number with the range the scorer checks (``scorer.request.ranges()``), and its default."""
+    bounds = RANGES[where][name]
+    default = 0 if bounds.low <= 0 <= bounds.high else bounds.low
+    return Field(default, ge=bounds.low, le=bounds.high, description=f"{description} ({bounds.low} to {bounds.high})")
+
+
+def _text(default: str | None, description: str, **extra: Any) -> Any:
+    return Field(default, max_length=MAX_TEXT, description=description, **extra)
+
+
+class RiichiSection(BaseModel):
     """The request's ``riichi`` object (Riichi only); every field is optional."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
     riichi: bool = False
     double_riichi: bool = False
     ippatsu: bool = False
     open_riichi: bool = False
-    dora_indicators: str = ""
-    ura_indicators: str = ""
-    honba: int = 0
-    riichi_sticks: int = 0
+    dora_indicators: str = _text("", "dora indicator tiles, e.g. 3m7z (at most five)")
+    ura_indicators: str = _text("", "ura dora indicator tiles (at most five)")
+    honba: int = _number("riichi", "honba", "本场")
+    riichi_sticks: int = _number("riichi", "riichi_sticks", "riichi sticks on the table")
     tenhou: bool = False
     chiihou: bool = False
     renhou: bool = False
     nagashi_mangan: bool = False
+    paarenchan: int = _number("riichi", "paarenchan", "八连庄: how many yakuman it is worth (option has_paarenchan)")
+    nuki_dora: int = _number("riichi", "nuki_dora", "norths set aside in three-player games, each a dora")
+    pao: Seat | None = Field(None, description="the seat liable for a yakuman (役满包牌)")
 
 
-class FuzhouRequest(BaseModel):
+class FuzhouSection(BaseModel):
     """The request's ``fuzhou`` object (Fuzhou only)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
-    gold: str | None = Field(None, description="the gold (金) tile, e.g. 2m")
-    dealer_streak: int = 0
+    gold: str | None = _text(None, "the gold (金) tile, e.g. 2m")
+    dealer_streak: int = _number("fuzhou", "dealer_streak", "连庄数, the dealer's repeats")
+    robbing_gold: bool = Field(False, description="抢金")
+    heavenly: bool = Field(False, description="天和")
 
 
-class ScoreRequest(BaseModel):
-    """One hand and its context (CONTRACT.md). Only ``rules`` and ``hand`` are required."""
+class GuangdongSection(BaseModel):
+    """The request's ``guangdong`` object (Guangdong only): 天和/地和/人和 and the liable seats."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [SCORE_REQUEST_EXAMPLE, RIICHI_REQUEST_EXAMPLE]},
-    )
+    model_config = ConfigDict(extra="forbid")
 
-    rules: Literal["mcr", "riichi", "guangdong", "fuzhou"]
-    hand: str = Field(description="the hand in notation, e.g. [555z]123p789s5s+5s", examples=["[555z]123p789s5s+5s"])
+    heavenly: bool = False
+    earthly: bool = False
+    human: bool = False
+    kong_feeder: Seat | None = Field(None, description="杠开包牌: the seat whose kong gave the winning tile")
+    twelve_feeder: Seat | None = Field(None, description="十二张落地包自摸: the seat that fed the fourth meld")
+
+
+SECTIONS: dict[str, type[BaseModel]] = {"riichi": RiichiSection, "fuzhou": FuzhouSection, "guangdong": GuangdongSection}
+_TITLES = {"mcr": "MCR", "riichi": "Riichi", "guangdong": "Guangdong", "fuzhou": "Fuzhou"}
+
+
+def _at_defaults(section: str) -> type[BaseModel]:
+    """A rule set's own object under another rule set: each field only at its default (``scorer.request``)."""
+    fields: dict[str, Any] = {name: (None if value is None else Literal[value], value)  # type: ignore[valid-type]
+                              for name, value in section_defaults()[section].items()}
+    return create_model(f"{_TITLES[section]}AtDefaults", __config__=ConfigDict(extra="forbid"), __doc__=(
+        f"The {section} object under another rule set, which does not read it: each field at its default, as the "
+        "contract's request shows it (a fact there is refused, not ignored)."), **fields)
+
+
+AT_DEFAULTS = {section: _at_defaults(section) for section in SECTIONS}
+
+
+def _options_model(rules: str) -> type[BaseModel]:
+    """A rule set's ``options``: each field of its config with its type, default and range (unknown names refused)."""
+    config = importlib.import_module(f"scorer.{rules}").DEFAULT
+    docs = field_docs(type(config).__doc__ or "")
+    bounds = RANGES[f"options.{rules}"]
+    fields: dict[str, Any] = {}
+    for f in dataclasses.fields(config):
+        default = getattr(config, f.name)
+        limits = {"ge": bounds[f.name].low, "le": bounds[f.name].high} if f.name in bounds else {}
+        fields[f.name] = (type(default), Field(default, description=docs.get(f.name, ""), **limits))
+    return create_model(f"{_TITLES[rules]}Options", __config__=ConfigDict(extra="forbid"),
+                        __doc__=f"The settings of {_TITLES[rules]} (GET /v1/rules lists them).", **fields)
+
+
+OPTIONS = {rules: _options_model(rules) for rules in RULE_SETS}
+
+
+class _Request(BaseModel):
+    """The fields every rule set shares (CONTRACT.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
     self_draw: bool = Field(False, description="false: won on a discard")
-    seat_wind: Seat = Field("E", description="the winner's seat; the dealer sits East")
-    round_wind: Seat = Field("E", description="the prevalent wind")
+    seat_wind: Seat | None = Field("E", description="the winner's seat; the dealer sits East (null: E)")
+    round_wind: Seat | None = Field("E", description="the prevalent wind (null: E)")
     discarder: Seat | None = Field(None, description="who dealt in; needed for payments on a discard")
     last_tile: bool = Field(False, description="海底/河底")
     kong_replacement: bool = Field(False, description="杠上开花 / rinshan")
     robbing_kong: bool = Field(False, description="抢杠")
     last_of_kind: bool = Field(False, description="和绝张 (MCR)")
-    flowers: str = Field("", description="flower tiles, e.g. 1f6f (they may also stand in hand)")
-    riichi: RiichiRequest | None = None
-    fuzhou: FuzhouRequest | None = None
-    guangdong: dict[str, Any] | None = Field(None, description="Guangdong facts: heavenly, earthly, human, ...")
-    options: dict[str, Any] = Field(default_factory=dict, description="rule-set settings, listed by GET /v1/rules")
+    flowers: str = _text("", "flower tiles, e.g. 1f6f (they may also stand in hand)")
 
 
-class PhotoRequest(BaseModel):
-    """The ``request`` part of /v1/score-photo: a request object whose hand comes from the photo."""
+class _HandRequest(_Request):
+    hand: str = _text(..., "the hand in notation, e.g. [555z]123p789s456m5s+5s",
+                      examples=["[555z]123p789s456m5s+5s"])
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"rules": "mcr", "discarder": "S"}, {"rules": "mcr", "self_draw": True, "concealed_kongs": ["9p"]}]})
 
-    rules: Literal["mcr", "riichi", "guangdong", "fuzhou"]
-    hand: str | None = Field(None, description="a corrected hand, scored instead of the photo's reading")
-    concealed_kongs: str | list[str] | None = Field(
+class _PhotoRequest(_Request):
+    hand: str | None = _text(None, "a corrected hand, scored instead of the photo's reading")
+    concealed_kongs: Text | Annotated[list[Text], Field(max_length=MAX_KONGS)] | None = Field(
         None, description="the tiles of concealed kongs shown as four backs, in reading order, e.g. [\"9p\"]")
-    win_tile: str | None = Field(None, description="the winning tile, when the photo sets none apart")
-    self_draw: bool = False
-    seat_wind: Seat = "E"
-    round_wind: Seat = "E"
-    discarder: Seat | None = None
-    last_tile: bool = False
-    kong_replacement: bool = False
-    robbing_kong: bool = False
-    last_of_kind: bool = False
-    flowers: str = ""
-    riichi: RiichiRequest | None = None
-    fuzhou: FuzhouRequest | None = None
-    guangdong: dict[str, Any] | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    win_tile: str | None = _text(None, "the winning tile, when the photo sets none apart")
+
+
+def _per_rule_set(base: type[BaseModel], suffix: str) -> Any:
+    """One model per rule set (``rules`` its constant; its own object beside it, the others' only at their
+    defaults), as a union told apart by ``rules``."""
+    models = []
+    for rules in RULE_SETS:
+        sections: dict[str, Any] = {name: ((model if name == rules else AT_DEFAULTS[name]) | None, None)
+                                    for name, model in SECTIONS.items()}
+        models.append(create_model(
+            f"{_TITLES[rules]}{suffix}", __base__=base, __doc__=f"A {_TITLES[rules]} {suffix[:-7].lower() or 'score'} "
+                                                                 "request.",
+            rules=(Literal[rules], ...),  # type: ignore[valid-type]
+            options=(OPTIONS[rules] | None, Field(None, description="rule-set settings, listed by GET /v1/rules")),
+            **sections))
+    return Annotated[Union[tuple(models)], Field(discriminator="rules")]  # noqa: UP007 - a tuple of types
+
+
+class ScoreRequest(RootModel[_per_rule_set(_HandRequest, "Request")]):  # type: ignore[misc]
+    """One hand and its context (CONTRACT.md). Only ``rules`` and ``hand`` are required; a rule set's own object
+    (``riichi``, ``fuzhou``, ``guangdong``) comes only with that rule set."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [SCORE_REQUEST_EXAMPLE, RIICHI_REQUEST_EXAMPLE]})
+
+
+class PhotoRequest(RootModel[_per_rule_set(_PhotoRequest, "PhotoRequest")]):  # type: ignore[misc]
+    """The ``request`` part of /v1/score-photo, as JSON: a request object without ``hand`` (read from the photo;
+    a ``hand`` given here corrects the reading), plus ``concealed_kongs`` and ``win_tile`` where the photo cannot
+    show them."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"rules": "mcr", "discarder": "S"}, {"rules": "mcr", "self_draw": True, "concealed_kongs": ["9p"]}]})
 
 
 class FanPublic(BaseModel):
@@ -176,6 +282,15 @@ class FanPublic(BaseModel):
     name_zh: str
     value: int
     count: int = 1
+
+
+class Payments(BaseModel):
+    """The net change of each seat, summing to 0; a seat that neither pays nor is paid shows 0."""
+
+    E: int
+    S: int
+    W: int
+    N: int
 
 
 class ScorePublic(BaseModel):
@@ -190,21 +305,24 @@ class ScorePublic(BaseModel):
     total: int
     fans: list[FanPublic]
     meets_minimum: bool
-    payments: dict[str, int]
+    payments: Payments
     decomposition: list[str]
     riichi: dict[str, Any] | None = Field(None, description="Riichi only: han, fu, limit, points")
 
 
 class BatchRequest(BaseModel):
-    """Up to 1000 request objects, scored in order."""
+    """Up to 1000 request objects (MJ_MAX_BATCH), scored in order. Each is checked on its own: one that is not a
+    ScoreRequest gets its error object in its place, and the batch still answers 200."""
 
     model_config = ConfigDict(
+        extra="forbid",
         json_schema_extra={
             "examples": [{"hands": [SCORE_REQUEST_EXAMPLE, {"rules": "mcr", "hand": "123m+"}, RIICHI_REQUEST_EXAMPLE]}]
-        }
+        },
     )
 
-    hands: list[ScoreRequest] = Field(max_length=1000)
+    hands: list[Any] = Field(max_length=1000, description="request objects (ScoreRequest); any JSON value is "
+                                                          "answered in its place")
 
 
 class BatchPublic(BaseModel):

@@ -100,7 +100,7 @@ def hand_tiles_found(dets: list[Detection], sidecar: dict) -> tuple[bool, bool]:
             continue  # a distractor, or mostly out of the frame
         best, hit = 0.0, None
         for d in dets:
-            iou = _iou(d.box, t["box"])
+            iou = box_iou(d.box, t["box"])
             if iou > best:
                 best, hit = iou, d
         if hit is None or best < 0.5 or hit.label != t["label"]:
@@ -109,7 +109,8 @@ def hand_tiles_found(dets: list[Detection], sidecar: dict) -> tuple[bool, bool]:
     return named, flags
 
 
-def _iou(a: tuple | list, b: tuple | list) -> float:
+def box_iou(a: tuple | list, b: tuple | list) -> float:
+    """IoU of two xyxy boxes."""
     iw = min(a[2], b[2]) - max(a[0], b[0])
     ih = min(a[3], b[3]) - max(a[1], b[1])
     if iw <= 0 or ih <= 0:

@@ -1,16 +1,25 @@
 """Load test of the HTTP service on loopback: ``mjscore serve --workers N``, then bounded bursts of requests.
 
-    python bench/load.py                       # /v1/score x 10,000 and /v1/score-photo x 200, 2 workers
-    python bench/load.py --requests 20000 --concurrency 64 --photos 500 --json out.json
-    python bench/load.py --detector bench.load:PacedDetector   # photos without shipped weights (see below)
+    python -m bench.load                       # /v1/score x 10,000 and /v1/score-photo x 200, 2 workers
+    python -m bench.load --requests 20000 --concurrency 64 --photos 500 --json out.json
+    python -m bench.load --detector bench.load:PacedDetector   # photos without shipped weights (see below)
+    python -m bench.load --reference ../old --rounds 5 --concurrency 16   # this checkout against another one
 
-It starts the server itself on 127.0.0.1 (a free port), waits for /healthz, reads the workers' resident memory
+It starts the server itself (``python -m api.cli serve`` in this checkout) on 127.0.0.1 (a free port), waits for
+/healthz, reads the workers' resident memory
 from /proc, and drives the load with a small keep-alive HTTP/1.1 client on asyncio (one connection per
 concurrent caller; cheaper than httpx, so that the client takes less of the machine's CPU from the server).
 Every phase is bounded in requests and in seconds, and the server is stopped at the end. Loopback only.
 
 Reported per phase: requests, errors (any status other than the expected), requests per second, latency p50,
-p90, p99, max, and the summed RSS of the workers before, between the ten parts of the phase, and after. When
+p90, p99, max, the summed RSS of the workers before, between the ten parts of the phase, and after, and the
+latency of ``/healthz`` asked every 50 ms on a connection of its own while the phase runs (its p50, p99, max).
+With ``--photo`` (or the generated photo) and the shipped weights, the detector's own time per photo is measured
+in this process first (median of ``--detector-runs``), to set the service's share of a photo's time beside it.
+
+``--reference DIR`` compares /v1/score with another checkout (e.g. ``git worktree add ../old main``): ``--rounds``
+rounds, each starting this checkout's server and the reference's in turn (the same client, port, settings and
+requests), and prints the medians of both and their ratios (this / reference). When
 Debian's ``wrk`` is installed (``apt-get install wrk``), it drives /v1/score instead (``--client``): ten runs of
 ``--wrk-seconds`` each, its percentiles those of the median run (and the worst run's p99).
 
@@ -92,6 +101,7 @@ class Phase:
     note: str = ""
     client: str = "python"
     wrk_percentiles: dict[str, list[float]] = field(default_factory=dict)
+    healthz: list[float] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         lat = sorted(self.latencies)
@@ -113,7 +123,18 @@ class Phase:
             "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else 0.0,
             "rss_before_mb": round(self.rss_before_mb, 1), "rss_after_mb": round(self.rss_after_mb, 1),
             "rss_curve_mb": [round(x, 1) for x in self.rss_curve_mb], "note": self.note,
+            "healthz_ms": _percentiles(self.healthz),
         }
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    """p50, p99 and max of latencies in seconds, in milliseconds."""
+    if not values:
+        return {}
+    ordered = sorted(values)
+    return {"p50": round(ordered[len(ordered) // 2] * 1000, 2),
+            "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000, 2),
+            "max": round(ordered[-1] * 1000, 2), "n": len(ordered)}
 
 
 def http_request(path: str, body: bytes, content_type: str) -> bytes:
@@ -167,6 +188,52 @@ async def drive(port: int, requests: list[bytes], total: int, concurrency: int, 
 
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     phase.seconds += time.perf_counter() - started
+
+
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+class HealthzProbe:
+    """GET /healthz every ``every`` seconds on a connection of its own, from a process of its own (so that the
+    load client's own work does not count), while the ``with`` block runs; ``latencies`` in seconds after it."""
+
+    def __init__(self, port: int, every: float = 0.05) -> None:
+        self.port = port
+        self.every = every
+        self.latencies: list[float] = []
+
+    def __enter__(self) -> HealthzProbe:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._ours, theirs = context.Pipe()
+        self._proc = context.Process(target=_probe, args=(self.port, self.every, self._stop, theirs), daemon=True)
+        self._proc.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._ours.poll(30):
+            self.latencies = self._ours.recv()
+        self._proc.join(10)
+
+
+def _probe(port: int, every: float, stop: Any, pipe: Any) -> None:
+    latencies: list[float] = []
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        reader = sock.makefile("rb")
+        while not stop.wait(every):
+            t0 = time.perf_counter()
+            sock.sendall(HEALTHZ)
+            length = 0
+            while (line := reader.readline()) not in (b"\r\n", b""):
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:])
+            reader.read(length)
+            latencies.append(time.perf_counter() - t0)
+    pipe.send(latencies)
 
 
 _WRK_LUA = """
@@ -226,14 +293,16 @@ def measured(port: int, master: int, requests: list[bytes], total: int, concurre
     deadline = time.perf_counter() + seconds
     phase.rss_before_mb = workers_rss(master)
     done = 0
-    for k in range(chunks):
-        part = total * (k + 1) // chunks - done
-        if wrk_bodies is not None:
-            drive_wrk(port, "/v1/score", wrk_bodies, concurrency, wrk_seconds, phase)
-        else:
-            asyncio.run(drive(port, requests, part, concurrency, deadline, phase))
-        done += part
-        phase.rss_curve_mb.append(workers_rss(master))
+    with HealthzProbe(port) as probe:
+        for k in range(chunks):
+            part = total * (k + 1) // chunks - done
+            if wrk_bodies is not None:
+                drive_wrk(port, "/v1/score", wrk_bodies, concurrency, wrk_seconds, phase)
+            else:
+                asyncio.run(drive(port, requests, part, concurrency, deadline, phase))
+            done += part
+            phase.rss_curve_mb.append(workers_rss(master))
+    phase.healthz = probe.latencies
     phase.rss_after_mb = phase.rss_curve_mb[-1]
     return phase
 
@@ -268,6 +337,19 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def workers_cpu(master: int) -> float:
+    """CPU seconds (user and system) the server's workers have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in children(master):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def workers_rss(master: int) -> float:
     """Summed RSS of the server's worker processes (uvicorn's children, not the supervisor)."""
     pids = [p for p in children(master) if "resource_tracker" not in _cmdline(p)]
@@ -289,10 +371,12 @@ def get(port: int, path: str) -> tuple[int, dict[str, Any]]:
         return exc.code, json.loads(exc.read() or b"{}")
 
 
-def start_server(port: int, workers: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    cmd = ["mjscore", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+def start_server(port: int, workers: int, env: dict[str, str], log: Path, root: Path = ROOT) -> subprocess.Popen[bytes]:
+    """``mjscore serve`` of the checkout at ``root`` (run as ``python -m api.cli`` there, so its own code serves)."""
+    cmd = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--workers", str(workers)]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.time() + 180
     while time.time() < deadline:
         if proc.poll() is not None:
@@ -359,13 +443,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--detector", default="", help="MJ_DETECTOR for the server, e.g. bench.load:PacedDetector")
     p.add_argument("--max-seconds", type=float, default=300, help="time limit of each phase")
     p.add_argument("--no-access-log", action="store_true", help="turn the per-request log line off")
+    p.add_argument("--detector-runs", type=int, default=10, help="photos the detector reads alone first (0: none)")
+    p.add_argument("--reference", default=None, help="another checkout: compare /v1/score with it, round by round")
+    p.add_argument("--rounds", type=int, default=5, help="rounds of --reference (each starts both servers)")
     p.add_argument("--json", default=None, help="write the results to this file too")
     args = p.parse_args(argv)
+    if args.reference:
+        return _finish(compare(args), args.json)
 
     port = free_port()
     env = {**os.environ, "MJ_LOG_LEVEL": "WARNING" if args.no_access_log else "INFO",
            "MJ_ACCESS_LOG": "false" if args.no_access_log else "true",
-           "MJ_PHOTO_QUEUE_SECONDS": "60", "PYTHONPATH": str(ROOT)}
+           "MJ_PHOTO_QUEUE_SECONDS": "60"}
     if args.detector:
         env["MJ_DETECTOR"] = args.detector
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"mjscore-load-{port}.log"
@@ -373,7 +462,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     proc = start_server(port, args.workers, env, log)
     print(f"up in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    results: dict[str, Any] = {"workers": args.workers, "cpus": os.cpu_count(), "phases": []}
+    results: dict[str, Any] = {"workers": args.workers, "cpus": os.cpu_count(), "load": os.getloadavg(),
+                               "phases": []}
     try:
         ready_status, ready = get(port, "/readyz")
         results["readyz"] = {"status": ready_status, **ready}
@@ -392,7 +482,11 @@ def main(argv: list[str] | None = None) -> int:
             _print(phase)
 
         if ready_status == 200 and args.photos:
-            body, ctype = multipart(photo_bytes(args.photo), {"rules": "mcr", "self_draw": True})
+            photo = photo_bytes(args.photo)
+            if args.detector_runs and not args.detector:
+                results["detector_ms"] = detector_ms(photo, args.detector_runs)
+                print(f"the detector alone, in this process: {results['detector_ms']} ms per photo", file=sys.stderr)
+            body, ctype = multipart(photo, {"rules": "mcr", "self_draw": True})
             photo_req = [http_request("/v1/score-photo", body, ctype)]
             warm = Phase("warm-up /v1/score-photo")
             asyncio.run(drive(port, photo_req, args.photo_warmup, args.photo_concurrency,
@@ -410,19 +504,76 @@ def main(argv: list[str] | None = None) -> int:
             print(note, file=sys.stderr)
     finally:
         stop_server(proc)
+    return _finish(results, args.json)
+
+
+def _finish(results: dict[str, Any], path: str | None) -> int:
     text = json.dumps(results, indent=1, ensure_ascii=False)
     print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n")
+    if path:
+        Path(path).write_text(text + "\n")
     return 0
+
+
+def detector_ms(photo: bytes, runs: int) -> dict[str, float]:
+    """The shipped detector's own time on ``photo`` in this process (after two warm-up runs): median and spread."""
+    from vision import default_detector
+
+    detector = default_detector()
+    for _ in range(2):
+        detector.detect(photo)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        detector.detect(photo)
+        times.append((time.perf_counter() - t0) * 1000)
+    return {"median": round(statistics.median(times), 1), "min": round(min(times), 1), "max": round(max(times), 1)}
+
+
+def compare(args: argparse.Namespace) -> dict[str, Any]:
+    """/v1/score of this checkout and of ``args.reference``, one server after the other, ``args.rounds`` times
+    (the order alternating), each warmed up with 1,000 requests; medians of the rounds and their ratios. The
+    workers' CPU time per request is reported too: on a shared machine it says more than the rate does."""
+    roots = {"this": ROOT, "reference": Path(args.reference).resolve()}
+    env = {**os.environ, "MJ_LOAD_MODEL": "false", "MJ_ACCESS_LOG": "false" if args.no_access_log else "true"}
+    score_reqs = [http_request("/v1/score", json.dumps(h).encode(), "application/json") for h in HANDS]
+    runs: dict[str, list[dict[str, Any]]] = {"this": [], "reference": []}
+    for number in range(args.rounds):
+        order = ("reference", "this") if number % 2 == 0 else ("this", "reference")
+        for label in order:
+            port = free_port()
+            log = Path(os.environ.get("TMPDIR", "/tmp")) / f"mjscore-load-{label}-{port}.log"
+            proc = start_server(port, args.workers, env, log, roots[label])
+            try:
+                asyncio.run(drive(port, score_reqs, 1000, args.concurrency, time.perf_counter() + 60, Phase("warm")))
+                phase = Phase(f"{label} round {number + 1}")
+                cpu = workers_cpu(proc.pid)
+                with HealthzProbe(port) as probe:
+                    asyncio.run(drive(port, score_reqs, args.requests, args.concurrency,
+                                      time.perf_counter() + args.max_seconds, phase))
+                phase.healthz = probe.latencies
+                cpu = workers_cpu(proc.pid) - cpu
+            finally:
+                stop_server(proc)
+            summary = {**phase.summary(), "cpu_ms_per_request": round(1000 * cpu / max(phase.requests, 1), 3)}
+            runs[label].append(summary)
+            _print(phase)
+            print(f"  the workers' CPU time: {summary['cpu_ms_per_request']} ms per request", file=sys.stderr)
+    keys = ("rps", "p50_ms", "p99_ms", "cpu_ms_per_request")
+    medians = {label: {key: statistics.median(r[key] for r in rows) for key in keys} for label, rows in runs.items()}
+    ratios = {key: round(medians["this"][key] / medians["reference"][key], 3) for key in keys}
+    print(f"medians of {args.rounds} rounds: this {medians['this']}, reference {medians['reference']}; "
+          f"this / reference {ratios}", file=sys.stderr)
+    return {"workers": args.workers, "concurrency": args.concurrency, "requests": args.requests,
+            "load": os.getloadavg(), "reference": str(roots["reference"]), "medians": medians, "ratios": ratios,
+            "runs": runs}
 
 
 def _print(phase: Phase) -> None:
     s = phase.summary()
     print(f"{s['phase']} [{s['client']}]: {s['rps']} req/s, p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, "
-          f"errors {s['errors']}, "
-          f"statuses {s['statuses']}, workers' RSS {s['rss_before_mb']} -> {s['rss_after_mb']} MB "
-          f"(curve {s['rss_curve_mb']})", file=sys.stderr)
+          f"errors {s['errors']}, statuses {s['statuses']}, /healthz meanwhile {s['healthz_ms']}, "
+          f"workers' RSS {s['rss_before_mb']} -> {s['rss_after_mb']} MB (curve {s['rss_curve_mb']})", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from .bounds import bounds_of, shown
 from .errors import ContextError
 
 C = TypeVar("C")
@@ -24,12 +25,16 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
         msg = "'options' must be an object"
         raise ContextError(msg)
     fields = {f.name: f for f in dataclasses.fields(config)}  # type: ignore[arg-type]
+    limits = bounds_of(type(config))
     changes: dict[str, Any] = {}
     for name, value in options.items():
         if name not in fields:
             known = ", ".join(sorted(fields))
-            msg = f"unknown option {name!r} for {rules}; known: {known}"
+            msg = f"unknown option {shown(name)} for {rules}; known: {known}"
             raise ContextError(msg)
+        if name in limits:  # a whole number within its range
+            changes[name] = limits[name].check(value, f"options.{name}")
+            continue
         current = getattr(config, name)
         if isinstance(current, bool):
             ok = isinstance(value, bool)
@@ -38,7 +43,7 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
         else:
             ok = isinstance(value, type(current))
         if not ok:
-            msg = f"option {name!r} for {rules} takes a {type(current).__name__}, not {value!r}"
+            msg = f"option {name!r} for {rules} takes a {type(current).__name__}, not {shown(value)}"
             raise ContextError(msg)
         changes[name] = value
     return dataclasses.replace(config, **changes)  # type: ignore[type-var]

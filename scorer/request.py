@@ -6,18 +6,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
+from .bounds import Bounds, bounds_of, shown
 from .errors import ContextError, ScorerError
 from .hand import WINDS, WinContext, Wind, parse_flowers, parse_hand
 from .result import ScoreResult
 
 RULE_SETS = ("mcr", "riichi", "guangdong", "fuzhou")
 _FLAGS = ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind")
-_SECTIONS = ("riichi", "fuzhou", "guangdong")  # rule-set objects; "guangdong" holds liability facts
+_SECTIONS = ("riichi", "fuzhou", "guangdong")  # each rule set's own object, named after it
 FIELDS = frozenset({"rules", "hand", "seat_wind", "round_wind", "discarder", "flowers", "options", *_FLAGS, *_SECTIONS})
+MAX_TEXT = 512  # the longest string a request holds: a hand is some 60 characters (1 MB took the parser 2 s)
 
 
 def score_request(obj: Any) -> dict[str, Any]:
@@ -34,19 +39,9 @@ def error_object(code: str, message: str) -> dict[str, Any]:
 
 def score_parsed(obj: Any) -> ScoreResult:
     """Check a request object and score it; raises a ``ScorerError`` on bad input."""
-    if not isinstance(obj, Mapping):
-        msg = f"a request must be a JSON object, not {type(obj).__name__}"
-        raise ContextError(msg)
-    unknown = sorted(set(obj) - FIELDS)
-    if unknown:
-        msg = f"unknown field {unknown[0]!r}; known fields: {', '.join(sorted(FIELDS))}"
-        raise ContextError(msg)
-    rules = obj.get("rules")
-    if rules not in RULE_SETS:
-        msg = f"'rules' must be one of {', '.join(RULE_SETS)}, not {rules!r}"
-        raise ContextError(msg)
+    ctx = check_request(obj)
     if "hand" not in obj:
-        msg = "'hand' is required: the hand in notation, e.g. \"[555z]123p789s5s+5s\""
+        msg = "'hand' is required: the hand in notation, e.g. \"[555z]123p789s456m5s+5s\""
         raise ContextError(msg)
     hand = parse_hand(obj["hand"])
     flowers = obj.get("flowers", "")
@@ -56,18 +51,117 @@ def score_parsed(obj: Any) -> ScoreResult:
     if flowers:
         extra = parse_flowers(flowers)
         hand = type(hand)(hand.concealed, hand.melds, hand.win_tile, hand.flowers + extra)
-    ctx = context_from(obj)
+    rules = obj["rules"]
     options = obj.get("options") or {}
-    if not isinstance(options, Mapping):
-        msg = "'options' must be an object"
-        raise ContextError(msg)
-    for section in _SECTIONS:
-        if section in obj and obj[section] is not None and not isinstance(obj[section], Mapping):
-            msg = f"{section!r} must be an object"
-            raise ContextError(msg)
     module = importlib.import_module(f"scorer.{rules}")
     result: ScoreResult = module.score_request(hand, ctx, options, obj)
     return result
+
+
+def check_request(obj: Any, extra: frozenset[str] = frozenset()) -> WinContext:
+    """Check all of a request object but its hand, before any work; returns its win context.
+
+    The fields are known (``FIELDS`` and ``extra``), ``rules`` names a rule set, a rule set's own object (``riichi``,
+    ``fuzhou``, ``guangdong``) holds facts only under that rule set (elsewhere only its defaults,
+    ``section_defaults()``), every string is at most ``MAX_TEXT`` characters, and every number is whole and within
+    its range (``ranges()``). A ``ContextError`` names the wrong field.
+    """
+    if not isinstance(obj, Mapping):
+        msg = f"a request must be a JSON object, not {type(obj).__name__}"
+        raise ContextError(msg)
+    if not FIELDS.issuperset(obj) and not (FIELDS | extra).issuperset(obj):
+        unknown = sorted(set(obj) - FIELDS - extra)
+        msg = f"unknown field {shown(unknown[0])}; known fields: {', '.join(sorted(FIELDS | extra))}"
+        raise ContextError(msg)
+    rules = obj.get("rules")
+    if rules not in RULE_SETS:
+        msg = f"'rules' must be one of {', '.join(RULE_SETS)}, not {shown(rules)}"
+        raise ContextError(msg)
+    _check_texts(obj, "")
+    table = ranges()
+    for section in _SECTIONS:
+        value = obj.get(section)
+        if value is None:
+            continue
+        if not isinstance(value, Mapping):
+            msg = f"{section!r} must be an object"
+            raise ContextError(msg)
+        if section == rules:
+            _check_numbers(value, table.get(section, {}), section)
+        else:
+            _check_unread(value, section, rules)
+    options = obj.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        msg = "'options' must be an object"
+        raise ContextError(msg)
+    if options:
+        _check_numbers(options, table[f"options.{rules}"], "options")
+    return context_from(obj)
+
+
+@cache
+def section_defaults() -> dict[str, dict[str, Any]]:
+    """Each rule set's own object (``riichi``, ``fuzhou``, ``guangdong``) with every field at its default, as JSON
+    writes it: the only content such an object may have under another rule set (the contract's request shows
+    them so), since that rule set does not read it."""
+    from .fuzhou import FuzhouFacts
+    from .guangdong import GuangdongFacts
+    from .riichi.context import RiichiContext
+
+    out = {}
+    for section, facts in (("riichi", RiichiContext), ("fuzhou", FuzhouFacts), ("guangdong", GuangdongFacts)):
+        out[section] = {f.name: "" if f.default == () else f.default for f in dataclasses.fields(facts)}
+    return out
+
+
+def _check_unread(obj: Mapping[str, Any], section: str, rules: str) -> None:
+    """Another rule set's object may only hold defaults: a fact there would be ignored, silently."""
+    defaults = section_defaults()[section]
+    for name, value in obj.items():
+        if name not in defaults:
+            msg = f"unknown field {shown(section + '.' + name)}; known: {', '.join(defaults)}"
+            raise ContextError(msg)
+        if not _is_default(value, defaults[name]):
+            msg = (f"'{section}.{name}' is a fact of the {section} rules, which {rules} does not read: leave it out "
+                   f"(or at its default, {json.dumps(defaults[name])}), or score under {section}")
+            raise ContextError(msg)
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    """``value`` is ``default`` as JSON has it: ``0.0`` is ``0``, but ``false`` is not ``0``, nor ``""`` null."""
+    if default is None or value is None:
+        return value is default
+    same_type = type(value) is type(default) or (type(default) is int and type(value) is float)
+    return same_type and bool(value == default)
+
+
+@cache
+def ranges() -> dict[str, dict[str, Bounds]]:
+    """The range of every number a request can carry, by where it stands: ``riichi``, ``fuzhou`` (the rule sets'
+    own objects) and ``options.<rules>`` (each rule set's settings). Read from the fields' own declarations."""
+    from .fuzhou import FuzhouFacts
+    from .riichi.context import RiichiContext
+
+    out = {"riichi": bounds_of(RiichiContext), "fuzhou": bounds_of(FuzhouFacts)}
+    for rules in RULE_SETS:
+        out[f"options.{rules}"] = bounds_of(type(importlib.import_module(f"scorer.{rules}").DEFAULT))
+    return out
+
+
+def _check_numbers(obj: Mapping[str, Any], bounds: Mapping[str, Bounds], where: str) -> None:
+    for name, limit in bounds.items():
+        if name in obj:
+            limit.check(obj[name], f"{where}.{name}")
+
+
+def _check_texts(obj: Mapping[str, Any], where: str) -> None:
+    """No string longer than ``MAX_TEXT``, at the top and one object down (the scorer's time grows with them)."""
+    for name, value in obj.items():
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            msg = f"'{where}{name}' is {len(value)} characters long; at most {MAX_TEXT}"
+            raise ContextError(msg)
+        if not where and isinstance(value, Mapping):
+            _check_texts(value, f"{name}.")
 
 
 def context_from(obj: Mapping[str, Any]) -> WinContext:
@@ -76,7 +170,7 @@ def context_from(obj: Mapping[str, Any]) -> WinContext:
     for name in _FLAGS:
         value = obj.get(name, False)
         if not isinstance(value, bool):
-            msg = f"{name!r} must be true or false, not {value!r}"
+            msg = f"{name!r} must be true or false, not {shown(value)}"
             raise ContextError(msg)
         flags[name] = value
     return WinContext(
@@ -92,6 +186,6 @@ def _wind(obj: Mapping[str, Any], name: str, default: Wind | None) -> Wind | Non
     if value is None or isinstance(value, Wind):
         return value
     if not isinstance(value, str) or value not in {w.value for w in WINDS}:
-        msg = f"{name!r} must be one of E, S, W, N, not {value!r}"
+        msg = f"{name!r} must be one of E, S, W, N, not {shown(value)}"
         raise ContextError(msg)
     return Wind(value)

@@ -20,9 +20,13 @@ class Fan:
         return {"id": self.id, "name": self.name, "name_zh": self.name_zh, "value": self.value, "count": self.count}
 
 
+_NOBODY_PAYS = {"E": 0, "S": 0, "W": 0, "N": 0}
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreResult:
-    """The contract's result object, frozen. ``payments`` are (seat, net change) pairs, E S W N."""
+    """The contract's result object, frozen. ``payments`` are (seat, net change) pairs, E S W N; a seat that
+    neither pays nor is paid may be left out (``to_dict`` shows all four, with 0)."""
 
     rules: str
     total: int
@@ -40,7 +44,7 @@ class ScoreResult:
             "total": self.total,
             "fans": [fan.to_dict() for fan in self.fans],
             "meets_minimum": self.meets_minimum,
-            "payments": dict(self.payments),
+            "payments": {**_NOBODY_PAYS, **dict(self.payments)},
             "decomposition": list(self.decomposition),
         }
         if self.details:

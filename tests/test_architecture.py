@@ -57,7 +57,8 @@ PROJECT = tuple(p for p in ("scorer", "vision", "api", "training", "bench") if (
 PLACES = {
     "scorer": 0, "vision": 0,  # the rules and the photo reader know nothing of each other
     "api": 1, "api.config": 1, "api.schemas": 1, "api.pipeline": 1, "api.render": 1,  # joins them
-    "api.deps": 2, "api.routes": 3, "api.main": 4, "api.cli": 5,  # the service and the command
+    "api.deps": 2, "api.errors": 2, "api.middleware": 2, "api.scoring": 2,  # the service's parts
+    "api.routes": 3, "api.main": 4, "api.cli": 5,  # the service and the command
     "training": 6, "bench": 7,  # beside the run time: they may import it, it never imports them
 }
 

@@ -216,6 +216,166 @@ def test_missing_weights_is_a_clear_error(tmp_path: Path, capsys: pytest.Capture
     assert err.startswith("mjscore: model_not_found: ") and len(err.strip().splitlines()) == 1
 
 
+# ------------------------------------------------------------------------------- the command line's edges ----
+def test_photo_command_by_name(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    """``mjscore photo PHOTO``, as ``--help`` lists it, reads as ``mjscore PHOTO`` does."""
+    assert main(["photo", str(png(tmp_path)), "--json"], detector=fake) == 0
+    named = json.loads(capsys.readouterr().out)
+    assert main([str(png(tmp_path)), "--json"], detector=fake) == 0
+    assert named == json.loads(capsys.readouterr().out) and named["recognition"]["hand"] == HAND_TEXT
+
+
+@pytest.mark.parametrize(("word", "near"), [("scor", "score"), ("detetc", "detect"), ("serv", "serve"),
+                                             ("frobnicate", None)])
+def test_unknown_command_names_itself(word: str, near: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([word, "123m"]) == 2
+    err = capsys.readouterr().err
+    assert f"unknown command {word!r}" in err and "Traceback" not in err
+    assert (f"did you mean {near!r}" in err) if near else "did you mean" not in err
+    assert all(c in err for c in ("score", "batch", "photo", "detect", "serve"))
+
+
+def test_a_missing_photo_is_still_a_photo(tmp_path: Path, fake: FixedDetector,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(tmp_path / "nope.jpg")], detector=fake) == 1
+    assert capsys.readouterr().err.startswith("mjscore: bad_image: no such file")
+
+
+def test_riichi_table_leaves_out_a_limit_it_does_not_have(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "234m456p678s22z55p+5p", "--rules", "riichi", "--riichi", "--round", "E"]) in (0, 1)
+    table = capsys.readouterr().out
+    assert "han:" in table and "None" not in table and "limit" not in table
+    assert main(["score", "111m999m111p999p1s+1s", "--rules", "riichi", "--self-draw"]) == 0
+    assert "limit: triple_yakuman" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("suffix", "fmt"), [(".jpg", "JPEG"), (".JPEG", "JPEG"), (".png", "PNG"),
+                                             (".webp", "WEBP")])
+def test_annotated_format_follows_the_suffix(tmp_path: Path, fake: FixedDetector, suffix: str, fmt: str) -> None:
+    out = tmp_path / f"out{suffix}"
+    assert main([str(png(tmp_path)), "--annotated", str(out)], detector=fake) == 0
+    assert Image.open(out).format == fmt
+
+
+def test_annotated_unknown_suffix_is_a_usage_error(tmp_path: Path, fake: FixedDetector,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([str(png(tmp_path)), "--annotated", str(tmp_path / "out.gif")], detector=fake)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "out.gif" in err and ".png, .jpg, .jpeg, .webp" in err
+    assert fake.calls == 0 and not (tmp_path / "out.gif").exists()
+
+
+def test_annotated_picture_has_a_legend(tmp_path: Path, fake: FixedDetector) -> None:
+    """The legend in the bottom left corner shows a swatch of each role drawn: here the concealed tiles and the
+    winning tile, no meld and no flower."""
+    from api.render import _COLOURS
+
+    out = tmp_path / "out.png"
+    assert main([str(png(tmp_path)), "--annotated", str(out)], detector=fake) == 0
+    img = Image.open(out).convert("RGB")
+    corner = img.crop((0, img.height - 60, 200, img.height))
+    colours = {c for _, c in corner.getcolors(maxcolors=100000) or ()}
+    assert _COLOURS["concealed"] in colours and _COLOURS["win"] in colours
+    assert not {_COLOURS["exposed"], _COLOURS["concealed_kong"], _COLOURS["flower"]} & colours
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name in ("b.jpg", "a.png"):
+        png(folder, name, fmt="JPEG" if name.endswith("jpg") else "PNG")
+    (folder / "c.jpg").write_text("not a photo\n")
+    (folder / "notes.txt").write_text("not looked at\n")
+    return folder
+
+
+@pytest.mark.parametrize("command", [["detect"], [], ["photo"]])
+def test_a_folder_gives_a_json_line_per_photo(tmp_path: Path, fake: FixedDetector,
+                                              capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    """Each photo of a folder (by name, not its other files) gives one JSON line with its path; a photo that fails
+    gives its error object on its line and the run goes on; the progress is on stderr, a line each off a terminal."""
+    folder = _folder(tmp_path)
+    assert main([*command, str(folder), "--json"], detector=fake) == 1  # one photo failed
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [Path(line["photo"]).name for line in lines] == ["a.png", "b.jpg", "c.jpg"]
+    hands = [(line.get("recognition") or line).get("hand") for line in lines[:2]]
+    assert hands == [HAND_TEXT, HAND_TEXT]
+    assert lines[2]["ok"] is False and lines[2]["error"]["code"] == "bad_image"
+    progress = captured.err.splitlines()
+    assert len(progress) == 3 and progress[0].startswith("photo 1/3 ") and "bad_image" in progress[2]
+
+
+def test_several_photos_by_name(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    one, two = png(tmp_path, "one.png"), png(tmp_path, "two.png")
+    assert main([str(one), str(two), "--json", "--annotated", str(tmp_path / "drawn")], detector=fake) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["photo"] for line in lines] == [str(one), str(two)]
+    assert all(line["result"]["ok"] for line in lines)
+    assert sorted(p.name for p in (tmp_path / "drawn").iterdir()) == ["one.jpg", "two.jpg"]
+
+
+def test_a_folder_read_as_text(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --json: each photo's summary under its path; a photo that fails is named on stderr."""
+    assert main(["detect", str(_folder(tmp_path))], detector=fake) == 1
+    captured = capsys.readouterr()
+    heads = [line for line in captured.out.splitlines() if line.startswith("== ")]
+    assert [Path(h[3:]).name for h in heads] == ["a.png", "b.jpg"]
+    assert captured.out.count("hand:  " + HAND_TEXT) == 2
+    assert "mjscore: bad_image: " in captured.err and "c.jpg" in captured.err
+
+
+def test_several_photos_want_a_folder_for_their_pictures(tmp_path: Path, fake: FixedDetector,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([str(_folder(tmp_path)), "--annotated", str(tmp_path / "out.jpg")], detector=fake)
+    assert stop.value.code == 2 and "a folder" in capsys.readouterr().err and fake.calls == 0
+
+
+def test_progress_is_a_bar_on_a_terminal() -> None:
+    from api.photos import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    bar = Progress(2, stream)
+    bar.step("x/a.jpg", "14 tile(s)")
+    bar.step("x/b.jpg", "bad_image")
+    text = stream.getvalue()
+    assert text.count("\r") == 2 and text.endswith("2/2 b.jpg: bad_image\n") and "[" + "#" * 24 + "]" in text
+
+
+def test_an_empty_folder_is_an_error(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "empty").mkdir()
+    assert main(["detect", str(tmp_path / "empty")], detector=fake) == 1
+    assert "holds no photo" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    """``mjscore ... | head -1``: the reader goes away early; the command ends without a traceback."""
+    lines = '{"hand": "[555z]123p789s456m5s+5s"}\n' * 5000
+    done = subprocess.run(f"{sys.executable} -m api.cli batch --rules mcr | head -1", shell=True, input=lines,
+                          capture_output=True, text=True, check=False, cwd=ROOT)
+    assert json.loads(done.stdout)["total"] == 11
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_a_closed_pipe_in_the_photo_commands(tmp_path: Path, fake: FixedDetector,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    read, write = os.pipe()
+    os.close(read)
+    stdout = os.fdopen(write, "w")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["detect", str(_folder(tmp_path)), "--json"], detector=fake) == 141
+    stdout.close()
+
+
 # ------------------------------------------------------------------------------------------- end to end ----
 def _fresh_scenes(synth: object, styles: list, seed: int = 2026) -> Iterator[tuple[int, bytes, str]]:
     """Phone photos (3 MP) of a seed no training run used, without loose tiles, made as ``synth.make_scene``

@@ -84,9 +84,18 @@ def _synth(args: argparse.Namespace) -> int:
     if not (0 <= share <= 1 and most == args.flowers[1] and 1 <= most <= len(FLOWER_NAMES)):
         args.parser.error(f"--flowers: SHARE must be 0 to 1 and MOST a whole number 1 to {len(FLOWER_NAMES)}, "
                           f"got {args.flowers[0]:g} {args.flowers[1]:g}")
+    for name in ("sixteen", "apart"):
+        value = getattr(args, name)
+        if value is not None and not 0 <= value <= 1:
+            args.parser.error(f"--{name}: a share, 0 to 1, got {value:g}")
+    if args.table and args.camera == "low":
+        args.parser.error("--table is seen from above: it goes with --camera phone")
+    if args.table < 0:
+        args.parser.error(f"--table: a number of tiles, 0 or more, got {args.table}")
     counts = {k: v for k, v in (("train", args.train), ("val", args.val)) if v > 0}
     yaml = generate(args.out, counts, args.seed, args.art, args.styles, args.exclude or None, args.min_mp,
-                    args.max_mp, args.workers, flowers=(share, most), sets=args.sets)
+                    args.max_mp, args.workers, flowers=(share, most), sets=args.sets, camera=args.camera,
+                    table=args.table, sixteen=args.sixteen, apart=args.apart)
     print(f"wrote {yaml}")
     return 0
 
@@ -318,7 +327,7 @@ def parser() -> argparse.ArgumentParser:
                    help="with --borrow: three styles in four show on their 1s the picture of a fetched set's 1s (not "
                         "the held-out style's), drawn by a throw of their own (--borrow alone draws as before)")
 
-    from training.hands import FLOWERS
+    from training.hands import FLOWERS, SIXTEEN
     from training.styles import HELD_OUT_STYLES
 
     p = command("synth", _synth, "synthetic phone photos of revealed hands in YOLO layout, with the true layout "
@@ -343,6 +352,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sets", type=float, default=0.0,
                    help="the share of scenes that are a tile set (whole, one family or a part) laid out in a grid of "
                         "touching tiles, as sets are photographed, instead of a hand (default 0)")
+    p.add_argument("--camera", choices=("phone", "low"), default="phone",
+                   help="'phone': tiles lying, seen from above at up to 30 degrees (default); 'low': tiles standing on "
+                        "their edges, shot low and from the side, near tiles bigger than far ones")
+    p.add_argument("--table", type=int, default=0, metavar="TILES",
+                   help="a whole table around the hand, about this many tiles in all (walls, discards, the other "
+                        "hands; up to about 250), seen from above (default 0: the hand alone)")
+    p.add_argument("--sixteen", type=float, default=None, metavar="SHARE",
+                   help=f"the share of 16 + 1 tile (Fuzhou) hands (default {SIXTEEN})")
+    p.add_argument("--apart", type=float, default=1.0, metavar="SHARE",
+                   help="the share of hands whose winning tile is set apart; the others show it touching the "
+                        "concealed tiles (default 1)")
 
     p = command("show", _show, "draw a generated photo's true boxes and labels (from its layout sidecar)")
     p.add_argument("image", type=Path, help="DIR/images/SPLIT/NNNNNN.jpg")

@@ -31,11 +31,15 @@ def _fmt(tiles: list[str]) -> str:
 FLOWERS = (0.5, 3)  # share of hands that set flowers aside, and the most they set aside (at least one)
 
 
+SIXTEEN = 0.25  # the share of Fuzhou-style hands of 16 + 1 tiles
+
+
 def random_hand(rng: np.random.Generator, with_flowers: bool,
-                flowers: tuple[float, int] = FLOWERS) -> tuple[list[Group], str]:
+                flowers: tuple[float, int] = FLOWERS, sixteen: float = SIXTEEN) -> tuple[list[Group], str]:
     """A winning hand: sets and a pair, some sets exposed or concealed kongs; returns groups and its notation.
-    ``flowers``: (share of hands with flowers set aside, the most set aside)."""
-    big = rng.random() < 0.25  # Fuzhou-style 16+1 tiles
+    ``flowers``: (share of hands with flowers set aside, the most set aside); ``sixteen``: the share of hands of
+    16 + 1 tiles (five sets and a pair)."""
+    big = rng.random() < sixteen  # Fuzhou-style 16+1 tiles
     nsets = 5 if big else 4
     counts: dict[str, int] = {}
 

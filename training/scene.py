@@ -141,7 +141,9 @@ def _row(tiles: list[tuple[str, np.ndarray, bool, bool, bool]], x: float, y: flo
     return out, x
 
 
-def layout_scene(rng: np.random.Generator, style: Style, groups: list[Group]) -> list[Placed]:
+def layout_scene(rng: np.random.Generator, style: Style, groups: list[Group], apart: bool = True) -> list[Placed]:
+    """The hand's tiles on the table: the concealed row, the winning tile set apart after it (or, not ``apart``,
+    touching it as one more concealed tile), the melds beyond it or in a row above, flowers aside."""
     back_rgb = tuple(int(c) for c in BACK_COLOURS[rng.integers(len(BACK_COLOURS))])
     use_style_back = style.back is not None and rng.random() < 0.5
 
@@ -167,8 +169,8 @@ def layout_scene(rng: np.random.Generator, style: Style, groups: list[Group]) ->
         ps, x = _row(row, x, y, gap, i, back_rgb, rng, upside)
         placed += ps
     win_i, win = next((i, g) for i, g in enumerate(groups) if g.kind == "win")
-    win_apart = rng.uniform(0.35, 1.2)
-    win_x = x + win_apart - gap
+    drawn = rng.uniform(0.35, 1.2)  # drawn either way, so that the rest of the scene is the same
+    win_x = x + (drawn if apart else gap) - gap
     ps, x = _row([(win.tiles[0], art(win.tiles[0], win.red[0], False), False, win.red[0], False)],
                  win_x, y, gap, win_i, back_rgb, rng, upside)
     placed += ps
@@ -300,12 +302,14 @@ def _face_rgba(face: np.ndarray, rng: np.random.Generator, tint: float) -> np.nd
 
 
 def render_scene(rng: np.random.Generator, style: Style, groups: list[Group], width: int, height: int,
-                 distractors: bool = True, placed: list[Placed] | None = None) -> tuple[np.ndarray, list[dict], Camera]:
+                 distractors: bool = True, placed: list[Placed] | None = None,
+                 frame: int | None = None, apart: bool = True) -> tuple[np.ndarray, list[dict], Camera]:
     """The photo of ``groups`` laid out as a hand (or of the tiles ``placed``, as given), its tiles' labels and boxes,
-    and the camera."""
-    placed = layout_scene(rng, style, groups) if placed is None else placed
+    and the camera; the photo frames the first ``frame`` tiles placed (default all), the others may fall outside;
+    ``apart``: as ``layout_scene``'s."""
+    placed = layout_scene(rng, style, groups, apart) if placed is None else placed
     back_rgb = placed[0].back_rgb
-    hand_quads = [_tile_quad(p) for p in placed]
+    hand_quads = [_tile_quad(p) for p in placed[:frame]]
     if distractors:
         placed += add_distractors(rng, style, placed, len(groups), back_rgb)
     quads = [_tile_quad(p) for p in placed]

@@ -4,7 +4,10 @@ Each scene: a table (wood, felt, cloth or paper, drawn procedurally), a revealed
 rows (exposed melds with one tile sideways, concealed kongs with two or four backs, the winning tile set apart,
 flowers aside), loose distractor tiles and clutter, seen by a phone (top-down to 30 degrees tilt, any rotation,
 perspective), with soft shadows, glare, blur, noise and JPEG artefacts (``training/scene.py``). Or, asked for, a tile
-set laid out in a grid, or real tile photos laid flat or seen close.
+set laid out in a grid, or real tile photos laid flat or seen close; the hand's tiles standing on their edges, shot
+low and from the side by a pinhole camera (``--camera low``, ``training/standing.py``); a whole table around the
+hand (``--table N``, ``training/table.py``); a share of 16 + 1 tile hands (``--sixteen``) or of hands whose
+winning tile is not set apart (``--apart``).
 
 Output (``generate(out, ...)``)::
 
@@ -34,7 +37,9 @@ from training import paths
 from training.hands import FLOWERS, Group, random_hand
 from training.real import real_photos
 from training.scene import layout_set, render_scene, table_texture
+from training.standing import render_standing
 from training.styles import DECOY_PREFIX, HELD_OUT_STYLES, MARKS_FILE, Style, camerash_styles, load_styles, plain_style
+from training.table import layout_table
 from vision.names import CLASS_ID, NAMES
 
 # the generator's face, as tests, benchmarks and training use it
@@ -52,6 +57,11 @@ class SceneSpec:
     max_mp: float
     flowers: tuple[float, int] = FLOWERS
     sets: float = 0.0  # the share of scenes that are a tile set laid out in a grid (``layout_set``), not a hand
+    camera: str = "phone"  # "phone": tiles lying, seen from above (``render_scene``); "low": standing, seen low and
+    # from the side (``training/standing.py``)
+    sixteen: float | None = None  # the share of 16 + 1 tile hands (None: ``random_hand``'s own)
+    table: int = 0  # more tiles around the hand, a whole table's (``training/table.py``): about this many in all
+    apart: float = 1.0  # the share of hands whose winning tile is set apart (the others: touching the concealed row)
 
 
 def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], dict]:
@@ -64,12 +74,23 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
         placed = layout_set(rng, style)
         groups, hand = [Group("set", [p.label for p in placed])], None
     else:
-        placed, (groups, hand) = None, random_hand(rng, style.has_flowers, spec.flowers)
+        placed, (groups, hand) = None, random_hand(rng, style.has_flowers, spec.flowers, **_sixteen(spec))
     mp = rng.uniform(spec.min_mp, spec.max_mp) * 1e6
     aspect = float(rng.choice([4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0], p=[0.35, 0.35, 0.1, 0.1, 0.1]))
     w = int(math.sqrt(mp * aspect))
     h = int(mp / w)
-    img, tiles, cam = render_scene(rng, style, groups, w, h, distractors=not a_set, placed=placed)
+    # drawn apart, so that the scenes of a dataset where every winning tile is set apart are what they were
+    apart = spec.apart >= 1 or np.random.default_rng([spec.seed, spec.index, 19]).random() < spec.apart
+    if spec.camera == "low":
+        img, tiles, low = render_standing(rng, style, groups, w, h, apart)
+        camera = {"kind": "low", "azimuth": round(low.azimuth, 2), "elevation": round(low.elevation, 2),
+                  "distance": round(low.distance, 2), "fov": round(low.fov, 2), "roll": round(low.roll, 2)}
+    else:
+        if spec.table:
+            placed = layout_table(rng, style, groups, spec.table, apart)
+        img, tiles, cam = render_scene(rng, style, groups, w, h, distractors=not a_set and not spec.table,
+                                       placed=placed, apart=apart)
+        camera = {"tilt": round(cam.tilt, 2), "rotation": round(cam.rotation, 2)}
     quality = int(rng.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
@@ -86,11 +107,15 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
                    "sideways_index": g.sideways} for i, g in enumerate(groups)]
     group_list.append({"id": len(groups), "kind": "distractor"})
     layout = {"image": {"width": w, "height": h}, "style": style.name, "seed": spec.seed, "index": spec.index,
-              "hand": hand, "groups": group_list, "tiles": tiles, "jpeg_quality": quality,
-              "camera": {"tilt": round(cam.tilt, 2), "rotation": round(cam.rotation, 2)}}
+              "hand": hand, "groups": group_list, "tiles": tiles, "jpeg_quality": quality, "camera": camera,
+              "win_apart": bool(apart)}
     if style.marks:
         layout["marks"] = style.marks  # the style's index marks, where known (fetch_art.set_marks)
     return buf.tobytes(), lines, layout
+
+
+def _sixteen(spec: SceneSpec) -> dict[str, float]:
+    return {} if spec.sixteen is None else {"sixteen": spec.sixteen}
 
 
 def make_flat_scene(spec: SceneSpec, photos: list[tuple[str, np.ndarray]]) -> tuple[bytes, list[str], dict]:
@@ -247,11 +272,12 @@ def _styles_cached(art: str, include: tuple, exclude: tuple) -> list[Style]:
 def generate(out: Path, counts: dict[str, int], seed: int, art: Path | None = None,
              include: list[str] | None = None, exclude: list[str] | None = None, min_mp: float = 3.0,
              max_mp: float = 12.0, workers: int = 1, progress: bool = True,
-             flowers: tuple[float, int] = FLOWERS, sets: float = 0.0) -> Path:
+             flowers: tuple[float, int] = FLOWERS, sets: float = 0.0, camera: str = "phone", table: int = 0,
+             sixteen: float | None = None, apart: float = 1.0) -> Path:
     """Write the dataset and its data.yaml; returns the yaml path. Image indices run on across splits.
     ``art``: a folder of faces (default: the fetched art, ``paths.art() / "faces"``), ``plain``, ``camerash:ROOT``,
     ``flat:ROOT`` or ``closeup:ROOT`` (``_work``); ``flowers``: as ``random_hand``'s; ``sets``: the share of scenes
-    that are tile sets laid out (``layout_set``)."""
+    that are tile sets laid out (``layout_set``); ``camera``, ``table``, ``sixteen``, ``apart``: as ``SceneSpec``'s."""
     art = paths.art() / "faces" if art is None else art
     specs = []
     idx = 0
@@ -259,7 +285,7 @@ def generate(out: Path, counts: dict[str, int], seed: int, art: Path | None = No
         for d in ("images", "labels", "layout"):
             (out / d / split).mkdir(parents=True, exist_ok=True)
         for _ in range(n):
-            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp, flowers, sets))
+            specs.append(SceneSpec(idx, seed, split, min_mp, max_mp, flowers, sets, camera, sixteen, table, apart))
             idx += 1
     jobs = [(s, str(art), include, exclude, str(out)) for s in specs]
     t0 = time.time()

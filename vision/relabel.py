@@ -4,9 +4,12 @@
 first names and sideways flags; if it is legal and complete (as ``complete`` judges; a 17-tile Fuzhou hand
 only needs to be legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose
 second (or third) name, or whose other sideways flag (``Detection.sideways_p``), is nearly as likely are changed,
-one, two or three at a time, the likeliest change first (the product of the probabilities taken), and the first
-change whose layout is legal and complete is the answer, with a note naming each tile changed. A photo whose
-tiles make no hand under any of them keeps the first reading and its problem, so that a client can show it.
+one, two or three at a time (tiles in or near the first reading's rows only), the likeliest change first (the
+product of the probabilities taken), and the first change whose layout is legal and complete is the answer, with a
+note naming each tile changed. A photo whose tiles make no hand under any of them keeps the first reading and its
+problem, so that a client can show it.
+The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
+that decided a duplicate or an overlap reads the same rows again with the new names.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from itertools import combinations
 from typing import Any
 
 from vision.layout import Complete, Layout, group_melds
+from vision.layout.frame import frame_of, reframe
 from vision.names import BACK
 
 MAX_CHANGES = 3  # tiles renamed at once
 MAX_OPTIONS = 12  # the likeliest single renamings considered
 MAX_TRIES = 60  # layouts read at most (about 1.5 ms each)
 MIN_RATIO = 0.02  # a second name (or flag) at least this likely relative to the first
+NEAR = 3.0  # tiles renamed lie within this many tile sizes of the hand's rows
 FLIP = "sideways"  # the change that turns a tile's sideways flag over
 
 
@@ -42,17 +47,18 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
     and likeliest tiles needed to make a hand ``complete`` judges complete (pass ``scorer.is_complete_tiles``);
     returns the layout and the detections it was read from."""
     dets = list(dets)
-    first = group_melds(dets, complete=complete)
+    frame = frame_of(dets)  # the boxes are measured once; a renaming that leaves them be reuses it
+    first = group_melds(dets, complete=complete, frame=frame)
     if acceptable(first, complete):
         return first, dets
-    options = sorted(_options(dets))[:MAX_OPTIONS]
+    options = sorted(o for o in _options(dets) if o[1] in _near_hand(first, dets))[:MAX_OPTIONS]
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
     for _cost, changes in trials[:MAX_TRIES]:
         renamed = list(dets)
         for _, i, name in changes:
             renamed[i] = _flip(dets[i]) if name == FLIP else _rename(dets[i], name)
-        layout = group_melds(renamed, complete=complete)
+        layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
         if acceptable(layout, complete):
             said = ", ".join(f"tile {i} " + (("upright" if dets[i].sideways else "sideways") if name == FLIP
                                               else f"as {name} (not {dets[i].label})")
@@ -78,6 +84,20 @@ def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
             if other > 0 and other >= MIN_RATIO * now:
                 out.append((math.log(now / other), i, FLIP))
     return out
+
+
+def _near_hand(layout: Layout, dets: list[Any]) -> set[int]:
+    """The detections that may change the hand when renamed: those within ``NEAR`` tile sizes of the rows the
+    first reading took (every detection when it took none). In a photo of a whole table, the tiles far from the
+    hand then do not take the places of the likeliest renamings."""
+    rows = [i for r in layout.rows for i in r.detections]
+    if not rows or layout.tile_size <= 0:
+        return set(range(len(dets)))
+    boxes = [dets[i].box for i in rows]
+    reach = NEAR * layout.tile_size
+    x0, y0 = min(b[0] for b in boxes) - reach, min(b[1] for b in boxes) - reach
+    x1, y1 = max(b[2] for b in boxes) + reach, max(b[3] for b in boxes) + reach
+    return {i for i, d in enumerate(dets) if d.box[2] >= x0 and d.box[0] <= x1 and d.box[3] >= y0 and d.box[1] <= y1}
 
 
 def _by_i(o: tuple[float, int, str]) -> int:

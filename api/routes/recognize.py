@@ -6,23 +6,27 @@ runs in a worker thread, at most ``MJ_MAX_CONCURRENT_PHOTOS`` photos at a time p
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, File, Form, UploadFile
 
 from api import pipeline, schemas
 from api.deps import ApiError, DetectorDep, SettingsDep, SlotsDep, check_photo, read_upload
-from api.routes.score import precheck
-from scorer.request import FIELDS, RULE_SETS, context_from
+from api.jsonio import NotJSON, loads
+from api.schemas import MAX_KONGS
+from scorer.errors import ContextError
+from scorer.request import MAX_TEXT, check_request
 
 router = APIRouter(tags=["photo"])
 
 PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorPublic, "description": "the photo cannot be read (`bad_image`) or the request part "
                                                        "is not JSON (`bad_request`)"},
-    413: {"model": schemas.ErrorPublic, "description": "larger than MJ_MAX_UPLOAD_BYTES (`too_large`) or "
-                                                       "MJ_MAX_PIXELS (`image_too_large`)"},
+    408: {"model": schemas.ErrorPublic, "description": "the body stalled for MJ_BODY_TIMEOUT_SECONDS (`timeout`)"},
+    413: {"model": schemas.ErrorPublic, "description": "larger than MJ_MAX_UPLOAD_BYTES (`too_large`), or more than "
+                                                       "MJ_MAX_PIXELS or MJ_MAX_DECODE_BYTES to decode "
+                                                       "(`image_too_large`)"},
     415: {"model": schemas.ErrorPublic, "description": "not JPEG, PNG, WebP or HEIC (`unsupported_media_type`)"},
     422: {"model": schemas.ErrorPublic, "description": "a part is missing or the request object is wrong"},
     503: {"model": schemas.ErrorPublic, "description": "no model loaded yet (`model_not_ready`) or every photo slot "
@@ -34,7 +38,7 @@ FileField = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP o
 
 async def _photo_bytes(file: UploadFile, settings: Any) -> bytes:
     data = await read_upload(file, settings.max_upload_bytes)
-    check_photo(data, settings.max_pixels)
+    await anyio.to_thread.run_sync(check_photo, data, settings.max_pixels, settings.max_decode_bytes)
     return data
 
 
@@ -54,29 +58,26 @@ async def recognize(
 
 
 def parse_photo_request(text: str) -> dict[str, Any]:
-    """The ``request`` part, checked before the photo is read: a request object whose ``hand``, when present,
-    corrects the reading, plus the pipeline's own fields (``concealed_kongs``, ``win_tile``)."""
+    """The ``request`` part, checked before the photo is read (``scorer.request.check_request``: every field but
+    the hand, ranges included): a request object whose ``hand``, when present, corrects the reading, plus the
+    pipeline's own fields (``concealed_kongs``, ``win_tile``)."""
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        msg = f"the request part is not JSON: {exc}"
-        raise ApiError(400, "bad_request", msg) from None
+        obj = loads(text)
+    except NotJSON as exc:
+        raise ApiError(400, "bad_request", f"the request part: {exc}") from None
     if not isinstance(obj, dict):
         raise ApiError(422, "bad_request", "the request part must be a JSON object, e.g. {\"rules\": \"mcr\"}")
     if "hand" in obj and not isinstance(obj["hand"], str | None):
         raise ApiError(422, "bad_request", "'hand' (a corrected reading) must be a string in notation")
-    known = FIELDS | set(pipeline.PHOTO_FIELDS)
-    unknown = sorted(set(obj) - known)
-    if unknown:
-        msg = f"unknown field {unknown[0]!r}; known fields: {', '.join(sorted(known))}"
+    kongs = obj.get("concealed_kongs")
+    if isinstance(kongs, list) and (len(kongs) > MAX_KONGS or not all(isinstance(k, str) for k in kongs)
+                                    or any(len(k) > MAX_TEXT for k in kongs)):
+        msg = f"'concealed_kongs' lists at most {MAX_KONGS} kongs, each a tile such as \"9p\""
         raise ApiError(422, "bad_request", msg)
-    if obj.get("rules") not in RULE_SETS:
-        msg = f"'rules' must be one of {', '.join(RULE_SETS)}, not {obj.get('rules')!r}"
-        raise ApiError(422, "bad_request", msg)
-    problem = precheck(obj)
-    if problem is not None:
-        raise ApiError(422, "bad_request", problem)
-    context_from(obj)  # winds and flags; a ScorerError becomes 422
+    try:
+        check_request(obj, frozenset(pipeline.PHOTO_FIELDS))
+    except ContextError as exc:
+        raise ApiError(422, exc.code, str(exc)) from None
     return obj
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import logging
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -86,7 +85,7 @@ def _fan(p: Any) -> dict[str, Any] | None:
 
 
 def _options(config: Any) -> list[dict[str, Any]]:
-    docs = _field_docs(type(config).__doc__ or "")
+    docs = schemas.field_docs(type(config).__doc__ or "")
     out = []
     for f in dataclasses.fields(config):
         if f.name.startswith("_"):
@@ -96,29 +95,4 @@ def _options(config: Any) -> list[dict[str, Any]]:
             default = str(default)
         type_name = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
         out.append({"name": f.name, "type": type_name, "default": default, "description": docs.get(f.name, "")})
-    return out
-
-
-def _field_docs(doc: str) -> dict[str, str]:
-    """Each ````name```` paragraph of a config docstring, keyed by the first name it opens with.
-
-    >>> _field_docs('''Settings.
-    ...
-    ... ``minimum``: fans a hand needs.
-    ... ``cap``: the most fans,
-    ... within reason.''')
-    {'minimum': '``minimum``: fans a hand needs.', 'cap': '``cap``: the most fans, within reason.'}
-    """
-    out: dict[str, str] = {}
-    current: str | None = None
-    for raw in doc.splitlines():
-        line = raw.strip()
-        match = re.match(r"``(\w+)``", line)
-        if match:
-            current = match.group(1)
-            out.setdefault(current, line)
-        elif not line:
-            current = None
-        elif current is not None and out.get(current):
-            out[current] += " " + line
     return out

@@ -1,32 +1,47 @@
 """POST /v1/score and /v1/score/batch: request objects in, result objects out (CONTRACT.md).
 
-The scorer checks every field itself and names the wrong one, so the body is read as plain JSON and handed to
-``scorer.request.score_request``; the pydantic models only document the shapes.
+The scorer checks every field itself and names the wrong one (``scorer.request.check_request``), so the body is
+handed, as the bytes it came as, to a scoring thread (``api.scoring``), which reads the JSON, scores it and writes
+the answer; the pydantic models document the shapes. The event loop only checks the media type and reads the body.
 """
 
 from __future__ import annotations
 
-import json
-import logging
+from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any
 
-import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
+from fastapi.routing import APIRoute
 
 from api import schemas
-from api.deps import ApiError, SettingsDep
-from scorer.request import error_object, score_request
+from api.deps import ApiError
+from api.jsonio import NotJSON, loads
+from api.scoring import ScorePool, score_batch_body, score_body
 
-log = logging.getLogger(__name__)
 
-router = APIRouter(prefix="/score", tags=["score"])
+class RawRoute(APIRoute):
+    """A route documented like any other, whose endpoint takes the ``Request`` and returns the ``Response`` itself:
+    FastAPI's parameter solving and serialisation (a quarter of a score request's time outside the scorer) are
+    skipped, since these endpoints read raw bytes and write raw bytes."""
 
-INLINE_BATCH = 8  # batches up to this size are scored on the event loop; larger ones in a worker thread
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler: Callable[[Request], Coroutine[Any, Any, Response]] = self.endpoint
+        return handler
 
-ERRORS = {
+
+router = APIRouter(prefix="/score", tags=["score"], route_class=RawRoute)
+
+JSON = "application/json"
+ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorPublic, "description": "the body is not JSON (`bad_request`)"},
+    408: {"model": schemas.ErrorPublic, "description": "the body stalled for MJ_BODY_TIMEOUT_SECONDS (`timeout`)"},
     413: {"model": schemas.ErrorPublic, "description": "the body is larger than MJ_MAX_JSON_BYTES (`too_large`)"},
+    415: {"model": schemas.ErrorPublic, "description": "the body is not sent as application/json "
+                                                       "(`unsupported_media_type`)"},
+    503: {"model": schemas.ErrorPublic, "description": "too many score requests in work (`busy`) or the time budget "
+                                                       "MJ_SCORE_SECONDS ran out (`timeout`); see Retry-After"},
 }
 
 
@@ -36,7 +51,7 @@ def json_body(model: type, examples: dict[str, Any]) -> dict[str, Any]:
         "requestBody": {
             "required": True,
             "content": {
-                "application/json": {
+                JSON: {
                     "schema": {"$ref": f"#/components/schemas/{model.__name__}"},
                     "examples": {name: {"summary": name, "value": value} for name, value in examples.items()},
                 }
@@ -45,50 +60,33 @@ def json_body(model: type, examples: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+async def read_body(request: Request) -> bytes:
+    """The body of a JSON request: 415 unless its ``Content-Type`` is ``application/json`` (a browser sends other
+    types, such as ``text/plain``, from any page without asking the service first: no CORS preflight)."""
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != JSON:
+        msg = f"send the body as {JSON} (the Content-Type header), not {media[:60] or 'without a type'}"
+        raise ApiError(415, "unsupported_media_type", msg)
+    return await request.body()  # a client that leaves meanwhile: ClientDisconnect, logged 499 (api.middleware)
+
+
 async def read_json(request: Request) -> Any:
-    """The request body as JSON; 400 ``bad_request`` when it is not JSON."""
-    body = await request.body()
+    """The body of a JSON request read as JSON on the event loop (small bodies of the other JSON endpoints): 415 as
+    ``read_body``, 400 ``bad_request`` when it is not JSON."""
     try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        msg = f"the body is not JSON: {exc}"
-        raise ApiError(400, "bad_request", msg) from None
-    except RecursionError:
-        raise ApiError(400, "bad_request", "the body is not JSON: nested too deeply") from None
+        return loads(await read_body(request))
+    except NotJSON as exc:
+        raise ApiError(400, "bad_request", str(exc)) from None
 
 
-_SEATS = ("seat_wind", "round_wind", "discarder")
-MAX_TEXT = 512  # the longest string a request may hold: a hand is some 60 characters; 1 MB took the scorer 2 s
+def _answer(status_and_body: tuple[int, bytes]) -> Response:
+    status, body = status_and_body
+    return Response(body, status_code=status, media_type=JSON)
 
 
-def precheck(obj: Any) -> str | None:
-    """What the API refuses before the scorer sees it: over-long strings (the scorer's time grows with them, and
-    it runs on the event loop) and wind fields that are not strings. None when the request may go on."""
-    if not isinstance(obj, dict):
-        return None
-    for name, value in obj.items():
-        if isinstance(value, str) and len(value) > MAX_TEXT:
-            return f"{name!r} is {len(value)} characters long; at most {MAX_TEXT}"
-        if isinstance(value, dict):
-            for key, inner in value.items():
-                if isinstance(inner, str) and len(inner) > MAX_TEXT:
-                    return f"'{name}.{key}' is {len(inner)} characters long; at most {MAX_TEXT}"
-    for name in _SEATS:  # the scorer raised TypeError on a list or object here (schemathesis found it)
-        if name in obj and not isinstance(obj[name], str | None):
-            return f"{name!r} must be one of E, S, W, N, not {obj[name]!r}"
-    return None
-
-
-def score_one(obj: Any) -> dict[str, Any]:
-    """``score_request`` that also turns a scorer bug into an error object, so that a batch goes on."""
-    problem = precheck(obj)
-    if problem is not None:
-        return error_object("bad_request", problem)
-    try:
-        return score_request(obj)
-    except Exception:  # a bug in a rule set must not take the other hands of a batch with it
-        log.exception("scorer failed on %r", obj)
-        return error_object("internal_error", "the scorer failed on this hand; it has been logged")
+def _pool(request: Request) -> ScorePool:
+    pool: ScorePool = request.app.state.score_pool
+    return pool
 
 
 @router.post(
@@ -120,13 +118,10 @@ def score_one(obj: Any) -> dict[str, Any]:
         "bad notation": {"rules": "mcr", "hand": "123m+"},
     }),
 )
-async def score(request: Request) -> JSONResponse:
+async def score(request: Request) -> Response:
     """Score one hand: a request object in, the result object out (an error object with 422 on a bad hand)."""
-    answer = score_one(await read_json(request))
-    if answer["ok"]:
-        return JSONResponse(answer)
-    status = 500 if answer["error"]["code"] == "internal_error" else 422
-    return JSONResponse(answer, status_code=status)
+    body = await read_body(request)
+    return _answer(await _pool(request).run(partial(score_body, body)))
 
 
 @router.post(
@@ -134,7 +129,8 @@ async def score(request: Request) -> JSONResponse:
     response_model=schemas.BatchPublic,
     summary="Score up to 1000 hands",
     responses={
-        422: {"model": schemas.ErrorPublic, "description": "not {\"hands\": [...]} or more than 1000 hands"},
+        422: {"model": schemas.ErrorPublic, "description": "not {\"hands\": [...]} (`bad_request`) or more than "
+                                                           "MJ_MAX_BATCH hands (`too_many_hands`)"},
         **ERRORS,
     },
     openapi_extra=json_body(schemas.BatchRequest, {
@@ -143,23 +139,8 @@ async def score(request: Request) -> JSONResponse:
         ]},
     }),
 )
-async def score_batch(request: Request, settings: SettingsDep) -> JSONResponse:
+async def score_batch(request: Request) -> Response:
     """Score many hands: one result or error object per hand, in order; 200 even where single hands fail."""
-    body = await read_json(request)
-    if not isinstance(body, dict) or not isinstance(body.get("hands"), list):
-        raise ApiError(422, "bad_request", 'the body must be {"hands": [request, ...]}')
-    unknown = sorted(set(body) - {"hands"})
-    if unknown:
-        raise ApiError(422, "bad_request", f'unknown field {unknown[0]!r}; the body is {{"hands": [...]}}')
-    hands = body["hands"]
-    if len(hands) > settings.max_batch:
-        msg = f"{len(hands)} hands in one batch; at most {settings.max_batch}"
-        raise ApiError(422, "too_many_hands", msg)
-    if len(hands) <= INLINE_BATCH:
-        results = [score_one(h) for h in hands]
-    else:
-        results = await anyio.to_thread.run_sync(lambda: [score_one(h) for h in hands])
-    for number, answer in enumerate(results):
-        if not answer["ok"]:
-            answer["error"]["message"] = f"hand {number}: {answer['error']['message']}"
-    return JSONResponse({"results": results})
+    body = await read_body(request)
+    max_batch = request.app.state.settings.max_batch
+    return _answer(await _pool(request).run(partial(score_batch_body, body, max_batch=max_batch)))

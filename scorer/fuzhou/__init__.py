@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..bounds import bounded, bounds_of, shown
 from ..decompose import WILD, Counts, counts_of, divide
 from ..errors import ContextError, InvalidHandError, NotWinningError
 from ..hand import Hand, MeldKind, WinContext, Wind
@@ -63,7 +64,7 @@ class FuzhouFacts:
     tile) and ``heavenly`` (天和, the dealer's dealt hand, counted as 抢金)."""
 
     gold: Tile | None = None
-    dealer_streak: int = 0
+    dealer_streak: int = bounded(0, 0, 99)
     robbing_gold: bool = False
     heavenly: bool = False
 
@@ -78,17 +79,14 @@ class FuzhouFacts:
         for name, value in obj.items():
             if name == "gold":
                 if value is not None and not isinstance(value, str):
-                    msg = f"'fuzhou.gold' must be a tile such as \"2m\" or null, not {value!r}"
+                    msg = f"'fuzhou.gold' must be a tile such as \"2m\" or null, not {shown(value)}"
                     raise ContextError(msg)
                 values["gold"] = None if value in (None, "") else Tile.parse(value).plain()
             elif name == "dealer_streak":
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    msg = f"'fuzhou.dealer_streak' must be a whole number 0 or more, not {value!r}"
-                    raise ContextError(msg)
-                values[name] = value
+                values[name] = bounds_of(cls)[name].check(value, "fuzhou.dealer_streak")
             elif name in ("robbing_gold", "heavenly"):
                 if not isinstance(value, bool):
-                    msg = f"'fuzhou.{name}' must be true or false, not {value!r}"
+                    msg = f"'fuzhou.{name}' must be true or false, not {shown(value)}"
                     raise ContextError(msg)
                 values[name] = value
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ContextError
+from ..bounds import bounded, check_bounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,19 +23,14 @@ class FuzhouConfig:
     says no ("闲金时不能点炮和"), except when the win is 金雀 or 金龙, which holds either way.
     """
 
-    base: int = 1
-    golden_kan: int = 60
+    base: int = bounded(1, 1, 1000)
+    golden_kan: int = bounded(60, 0, 1000)
     specials_add_on_special_win: bool = True
     all_pay_on_discard: bool = False
     free_gold_discard: bool = False
 
     def __post_init__(self) -> None:
-        if self.base < 1:
-            msg = f"base (底番) must be a positive stake, not {self.base}"
-            raise ContextError(msg)
-        if self.golden_kan < 0:
-            msg = f"golden_kan must be 0 or more points, not {self.golden_kan}"
-            raise ContextError(msg)
+        check_bounds(self, "options")
 
 
 DEFAULT = FuzhouConfig()

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..bounds import shown
 from ..decompose import Decomposition, Shape, counts_of, decompose, is_thirteen_orphans
 from ..errors import ContextError, NotWinningError
 from ..hand import Hand, MeldKind, WinContext, Wind
@@ -68,12 +69,12 @@ class GuangdongFacts:
         for name, value in obj.items():
             if name in flags:
                 if not isinstance(value, bool):
-                    msg = f"'guangdong.{name}' must be true or false, not {value!r}"
+                    msg = f"'guangdong.{name}' must be true or false, not {shown(value)}"
                     raise ContextError(msg)
                 values[name] = value
             elif name in seats:
                 if value is not None and value not in SEATS:
-                    msg = f"'guangdong.{name}' must be one of E, S, W, N or null, not {value!r}"
+                    msg = f"'guangdong.{name}' must be one of E, S, W, N or null, not {shown(value)}"
                     raise ContextError(msg)
                 values[name] = None if value is None else Wind(value)
             else:

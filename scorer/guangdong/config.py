@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ContextError
+from ..bounds import bounded, check_bounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,22 +19,14 @@ class GuangdongConfig:
     with the default cap 5 these are the table's 6 to 9); off, they keep the table's numbers whatever the cap.
     """
 
-    cap: int = 5
-    minimum: int = 0
-    base: int = 1
+    cap: int = bounded(5, 1, 20)
+    minimum: int = bounded(0, 0, 20)
+    base: int = bounded(1, 1, 1000)
     discarder_pays_all: bool = False
     specials_over_cap: bool = True
 
     def __post_init__(self) -> None:
-        if self.cap < 1:
-            msg = f"cap (爆和) must be at least 1 fan, not {self.cap}"
-            raise ContextError(msg)
-        if self.minimum < 0:
-            msg = f"minimum must be 0 or more fans, not {self.minimum}"
-            raise ContextError(msg)
-        if self.base < 1:
-            msg = f"base must be a positive stake, not {self.base}"
-            raise ContextError(msg)
+        check_bounds(self, "options")
 
 
 DEFAULT = GuangdongConfig()

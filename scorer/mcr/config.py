@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bounds import bounded, check_bounds
+
 
 @dataclass(frozen=True, slots=True)
 class MCRConfig:
@@ -15,9 +17,12 @@ class MCRConfig:
     supplement in seed 000, as PyMahjongGB does); off, they score 明杠 1 + 暗杠 2 as in the 1998 table.
     """
 
-    minimum: int = 8
-    base_points: int = 8
+    minimum: int = bounded(8, 0, 88)
+    base_points: int = bounded(8, 0, 1000)
     melded_and_concealed_kong: bool = True
+
+    def __post_init__(self) -> None:
+        check_bounds(self, "options")
 
 
 DEFAULT = MCRConfig()

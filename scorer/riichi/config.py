@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bounds import bounded, check_bounds
+
 KAZOE_LIMITED = 0  # 13 han or more without a yakuman: one yakuman (累计役满)
 KAZOE_SANBAIMAN = 1  # ... capped at sanbaiman (no kazoe yakuman)
 KAZOE_NO_LIMIT = 2  # ... 26 han make a double yakuman, and so on
@@ -63,7 +65,7 @@ class RiichiConfig:
     has_open_tanyao: bool = True
     has_aka_dora: bool = True
     has_double_yakuman: bool = True
-    kazoe_limit: int = KAZOE_LIMITED
+    kazoe_limit: int = bounded(KAZOE_LIMITED, KAZOE_LIMITED, KAZOE_NO_LIMIT)
     kiriage: bool = False
     fu_for_open_pinfu: bool = True
     fu_for_pinfu_tsumo: bool = False
@@ -88,6 +90,9 @@ class RiichiConfig:
     has_paarenchan: bool = False
     has_ishino_uenimo: bool = False
     aotenjou: bool = False
+
+    def __post_init__(self) -> None:
+        check_bounds(self, "options")
 
     def enabled(self, option: str) -> bool:
         """Whether an agreed yaku's switch is on (``has_daisharin_other_suits`` implies daisharin)."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..bounds import bounded, bounds_of, shown
 from ..errors import ContextError, InvalidHandError
 from ..hand import Hand, WinContext, Wind
 from ..tiles import Tile, parse_tiles, tile_from_index
@@ -34,14 +35,14 @@ class RiichiContext:
     open_riichi: bool = False
     dora_indicators: tuple[Tile, ...] = ()
     ura_indicators: tuple[Tile, ...] = ()
-    honba: int = 0
-    riichi_sticks: int = 0
+    honba: int = bounded(0, 0, 99)
+    riichi_sticks: int = bounded(0, 0, 99)
     tenhou: bool = False
     chiihou: bool = False
     renhou: bool = False
     nagashi_mangan: bool = False
-    paarenchan: int = 0
-    nuki_dora: int = 0
+    paarenchan: int = bounded(0, 0, 6)
+    nuki_dora: int = bounded(0, 0, 4)
     pao: str | None = None
 
     @property
@@ -66,7 +67,7 @@ class RiichiContext:
 
 _FIELDS = {f.name: f for f in fields(RiichiContext)}
 _TILE_FIELDS = ("dora_indicators", "ura_indicators")
-_INT_FIELDS = ("honba", "riichi_sticks", "paarenchan", "nuki_dora")
+_INT_FIELDS = bounds_of(RiichiContext)  # honba, riichi_sticks, paarenchan, nuki_dora with their ranges
 
 
 def context_from_request(obj: Any) -> RiichiContext:
@@ -87,7 +88,7 @@ def context_from_request(obj: Any) -> RiichiContext:
             raise ContextError(msg)
         if name in _TILE_FIELDS:
             if not isinstance(value, str):
-                msg = f"'riichi.{name}' must be a string of tiles, e.g. \"3m7z\", not {value!r}"
+                msg = f"'riichi.{name}' must be a string of tiles, e.g. \"3m7z\", not {shown(value)}"
                 raise ContextError(msg)
             tiles = parse_tiles(value)
             for tile in tiles:
@@ -97,17 +98,14 @@ def context_from_request(obj: Any) -> RiichiContext:
             values[name] = tiles
         elif name == "pao":
             if value is not None and value not in ("E", "S", "W", "N"):
-                msg = f"'riichi.pao' must be a seat (E, S, W, N) or null, not {value!r}"
+                msg = f"'riichi.pao' must be a seat (E, S, W, N) or null, not {shown(value)}"
                 raise ContextError(msg)
             values[name] = value
         elif name in _INT_FIELDS:
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                msg = f"'riichi.{name}' must be a whole number 0 or more, not {value!r}"
-                raise ContextError(msg)
-            values[name] = value
+            values[name] = _INT_FIELDS[name].check(value, f"riichi.{name}")
         else:
             if not isinstance(value, bool):
-                msg = f"'riichi.{name}' must be true or false, not {value!r}"
+                msg = f"'riichi.{name}' must be true or false, not {shown(value)}"
                 raise ContextError(msg)
             values[name] = value
     return RiichiContext(**values)

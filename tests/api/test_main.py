@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -80,7 +81,8 @@ def test_json_body_limit_without_content_length():
         yield json.dumps(MCR).encode() + b"]}"
 
     with TestClient(make_app(None, max_json_bytes=1000)) as c:
-        assert error_of(c.post("/v1/score/batch", content=chunks())) == (413, "too_large")
+        r = c.post("/v1/score/batch", content=chunks(), headers={"content-type": "application/json"})
+        assert error_of(r) == (413, "too_large")
 
 
 def test_an_unexpected_error_is_500_with_the_error_object():
@@ -181,12 +183,27 @@ def test_create_app_reads_the_environment(monkeypatch):
 def test_openapi_has_every_endpoint_with_examples(client):
     spec = client.get("/openapi.json").json()
     ops = {(m, p): op for p, item in spec["paths"].items() for m, op in item.items()}
+    datasets = {(m, "/v1/datasets" + p) for m, p in (
+        ("get", ""), ("post", ""), ("get", "/{dataset}"), ("get", "/{dataset}/log"), ("get", "/{dataset}/photos"),
+        ("post", "/{dataset}/photos"), ("get", "/{dataset}/photos/{photo}"), ("put", "/{dataset}/photos/{photo}"),
+        ("delete", "/{dataset}/photos/{photo}"), ("get", "/{dataset}/photos/{photo}/image"),
+        ("get", "/{dataset}/photos/{photo}/versions"), ("post", "/{dataset}/photos/{photo}/prelabel"),
+        ("get", "/{dataset}/export"), ("post", "/{dataset}/import"))}
     assert set(ops) == {("post", "/v1/score"), ("post", "/v1/score/batch"), ("post", "/v1/recognize"),
-                        ("post", "/v1/score-photo"), ("get", "/v1/rules"), ("get", "/healthz"), ("get", "/readyz")}
+                        ("post", "/v1/score-photo"), ("get", "/v1/rules"), ("get", "/healthz"), ("get", "/readyz"),
+                        ("post", "/v1/layout"), *datasets}
+    files = {("get", "/v1/datasets/{dataset}/photos/{photo}/image"): "image/jpeg",
+             ("get", "/v1/datasets/{dataset}/export"): "application/zip"}
     schemas = spec["components"]["schemas"]
     for (method, path), op in ops.items():
         assert op.get("summary") and op.get("description"), path
-        ok = op["responses"]["200"]["content"]["application/json"]
+        success = min(s for s in op["responses"] if s.startswith("2"))
+        if success == "204":  # no body
+            continue
+        if (method, path) in files:
+            assert files[method, path] in op["responses"][success]["content"], path
+            continue
+        ok = op["responses"][success]["content"]["application/json"]
         has = "example" in ok or "examples" in ok
         ref = ok.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
         has = has or bool(schemas.get(ref, {}).get("examples"))
@@ -194,13 +211,17 @@ def test_openapi_has_every_endpoint_with_examples(client):
         body = op.get("requestBody", {}).get("content", {})
         for mime, media in body.items():
             ref = media.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
-            props = schemas.get(ref, {}).get("properties", {})
             if mime == "multipart/form-data":  # the photo is binary; each part is described, JSON parts exemplified
-                assert all(p.get("description") for p in props.values()), path
-                assert all("examples" in p for n, p in props.items() if n != "file"), path
+                props = media["schema"]["properties"]
+                parts = [schemas[p["$ref"].rsplit("/", 1)[-1]] if "$ref" in p else p
+                         for n, p in props.items() if n != "file"]
+                assert props["file"].get("description") and all(part.get("description") for part in parts), path
+                assert all(part.get("examples") for part in parts), path
             else:
                 assert "examples" in media or schemas.get(ref, {}).get("examples"), f"{method} {path}"
-    assert "ScoreRequest" in schemas and "hand" in schemas["ScoreRequest"]["required"]
+    branches = [schemas[b["$ref"].rsplit("/", 1)[-1]] for b in schemas["ScoreRequest"]["oneOf"]]
+    assert [b["properties"]["rules"]["const"] for b in branches] == ["mcr", "riichi", "guangdong", "fuzhou"]
+    assert all(set(b["required"]) == {"rules", "hand"} and b["additionalProperties"] is False for b in branches)
 
 
 def test_docs_page_is_served_without_a_cdn(client):
@@ -227,5 +248,36 @@ def test_plain_docs_page_without_fastapi_offline(monkeypatch):
 def test_annotation_page_is_served(client):
     assert client.get("/annotate", follow_redirects=False).headers["location"] == "/static/annotate.html"
     r = client.get("/static/annotate.html")
-    assert r.status_code == 200 and "/v1/recognize" in r.text
-    assert "https://" not in r.text and "http://" not in r.text  # works offline
+    assert r.status_code == 200 and 'src="annotate.js"' in r.text and 'href="annotate.css"' in r.text
+    assert "<style" not in r.text and " style=" not in r.text and " on" + "click=" not in r.text  # a strict CSP
+    for asset in ("annotate.html", "annotate.js", "annotate.css"):
+        text = client.get(f"/static/{asset}").text
+        assert "https://" not in text and "http://" not in text  # works offline
+    assert "<script>" not in r.text and "eval(" not in client.get("/static/annotate.js").text
+
+
+def test_the_schemas_ranges_are_the_scorers(client):
+    """Each number's minimum and maximum in the OpenAPI document are the scorer's own (scorer.request.ranges)."""
+    from scorer.request import ranges
+
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    owner = {"riichi": "RiichiSection", "fuzhou": "FuzhouSection", "options.mcr": "MCROptions",
+             "options.riichi": "RiichiOptions", "options.guangdong": "GuangdongOptions",
+             "options.fuzhou": "FuzhouOptions"}
+    for where, table in ranges().items():
+        for name, bounds in table.items():
+            field = schemas[owner[where]]["properties"][name]
+            assert (field["minimum"], field["maximum"]) == (bounds.low, bounds.high), f"{where}.{name}"
+
+
+def test_docs_list_the_scorers_ranges():
+    """docs/api.md's table of ranges says what the scorer checks."""
+    from scorer.request import ranges
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    rows = {}
+    for field, rules, low, high in re.findall(r"^\| `([\w.]+)`(?: \((\w+)\))? \| (\d+) to (\d+) \|", text, re.M):
+        where = f"options.{rules.lower()}.{field.split('.', 1)[1]}" if rules else field
+        rows[where] = (int(low), int(high))
+    expected = {f"{where}.{name}": (b.low, b.high) for where, table in ranges().items() for name, b in table.items()}
+    assert rows == expected

@@ -193,3 +193,69 @@ def test_a_corrupt_photo_is_a_bad_image_once_ultralytics_is_loaded(tmp_path: Pat
     with pytest.raises(ApiError) as err:
         check_photo(broken, 10**8)
     assert err.value.code == "bad_image"
+
+
+# --------------------------------------------------------------------------------------- 16 + 1 tile hands ----
+SIXTEEN = "123m456p123789s5566p 6p 1f2f"  # five sets and a pair with its winning tile, no honour: a Fuzhou hand
+
+
+@pytest.mark.parametrize("rules", ["mcr", "riichi", "guangdong"])
+def test_a_sixteen_tile_hand_names_the_rules_it_fits(tmp_path: Path, rules: str) -> None:
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(row(SIXTEEN)), {"rules": rules})
+    assert answer["recognition"]["hand"] == "123m4555666p123789s +6p 12f"
+    message = answer["result"]["error"]["message"]
+    assert message.startswith("the photo shows 17 tiles (16 + 1, kongs counted as 3) beside the flowers 1f 2f; "
+                              "it fits Fuzhou (rules fuzhou), not MCR, Riichi or Guangdong; ")
+    assert "wrong tile count" in message  # the scorer's own words follow
+    fuzhou = pipeline.score_photo(png(tmp_path), FixedDetector(row(SIXTEEN)), {"rules": "fuzhou"})
+    assert fuzhou["result"]["ok"], fuzhou["result"]
+
+
+def test_honours_in_a_fuzhou_hand_are_said_to_be_set_aside(tmp_path: Path) -> None:
+    """Sixteen tiles and one with a pair of Easts: in Fuzhou the Easts are flowers, which leaves 15; no rule set
+    here takes the hand, and the message says what was set aside and why."""
+    dets = row("123m456p123789s11z55p 5p")
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou"})
+    message = answer["result"]["error"]["message"]
+    assert "the photo shows 17 tiles (16 + 1" in message
+    assert "in Fuzhou honours are flowers: 1z 1z set aside as flowers leave 15" in message
+    assert "it fits none of MCR, Riichi, Guangdong and Fuzhou" in message
+
+
+def test_a_fourteen_tile_hand_under_fuzhou_names_the_rules_it_fits(tmp_path: Path) -> None:
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(HAND), {"rules": "fuzhou"})
+    message = answer["result"]["error"]["message"]
+    assert "the photo shows 14 tiles (13 + 1" in message
+    assert "in Fuzhou honours are flowers: 2z 2z 3z 3z 3z set aside as flowers leave 9" in message
+    assert "an honour cannot be the winning tile" in message
+    assert "it fits MCR, Riichi and Guangdong (rules mcr / riichi / guangdong), not Fuzhou" in message
+
+
+def test_a_hand_that_fits_is_not_given_a_count_hint(tmp_path: Path) -> None:
+    dets = row("123m456p789s11z22z 3z")  # 14 tiles, no complete hand: the scorer's own answer alone
+    answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr"})
+    assert answer["result"]["error"]["code"] == "not_winning"
+    assert "the photo shows" not in answer["result"]["error"]["message"]
+
+
+def test_generated_sixteen_tile_photos_name_their_rules(tmp_path: Path, art_dir: Path) -> None:
+    """The generator's 16 + 1 hands (``--sixteen 1``), their true boxes as the detections: read whole, scored under
+    Fuzhou where no honour is in the hand, and under MCR the error says the photo fits Fuzhou."""
+    from bench.eval_layout import normal, true_detections
+    from training import synth
+
+    styles = synth.load_styles(art_dir, exclude=list(synth.HELD_OUT_STYLES))
+    photo, checked = png(tmp_path), 0
+    for index in range(40):
+        _, _, side = synth.make_scene(synth.SceneSpec(index, 16, "val", 0.3, 0.4, sixteen=1.0), styles)
+        if "z" in side["hand"] or any(g["kind"] == "concealed_kong" and all(g["backs"]) for g in side["groups"]):
+            continue  # honours are flowers in Fuzhou; four backs hide a kong's tile
+        fake = FixedDetector(true_detections(side))
+        fuzhou = pipeline.score_photo(photo, fake, {"rules": "fuzhou", "self_draw": True})
+        if normal(fuzhou["recognition"]["hand"]) != normal(side["hand"]):
+            continue  # (a loose tile taken for the hand: the layout's own figure, not this test's)
+        assert fuzhou["result"]["ok"], fuzhou["result"]
+        mcr = pipeline.score_photo(photo, fake, {"rules": "mcr"})["result"]
+        assert "it fits Fuzhou (rules fuzhou), not MCR, Riichi or Guangdong" in mcr["error"]["message"]
+        checked += 1
+    assert checked >= 8

@@ -268,3 +268,68 @@ def test_sets_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["synth", "--out", "unused", "--sets", "1.5"])
     assert "--sets" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the camera shot low, tables, 16 + 1, apart ----
+def test_a_low_camera_shows_standing_tiles_growing_along_the_row() -> None:
+    """Tiles standing in a row shot low and from the side: every hand tile labelled, its box where its pixels are,
+    the near end of the concealed row clearly bigger than the far end, neighbouring boxes overlapping."""
+    style = synth.plain_style((30, 30, 160), "blue")
+    grown, overlaps = [], 0
+    for index in range(6):
+        jpg, lines, side = synth.make_scene(synth.SceneSpec(index, 5, "val", 0.5, 0.6, camera="low"), [style])
+        assert side["camera"]["kind"] == "low" and 0 < side["camera"]["elevation"] < 30
+        conc = [t for t in side["tiles"] if t["group"] == 0]
+        assert len(conc) == len(side["groups"][0]["tiles"]) and all(t["visible"] >= 0.6 for t in conc)
+        heights = [t["box"][3] - t["box"][1] for t in sorted(conc, key=lambda t: t["box"][0])]
+        grown.append(max(heights[0], heights[-1]) / min(heights[0], heights[-1]))
+        boxes = sorted((t["box"] for t in conc), key=lambda b: b[0])
+        overlaps += sum(a[2] > b[0] for a, b in zip(boxes, boxes[1:], strict=False))
+        img = cv2.imdecode(np.frombuffer(jpg, np.uint8), cv2.IMREAD_COLOR)
+        assert img.shape[:2] == (side["image"]["height"], side["image"]["width"])
+        assert len(lines) == sum(t["visible"] >= 0.6 for t in side["tiles"])
+    assert max(grown) > 1.5 and overlaps > 0
+
+
+def test_a_whole_table_holds_about_the_tiles_asked() -> None:
+    style = synth.plain_style((230, 25, 25), "red", text=False)
+    for total in (60, 200):
+        _, lines, side = synth.make_scene(synth.SceneSpec(1, 9, "val", 2.0, 2.0, table=total), [style])
+        hand = [t for t in side["tiles"] if t["group"] < len(side["groups"]) - 1]
+        assert len(side["tiles"]) == pytest.approx(total, rel=0.1)
+        assert len(hand) >= 14 and len(lines) > 0.8 * len(side["tiles"])
+        assert sum(t["label"] == "back" for t in side["tiles"]) > (0.2 * total if total > 100 else 0)
+
+
+def test_sixteen_and_apart_shares() -> None:
+    """--sixteen 1: every hand holds five sets and a pair; --apart 0: the winning tile touches the concealed tiles
+    (a gap no wider than theirs), where by default it stands apart; the default draws are what they were."""
+    style = synth.plain_style((230, 25, 25), "red", text=False)
+    spec = synth.SceneSpec(4, 2, "val", 0.4, 0.5)
+    assert synth.make_scene(spec, [style])[0] == synth.make_scene(replace(spec, apart=1.0, sixteen=None), [style])[0]
+    for index in range(6):
+        _, _, side = synth.make_scene(replace(spec, index=index, sixteen=1.0), [style])
+        sets = [g for g in side["groups"] if g["kind"] in ("chow", "pung", "kong", "concealed_kong")]
+        conc = next(g for g in side["groups"] if g["kind"] == "concealed")
+        assert 3 * len(sets) + len(conc["tiles"]) + 1 == 17
+    for apart, seen in ((1.0, True), (0.0, False)):
+        for index in range(4):
+            _, _, side = synth.make_scene(replace(spec, index=index, apart=apart), [style])
+            assert side["win_apart"] is seen
+            win = next(i for i, g in enumerate(side["groups"]) if g["kind"] == "win")
+            quads = {t["group"]: t["quad"] for t in side["tiles"]}
+            conc = [np.array(t["quad"]) for t in side["tiles"] if t["group"] == 0]
+            w = np.array(quads[win])
+            gap = min(float(np.linalg.norm(w.mean(0) - q.mean(0))) for q in conc)
+            width = float(np.linalg.norm(w[1] - w[0]))
+            assert (gap > 1.3 * width) is seen
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--sixteen", "2"), ("--apart", "-1"), ("--table", "-5")])
+def test_scene_options_are_checked(capsys: pytest.CaptureFixture[str], flag: str, value: str) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["synth", "--out", "unused", flag, value])
+    assert flag in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["synth", "--out", "unused", "--camera", "low", "--table", "100"])
+    assert "--table" in capsys.readouterr().err

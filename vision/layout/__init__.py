@@ -23,7 +23,12 @@ How it reads a photo (every length is relative to the tile size ``u``, so the ph
    without a sideways tile. Flowers (``f``) are set aside wherever they lie, in the hand's rows or in their own row
    near it; a flower lying askew, alone, away from the hand is a loose tile.
 
-The rooms, in the order a photo passes them: ``geometry`` (steps 1-3), ``melds`` (what a group of tiles shows),
+Rows shot in perspective (tiles standing, shot low and from the side) are measured in each tile's own size along
+the row (``geometry.fit_scale``): gaps, overlaps, shapes and flowers' distances, so that a row whose tiles grow,
+bend and overlap reads as one seen from above.
+
+The rooms, in the order a photo passes them: ``geometry`` (steps 1-3; ``frame`` measures the boxes once per photo,
+reused when second choices rename tiles), ``melds`` (what a group of tiles shows),
 ``reading`` (one way of reading the rows and its rank), ``flowers``, ``search`` (step 4, and the ``Layout`` built
 from the best reading); ``result`` holds the answer's types, ``notation`` the names as notation and ``tuning`` the
 tuned numbers.

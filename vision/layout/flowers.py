@@ -19,7 +19,9 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
         return []
     xs = t.xy[used, 0]
     lo, hi = float(xs.min()), float(xs.max())
+    s_lo, s_hi = t.sized(used[int(xs.argmin())]), t.sized(used[int(xs.argmax())])  # the ends' sizes
     u = t.u
+    rsize = [float(np.median([t.sized(i) for g in gs for i in g])) if gs else 1.0 for gs in row_groups]
     # which side is up (away from the player): melds lie above the concealed row; the winning tile lies to the
     # right of the concealed tiles, so its side tells whether the photo is turned round
     up = 0.0
@@ -53,21 +55,27 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
                 run = []
         for run in raw:
             x0, x1 = float(t.xy[run, 0].min()), float(t.xy[run, 0].max())
-            if r in hand_rows:  # beside the hand: past its right end (either end if unknown)
-                after = x0 - hi if up <= 0 else -1e9
-                before = lo - x1 if up >= 0 else -1e9
-                gap = max(after, before) - u
-                if 0 <= gap + 0.5 * u and gap <= 1.8 * u:
+            # past the hand's right end (either end if unknown), in tile sizes there
+            after = (x0 - hi) / ((t.sized(run[0]) + s_hi) / 2) if up <= 0 else -1e9
+            before = (lo - x1) / ((t.sized(run[-1]) + s_lo) / 2) if up >= 0 else -1e9
+            gap = max(after, before) - u
+            # (shot low, lying flowers and standing tiles are measured less alike: half as far again)
+            beside = 0 <= gap + 0.5 * u and gap <= (2.7 if t.perspective else 1.8) * u
+            if r in hand_rows:  # beside the hand
+                if beside:
                     runs.append((len(run), gap, run))
             else:
-                dy = [ymid[r] - ymid[h] for h in hand_rows]
+                dy = [(ymid[r] - ymid[h]) / ((rsize[r] + rsize[h]) / 2) for h in hand_rows]
                 d = min(dy, key=abs)
                 side_ok = up == 0 or np.sign(d) == up or len(run) >= 2
                 # a row of flowers above the hand starts within its span, short of its right end
                 starts = [x0] if right > 0 else [x1] if right < 0 else [x0, x1]
-                over = any(lo - 0.3 * u <= x <= hi - 2.2 * u if x == x0 and right >= 0
-                           else lo + 2.2 * u <= x <= hi + 0.3 * u for x in starts)
+                over = any(lo - 0.3 * u * s_lo <= x <= hi - 2.2 * u * s_hi if x == x0 and right >= 0
+                           else lo + 2.2 * u * s_lo <= x <= hi + 0.3 * u * s_hi for x in starts)
                 if 1.2 * u <= abs(d) <= 3.4 * u and side_ok and over:
+                    runs.append((len(run), abs(d), run))
+                elif t.perspective and beside and abs(d) <= 3.4 * u:
+                    # shot low, flowers lying beside the end of a standing row show below it, in a row of their own
                     runs.append((len(run), abs(d), run))
     if not runs:
         return []

@@ -8,12 +8,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from vision.layout.tuning import BOX_DEPTH, DUP_IOU, GROUP_GAP, OVERLAP, ROW_GAP, SHAPE_TOL, SIDEWAYS, U_FLOOR
+from vision.layout.tuning import (
+    BOX_DEPTH,
+    DUP_IOU,
+    DUP_SHIFT,
+    GROUP_GAP,
+    GROWTH,
+    LINE_PAIRS,
+    MIN_FIT,
+    OVERLAP,
+    OVERLAP_LOW,
+    PERSPECTIVE,
+    ROW_GAP,
+    SHAPE_TOL,
+    SIDEWAYS,
+    U_FLOOR,
+)
 
 
 class DetectionLike(Protocol):
@@ -37,42 +52,101 @@ class Tiles:
     u: float
     angle: float
     shape_tol: float = SHAPE_TOL
-    ref: np.ndarray | None = None  # box size of the hand's upright tiles
+    ref: np.ndarray | None = None  # box size of the hand's upright tiles (at scale 1)
+    size: np.ndarray = field(default_factory=lambda: np.ones(0))  # each box's size relative to the median box
+    perspective: bool = False  # some row is shot in perspective (``fit_scale``)
+    nn: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # each tile's nearest neighbour
+    # each tile's size relative to u: 1 in a photo taken from above; in a row shot in perspective, the near tiles'
+    # size grows along the row (``fit_scale``)
+    scale: np.ndarray = field(default_factory=lambda: np.ones(0))
+
+    def __post_init__(self) -> None:
+        if len(self.scale) != len(self.labels):
+            self.scale = np.ones(len(self.labels))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name in ("scale", "xy", "u", "side"):  # the lists that gaps are measured from (``gap_between``)
+            object.__setattr__(self, "_lists", None)
+
+    def sized(self, i: int) -> float:
+        """Tile ``i``'s size relative to ``u``."""
+        return self._gaps()[2][i]
+
+    def _gaps(self) -> tuple[list[float], list[float], list[float]]:
+        """Each tile's place along its row, half its width there and its size, as lists (read one at a time)."""
+        lists = getattr(self, "_lists", None)
+        if lists is None:
+            half = self.u * np.where(self.side, SIDEWAYS, 1.0) * self.scale / 2
+            lists = (self.xy[:, 0].tolist(), half.tolist(), self.scale.astype(float).tolist())
+            object.__setattr__(self, "_lists", lists)
+        return lists
 
 
-def dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int]]:
-    """Indices kept and dropped: a box overlapping a more confident one by ``DUP_IOU`` (IoU or the smaller box's
-    share) is the same tile."""
-    order = sorted(range(len(dets)), key=lambda i: (-float(dets[i].confidence), tuple(dets[i].box), i))
+def dedupe(dets: Sequence[DetectionLike]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """Indices kept and dropped, and the pairs (kept, dropped) that decided it: a box overlapping a more confident
+    one by ``DUP_IOU`` (IoU), or lying mostly inside it (0.85 of the smaller box) with its centre near the other's
+    (within ``DUP_SHIFT`` of the smaller box's sides: in a row shot low, the box of a near tile holds much of the
+    far tile beside it), is the same tile. Every pair is measured at once (numpy); then the boxes are taken most
+    confident first (``dedupe_key``), each dropped when it is the same tile as one already kept."""
+    n = len(dets)
+    if n == 0:
+        return [], [], []
+    boxes = np.array([d.box for d in dets], float).reshape(-1, 4)
+    order = sorted(range(n), key=lambda i: dedupe_key(dets, i))
+    # every pair at once: whether the two boxes are the same tile
+    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-9)
+    centre = (boxes[:, :2] + boxes[:, 2:]) / 2
+    sides = boxes[:, 2:] - boxes[:, :2]
+    iw = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    ih = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    inter = np.where((iw > 0) & (ih > 0), iw * ih, 0.0)
+    iou = inter / (area[:, None] + area[None, :] - inter)
+    inside = inter / np.minimum(area[:, None], area[None, :])
+    near = np.all(np.abs(centre[:, None] - centre[None, :]) <= DUP_SHIFT * np.minimum(sides[:, None], sides[None, :]),
+                  axis=2)
+    same = (inter > 0) & ((iou > DUP_IOU) | ((inside > 0.85) & near))
+    np.fill_diagonal(same, False)
+    partners = [np.flatnonzero(row).tolist() for row in same]
     kept: list[int] = []
+    is_kept = [False] * n
     dropped: list[int] = []
+    decided: list[tuple[int, int]] = []
     for i in order:
-        b = dets[i].box
-        a_i = max((b[2] - b[0]) * (b[3] - b[1]), 1e-9)
-        dup = False
-        for k in kept:
-            c = dets[k].box
-            iw = min(b[2], c[2]) - max(b[0], c[0])
-            ih = min(b[3], c[3]) - max(b[1], c[1])
-            if iw <= 0 or ih <= 0:
-                continue
-            inter = iw * ih
-            a_k = max((c[2] - c[0]) * (c[3] - c[1]), 1e-9)
-            if inter / (a_i + a_k - inter) > DUP_IOU or inter / min(a_i, a_k) > 0.85:
-                dup = True
-                break
-        (dropped if dup else kept).append(i)
-    return sorted(kept), sorted(dropped)
+        by = [j for j in partners[i] if is_kept[j]]
+        if by:
+            dropped.append(i)
+            decided += [(j, i) for j in by]
+            continue
+        kept.append(i)
+        is_kept[i] = True
+    return sorted(kept), sorted(dropped), decided
 
 
-def _direction(c: np.ndarray) -> float:
+def dedupe_key(dets: Sequence[DetectionLike], i: int) -> tuple:
+    """The order in which ``dedupe`` takes the boxes: the most confident first."""
+    return (-float(dets[i].confidence), tuple(float(v) for v in dets[i].box), i)
+
+
+def overlap_key(t: Tiles, i: int) -> tuple[float, int]:
+    """Of two boxes overlapping in a row (``drop_overlaps``), the one with the greater key is kept."""
+    return (float(t.conf[i]), -i)
+
+
+def _nearest(c: np.ndarray) -> np.ndarray:
+    """Each point's nearest other point (itself when alone)."""
+    if len(c) < 2:
+        return np.zeros(len(c), int)
+    d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    return d.argmin(1)
+
+
+def _direction(c: np.ndarray, nn: np.ndarray) -> float:
     """Row direction (radians, in (-pi/2, pi/2]) from nearest-neighbour vectors, by a histogram mode refined by a
     mean of doubled angles."""
     if len(c) < 2:
         return 0.0
-    d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
-    np.fill_diagonal(d, np.inf)
-    nn = d.argmin(1)
     v = c[nn] - c
     phi = np.arctan2(v[:, 1], v[:, 0]) % math.pi
     bins = 36
@@ -89,20 +163,24 @@ def _direction(c: np.ndarray) -> float:
     return best if best > -math.pi / 2 + 1e-9 else best + math.pi
 
 
-def measure(dets: Sequence[DetectionLike], idx: list[int]) -> Tiles:
+def measure(dets: Sequence[DetectionLike], idx: list[int], like: Tiles | None = None) -> Tiles:
+    """The detections ``idx`` of ``dets`` in the turned frame, with the tile size ``u``. ``like``: the same boxes
+    measured before (other sideways flags): its row direction and nearest neighbours are taken again."""
     boxes = np.array([dets[i].box for i in idx], float).reshape(-1, 4)
     centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
     wh = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
     side = np.array([bool(dets[i].sideways) for i in idx], bool)
-    theta = _direction(centres)
+    # each box's size relative to the median box (in a photo shot in perspective, a near tile is bigger)
+    area = np.sqrt(np.maximum(wh[:, 0] * wh[:, 1], 1e-9))
+    size = area / float(np.median(area)) if len(idx) else area
+    # the nearest neighbours are the same in the turned frame (turning keeps distances)
+    nn = _nearest(centres) if like is None else like.nn
+    theta = _direction(centres, nn) if like is None else math.radians(like.angle)
     rot = np.array([[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]])
     xy = centres @ rot.T
     # u: the median along-row spacing of nearest upright neighbours lying along the row
     u = 0.0
     if len(idx) >= 2:
-        d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
-        np.fill_diagonal(d, np.inf)
-        nn = d.argmin(1)
         v = xy[nn] - xy
         along = np.abs(v[:, 1]) < 0.35 * np.abs(v[:, 0])
         widths = np.where(side, SIDEWAYS, 1.0)
@@ -119,45 +197,140 @@ def measure(dets: Sequence[DetectionLike], idx: list[int]) -> Tiles:
     if u <= 0:
         u = float(np.median(np.sqrt(wh[:, 0] * wh[:, 1]))) / 1.25 if len(idx) else 1.0
     return Tiles([dets[i].label for i in idx], side, np.array([dets[i].confidence for i in idx], float),
-                  xy, wh, max(u, 1e-6), math.degrees(theta))
+                 xy, wh, max(u, 1e-6), math.degrees(theta), size=size, nn=nn)
 
 
 def split_rows(t: Tiles) -> list[list[int]]:
-    """Local indices split into rows (by the across-row coordinate), each sorted along the row."""
+    """Local indices split into rows (by the across-row coordinate, relative to the smaller of the two tiles'
+    sizes), each sorted along the row."""
     order = np.argsort(t.xy[:, 1], kind="stable")
     rows: list[list[int]] = []
     for k, i in enumerate(order):
-        if k == 0 or t.xy[i, 1] - t.xy[order[k - 1], 1] > ROW_GAP * t.u:
+        if k == 0 or t.xy[i, 1] - t.xy[order[k - 1], 1] > ROW_GAP * t.u * min(t.size[i], t.size[order[k - 1]]):
             rows.append([])
         rows[-1].append(int(i))
     return [sorted(r, key=lambda i: (t.xy[i, 0], i)) for r in rows]
 
 
-def drop_overlaps(t: Tiles, rows: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
+    """Each tile's width along its row relative to ``u``: 1 in a photo from above. In a row shot in perspective a
+    tile's inverse depth changes linearly along the row's image, and the spacing of touching neighbours goes with
+    its square: so each row of ``MIN_FIT`` tiles or more gets the straight line that the square roots of most
+    spacings of neighbours lie near (within ``PERSPECTIVE`` of the spacing; ``_line``: touching tiles, not the gaps
+    between groups), when most do, it changes the width by more than ``PERSPECTIVE`` along the row and the boxes
+    grow the same way by more than ``GROWTH``. When some row does, the photo is one in perspective, and the tiles
+    of every other row take their boxes' own sizes."""
+    scale = np.ones(len(t.labels))
+    widths = np.where(t.side, SIDEWAYS, 1.0)
+    fitted: set[int] = set()
+    for r, row in enumerate(rows):
+        if len(row) < MIN_FIT:
+            continue
+        x = t.xy[row, 0]
+        # the boxes must grow along the row (a tile's height goes with its inverse depth): spacings alone, gaps
+        # between groups and sideways tiles among them, can fall near a line that is no perspective
+        a, b = _theil_sen(x, t.size[row])
+        grows = max((a + b * x[-1]) / max(a + b * x[0], 1e-9), 1e-9)
+        if abs(math.log(grows)) <= math.log(1 + GROWTH):
+            continue
+        mid = (x[1:] + x[:-1]) / 2
+        spacing = np.diff(x) / ((widths[row][1:] + widths[row][:-1]) / 2) / t.u
+        line = _line(mid, np.sqrt(np.maximum(spacing, 0.0)), PERSPECTIVE / 2)
+        if line is None:
+            continue
+        fit = np.maximum(line[0] + line[1] * x, 0.45) ** 2
+        if fit.max() / fit.min() > 1 + PERSPECTIVE and (grows > 1) == (fit[-1] > fit[0]):
+            scale[row] = fit
+            fitted.add(r)
+    if fitted:
+        for r, row in enumerate(rows):
+            if r not in fitted:
+                scale[row] = t.size[row]
+    return scale
+
+
+def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Intercept and slope of the Theil-Sen line through the points (x, y): the median of the pairwise slopes, then
+    the median intercept (robust to outliers, deterministic).
+
+    >>> _theil_sen(np.array([0.0, 1, 2, 3, 4]), np.array([1.0, 3, 5, 7, 40]))
+    (1.0, 2.0)
+    """
+    dx = x[None, :] - x[:, None]
+    upper = np.triu(np.abs(dx) > 1e-9, 1)
+    slope = float(np.median((y[None, :] - y[:, None])[upper] / dx[upper])) if upper.any() else 0.0
+    return float(np.median(y - slope * x)), slope
+
+
+def _line(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[float, float] | None:
+    """The line (intercept, slope) through two of the points that the most points lie within ``tol`` (a share) of
+    (every pair tried, so no randomness, or beyond ``LINE_PAIRS`` points those a quarter, a third and half the row
+    apart; ties to the smaller sum of misfits), fitted again by least squares to those points; None unless they
+    are three or more and over half of all.
+
+    >>> _line(np.array([0.0, 1, 2, 3, 4]), np.array([1.0, 1.1, 9, 1.3, 1.4]), 0.1)
+    (1.0, 0.1)
+    """
+    n = len(x)
+    if n < 3:
+        return None
+    if n <= LINE_PAIRS:
+        i, j = np.triu_indices(n, 1)
+    else:  # a long row (a photo of a whole table): the pairs a quarter, a third and half the row apart
+        i = np.concatenate([np.arange(n - k) for k in (n // 4, n // 3, n // 2)])
+        j = np.concatenate([np.arange(k, n) for k in (n // 4, n // 3, n // 2)])
+    ok = np.abs(x[j] - x[i]) > 1e-9
+    i, j = i[ok], j[ok]
+    slope = (y[j] - y[i]) / (x[j] - x[i])
+    icpt = y[i] - slope * x[i]
+    pred = icpt[:, None] + slope[:, None] * x[None, :]  # (pairs, points)
+    miss = np.abs(y[None, :] - pred) / np.maximum(np.abs(pred), 1e-9)
+    inside = miss <= tol
+    count = inside.sum(1)
+    cost = np.where(inside, miss, 0).sum(1)
+    k = int(np.lexsort((cost, -count))[0])
+    keep = inside[k]
+    if keep.sum() < 3 or keep.sum() * 2 <= n:
+        return None
+    xs, ys = x[keep], y[keep]
+    b = float(((xs - xs.mean()) * (ys - ys.mean())).sum() / max(((xs - xs.mean()) ** 2).sum(), 1e-12))
+    return round(float(ys.mean()) - b * float(xs.mean()), 9), round(b, 9)
+
+
+def drop_overlaps(t: Tiles, rows: list[list[int]]) -> tuple[list[list[int]], list[int], list[tuple[int, int]]]:
     """Tiles in a row never overlap: of two neighbours overlapping by more than ``OVERLAP`` of a tile width (a
-    second box over the same tile, or a box over the seam of two), keep the more confident."""
+    second box over the same tile, or a box over the seam of two), keep the more confident. In a photo shot in
+    perspective, where a box holds the sides a tile shows, ``OVERLAP_LOW``. Returns the rows, the tiles dropped and
+    the pairs (kept, dropped) that decided it; each drop measures again only the gaps beside it."""
+    limit = -(OVERLAP_LOW if t.perspective else OVERLAP) * t.u
     dropped: list[int] = []
+    decided: list[tuple[int, int]] = []
     out = []
     for row in rows:
         row = list(row)
-        while True:
-            worst, k = min(((gap_between(t, row[j], row[j + 1]), j) for j in range(len(row) - 1)), default=(0.0, -1))
-            if worst >= -OVERLAP * t.u:
+        gaps = [gap_between(t, row[j], row[j + 1]) for j in range(len(row) - 1)]
+        while gaps:
+            k = gaps.index(min(gaps))  # the first of the narrowest
+            if gaps[k] >= limit:
                 break
             a, b = row[k], row[k + 1]
-            lose = a if (t.conf[a], -a) < (t.conf[b], -b) else b
-            row.remove(lose)
-            dropped.append(lose)
+            at = k if overlap_key(t, a) < overlap_key(t, b) else k + 1
+            dropped.append(row.pop(at))
+            decided.append((b, a) if at == k else (a, b))
+            # the gaps either side of the tile dropped become one
+            del gaps[min(at, len(gaps) - 1)]
+            for j in (at - 1, at):
+                if 0 <= j < len(gaps):
+                    gaps[j] = gap_between(t, row[j], row[j + 1])
         out.append(row)
-    return [r for r in out if r], sorted(dropped)
-
-
-def _width(t: Tiles, i: int) -> float:
-    return t.u * (SIDEWAYS if t.side[i] else 1.0)
+    return [r for r in out if r], sorted(dropped), decided
 
 
 def gap_between(t: Tiles, i: int, j: int) -> float:
-    return abs(float(t.xy[j, 0] - t.xy[i, 0])) - (_width(t, i) + _width(t, j)) / 2
+    """The free space between tiles ``i`` and ``j`` along the row, in pixels of a tile of size 1 (a gap between
+    near tiles, bigger in the photo, counts as much as the same gap between far ones)."""
+    x, half, size = t._gaps()
+    return (abs(x[j] - x[i]) - half[i] - half[j]) / ((size[i] + size[j]) / 2)
 
 
 def split_groups(t: Tiles, row: list[int]) -> list[list[int]]:
@@ -173,6 +346,7 @@ def _shape_ok(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> b
     """Whether tile ``i``'s box has the shape of the hand's upright tiles (it lies square with the rows)."""
     if ref is None:
         return True
+    ref = ref * t.sized(i)
     return bool(np.all(np.abs(t.wh[i] - ref) <= slack * t.shape_tol * ref))
 
 

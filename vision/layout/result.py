@@ -5,7 +5,7 @@ contract's ``to_dict``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vision.layout.notation import tiles_notation
@@ -69,6 +69,16 @@ class Problem:
         return out
 
 
+def assumed_note(candidates: Sequence[str], win: str, why: str = "") -> str:
+    """The note of a hand with no tile set apart as the winning tile: the candidates, and the one taken and why.
+
+    >>> assumed_note(["1m", "5p"], "5p", "it scores best").split(": ")[1]
+    'each concealed tile is a candidate (1m, 5p); 5p assumed, it scores best'
+    """
+    return (f"no tile is set apart as the winning tile: each concealed tile is a candidate ({', '.join(candidates)}); "
+            f"{win} assumed" + (f", {why}" if why else ""))
+
+
 @dataclass(frozen=True)
 class Layout:
     """The hand read from the detections. Indices refer to the detection list given to ``group_melds``."""
@@ -101,6 +111,30 @@ class Layout:
         if self.problem is not None or self.unknown_kongs:
             return None
         return self.hand_with()
+
+    def with_win(self, win: str, why: str) -> Layout:
+        """The same layout with ``win`` as its winning tile (one of the concealed tiles, or the one read), ``why``
+        saying why: its concealed tiles, winning tile, detections and notes all name ``win``. When the photo sets
+        no tile apart, the last copy of ``win`` in reading order is taken as the winning tile's detection.
+        ``ValueError`` when ``win`` is not among the tiles read."""
+        if self.win_tile is None or self.win_detection is None:
+            msg = f"no winning tile can be chosen: {self.reading()}"
+            raise ValueError(msg)
+        tiles = [*zip(self.concealed, self.concealed_detections, strict=True), (self.win_tile, self.win_detection)]
+        at = [k for k, (t, _) in enumerate(tiles) if t == win]
+        if not at:
+            msg = f"{win} is not among the concealed tiles read: {self.reading()}"
+            raise ValueError(msg)
+        win_det = tiles.pop(at[-1])[1]
+        notes = list(self.notes)
+        if self.win_tile_assumed:
+            old = assumed_note(self.win_candidates, self.win_tile)
+            new = assumed_note(self.win_candidates, win, why)
+            notes = [new if n == old else n for n in notes]
+        else:
+            notes.append(f"{win} taken as the winning tile, {why} (the photo sets {self.win_tile} apart)")
+        return replace(self, concealed=tuple(t for t, _ in tiles), concealed_detections=tuple(d for _, d in tiles),
+                       win_tile=win, win_detection=win_det, notes=tuple(notes))
 
     def hand_with(self, win: str | None = None, kong_tiles: Sequence[str] = ()) -> str | None:
         """The notation with ``win`` as the winning tile (default: the one read or assumed) and the tiles of the

@@ -10,52 +10,36 @@ from itertools import product
 import numpy as np
 
 from vision.layout.flowers import hand_flowers
-from vision.layout.geometry import (
-    DetectionLike,
-    Tiles,
-    dedupe,
-    drop_overlaps,
-    gap_between,
-    measure,
-    single_loose,
-    split_groups,
-    split_rows,
-)
+from vision.layout.frame import Frame, frame_of
+from vision.layout.geometry import DetectionLike, Tiles, gap_between, single_loose
 from vision.layout.melds import kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
-from vision.layout.result import Layout, Meld, Problem, Row
-from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, SHAPE_TOL, WIN_GAP
+from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
+from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, OVERLAP_LOW, WIN_GAP
 from vision.names import BACK
 
 
-def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
+def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Frame | None = None) -> Layout:
     """Read the hand from ``dets`` (objects with label, confidence, box xyxy, sideways). ``complete`` tells whether
-    tile names (a concealed part and its winning tile) make a complete hand: pass ``scorer.is_complete_tiles``."""
-    kept, merged = dedupe(dets)
+    tile names (a concealed part and its winning tile) make a complete hand: pass ``scorer.is_complete_tiles``.
+    ``frame``: the boxes already measured (``frame_of(dets)``, or ``reframe`` for the same boxes renamed)."""
+    f = frame or frame_of(dets)
+    kept, merged = list(f.kept), f.merged
     notes: list[str] = []
-    if merged:
-        notes.append(f"{len(merged)} duplicate box(es) merged")
-    if not kept:
+    if f.duplicates:
+        notes.append(f"{len(f.duplicates)} duplicate box(es) merged")
+    if f.tiles is None:
         return Layout(merged=tuple(merged), notes=(*notes, "no tiles found"),
                       problem=Problem("no_tiles", "no tiles were found in the photo", 0, HAND_SIZES))
-    t = measure(dets, kept)
-    rows = split_rows(t)
-    rows, overlapped = drop_overlaps(t, rows)
-    if overlapped:
-        merged = sorted(merged + [kept[i] for i in overlapped])
-        notes.append(f"{len(overlapped)} box(es) overlapping a neighbour in a row by more than "
-                     f"{OVERLAP:.0%} of a tile dropped")
-    row_groups = [split_groups(t, r) for r in rows]
+    t = f.tiles
+    if f.overlapped:
+        notes.append(f"{len(f.overlapped)} box(es) overlapping a neighbour in a row by more than "
+                     f"{OVERLAP_LOW if t.perspective else OVERLAP:.0%} of a tile dropped")
+    rows = f.rows
+    row_groups = [[list(g) for g in gs] for gs in f.groups]
     is_flower = [lb.endswith("f") for lb in t.labels]
-
-    # a reference box shape: the upright tiles of the biggest groups
-    upright = [i for gs in row_groups for g in gs if len(g) >= 3 for i in g if not t.side[i]]
-    ref = np.median(t.wh[upright], axis=0) if upright else None
-    t.ref = ref
-    if ref is not None:  # the shape tolerance grows with the boxes' own scatter (a noisier detector)
-        spread = 1.4826 * float(np.median(np.abs(t.wh[upright] / ref - 1)))
-        t.shape_tol = max(SHAPE_TOL, 3.5 * spread)
+    ref = t.ref
 
     # single tiles that cannot be part of the hand: askew, sideways alone, a back alone, or far from their row
     loose: set[int] = set()
@@ -91,10 +75,11 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
                 sum(len(g) for g in gs))
 
     ymid = [float(np.median(t.xy[[i for g in gs for i in g], 1])) if gs else 0.0 for gs in row_groups]
+    rsize = [float(np.median(t.scale[[i for g in gs for i in g]])) if gs else 1.0 for gs in row_groups]
     main = max(range(len(rows)), key=lambda r: (weight(row_groups[r]), -r))
     candidates: list[list[int]] = [[main]]
     for r in range(len(rows)):
-        if r != main and row_groups[r] and abs(ymid[r] - ymid[main]) < NEAR_ROW * t.u \
+        if r != main and row_groups[r] and abs(ymid[r] - ymid[main]) < NEAR_ROW * t.u * max(rsize[r], rsize[main]) \
                 and not all(is_flower[i] for g in row_groups[r] for i in g):
             candidates.append(sorted([main, r]))
 
@@ -146,8 +131,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete) -> Layout:
         win = concealed[-1]  # the default assumption: the last tile in reading order
         concealed = concealed[:-1]
         win_det = conc_dets.pop()
-        notes.append("no tile is set apart as the winning tile: each concealed tile is a candidate "
-                     f"({', '.join(candidates_w)}); {win} assumed")
+        notes.append(assumed_note(candidates_w, win))
     for m in melds:
         if not m.known:
             notes.append("a concealed kong shows four backs: its tile is unknown; give it in the request "

@@ -12,8 +12,16 @@ NEAR_ROW = 3.6  # a second hand row lies within this many tile sizes of the main
 FAR_GAP = 2.6  # a single tile this far from the rest of its row is loose
 SHAPE_TOL = 0.13  # a loose-looking single tile must match the hand's box shape within this share
 DUP_IOU = 0.6  # boxes overlapping this much are the same tile
+DUP_SHIFT = 0.3  # ... or one mostly inside the other, their centres this share of the smaller box's sides apart
 BORDER = 0.3  # the winning tile and the melds are set apart by at least this gap; a narrower border costs
 NEAR_GAP = 0.6  # a lone tile nearer than this to a group is not judged loose before the reading
 WIN_GAP = 1.5  # a winning tile is set apart by at most this much
 OVERLAP = 0.35  # neighbours in a row overlapping by this share of a tile width are one tile
+OVERLAP_LOW = 0.55  # ... in a photo shot in perspective (boxes hold the sides that tiles show)
+# a row whose tiles' spacing changes by more than this share along it is a row shot in perspective: its tiles are
+# measured by the spacing's line, spacings within this share of it (``geometry.fit_scale``); from above: one size
+PERSPECTIVE = 0.15
+MIN_FIT = 5  # ... in rows of this many tiles or more
+GROWTH = 0.3  # ... whose boxes grow by more than this share along the row (box noise of 4% grows a short row 20%)
+LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, beyond it some (a time linear in tiles)
 HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)

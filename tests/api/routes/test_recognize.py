@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from fastapi.testclient import TestClient
 
+from bench.hostile import lying_jpeg, png_zeros
 from tests.api.support import (
     BrokenDetector,
     FakeDetector,
@@ -130,6 +131,65 @@ def test_decompression_bomb_is_refused_from_its_header(client, fake, side):
     assert len(bomb) < 200
     assert error_of(client.post("/v1/recognize", files=upload(bomb, "bomb.png", "image/png"))) == (
         413, "image_too_large")
+    assert fake.calls == 0
+
+
+def test_a_16_bit_rgba_bomb_is_refused_by_its_decoded_size():
+    """9999 x 9999 x 4 channels x 2 bytes = 800 MB to decode from a 777 kB PNG, within the 100 MP pixel limit;
+    refused from the header in milliseconds, and the detector (and the photo slot) never sees it."""
+    bomb = png_zeros(9999, 9999, depth=16, colour_type=6)
+    assert len(bomb) < 1_000_000
+    fake = FakeDetector()
+    with TestClient(make_app(fake)) as c:
+        r = c.post("/v1/recognize", files=upload(bomb, "bomb.png", "image/png"))
+        assert error_of(r) == (413, "image_too_large")
+        message = r.json()["error"]["message"]
+        assert "799840008 bytes" in message and "4 channels of 16 bits" in message and "MJ_MAX_DECODE_BYTES" in message
+        assert r.elapsed.total_seconds() < 2
+    assert fake.calls == 0
+
+
+@pytest.mark.parametrize(("depth", "colour_type", "limit", "refused"), [
+    (8, 2, 3 * 100 * 50, False), (8, 2, 3 * 100 * 50 - 1, True), (8, 6, 3 * 100 * 50, True),
+    (16, 2, 6 * 100 * 50, False), (16, 2, 6 * 100 * 50 - 1, True), (8, 0, 100 * 50, False),
+])
+def test_the_decode_budget_counts_channels_and_bit_depth(fake, depth, colour_type, limit, refused):
+    with TestClient(make_app(fake, max_decode_bytes=limit)) as c:
+        r = c.post("/v1/recognize", files=upload(png_zeros(100, 50, depth, colour_type), "a.png", "image/png"))
+    assert (error_of(r) == (413, "image_too_large")) if refused else r.status_code == 200
+
+
+def test_a_jpeg_whose_header_lies_about_its_size_is_bad_image(client, fake):
+    """The header says 9000 x 11000 (99 MP, within the limits); the data holds 64 x 48. Not a grey photo with no
+    tiles (200), but 400 bad_image."""
+    r = client.post("/v1/recognize", files=upload(lying_jpeg(9000, 11000)))
+    assert error_of(r) == (400, "bad_image")
+    assert "9000x11000" in r.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n" + b"\x00" * 30, b"\xff\xd8\xff" + b"\x00" * 10,
+                                  b"RIFF\x00\x00\x00\x00WEBPVP8 " + b"\x00" * 20],
+                         ids=["png", "jpeg", "webp"])
+def test_error_messages_show_no_memory_address_or_path(client, data):
+    message = client.post("/v1/recognize", files=upload(data)).json()["error"]["message"]
+    assert "0x" not in message and "<" not in message and "/" not in message, message
+
+
+def test_a_huge_number_in_the_request_part_is_422_naming_the_field(client, fake):
+    part = '{"rules": "riichi", "riichi": {"honba": ' + "9" * 5000 + "}}"
+    r = client.post("/v1/score-photo", files=upload(jpeg()), data={"request": part})
+    assert error_of(r) == (422, "bad_request") and "'riichi.honba'" in r.json()["error"]["message"]
+    assert fake.calls == 0
+
+
+@pytest.mark.parametrize(("request_part", "field"), [
+    ('{"rules": "mcr", "riichi": {"riichi": true}}', "'riichi.riichi' is a fact of the riichi rules"),
+    ('{"rules": "guangdong", "options": {"cap": 1000000000}}', "'options.cap'"),
+    ('{"rules": "mcr", "concealed_kongs": ["9p", "1p", "2p", "3p", "4p"]}', "'concealed_kongs'"),
+])
+def test_ranges_and_rule_sets_are_checked_before_the_photo(client, fake, request_part, field):
+    r = client.post("/v1/score-photo", files=upload(jpeg()), data={"request": request_part})
+    assert error_of(r) == (422, "bad_request") and field in r.json()["error"]["message"]
     assert fake.calls == 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from scorer.request import score_request
@@ -69,7 +71,8 @@ def test_bad_hands_get_422_and_the_error_object(client, body, code):
 
 
 def test_json_null_is_no_request_object(client):
-    assert error_of(client.post("/v1/score", content=b"null")) == (422, "bad_request")
+    r = client.post("/v1/score", content=b"null", headers={"content-type": "application/json"})
+    assert error_of(r) == (422, "bad_request")
 
 
 @pytest.mark.parametrize("raw", [b"", b"{", b"\xff\xfe", b"[" * 100_000, b"NaN-ish"], ids=lambda b: repr(b[:8]))
@@ -78,10 +81,20 @@ def test_a_body_that_is_not_json_gets_400(client, raw):
     assert error_of(r) == (400, "bad_request")
 
 
-def test_the_content_type_is_not_needed(client):
-    import json
+@pytest.mark.parametrize("path", ["/v1/score", "/v1/score/batch"])
+@pytest.mark.parametrize("ctype", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                                   "application/jsonx", None])
+def test_json_endpoints_take_application_json_only(client, path, ctype):
+    """A page on any site can make a browser send text/plain or a form without a CORS preflight; not JSON."""
+    body = json.dumps(MCR if path == "/v1/score" else {"hands": [MCR]})
+    headers = {"content-type": ctype} if ctype else {}
+    r = client.post(path, content=body, headers=headers)
+    assert error_of(r) == (415, "unsupported_media_type")
+    assert "application/json" in r.json()["error"]["message"]
 
-    r = client.post("/v1/score", content=json.dumps(MCR), headers={"content-type": "text/plain"})
+
+def test_json_with_a_charset_is_json(client):
+    r = client.post("/v1/score", content=json.dumps(MCR), headers={"content-type": "Application/JSON; charset=utf-8"})
     assert r.status_code == 200
 
 
@@ -133,18 +146,19 @@ def test_batch_body_must_be_hands_list(client, body):
 
 
 def test_batch_not_json(client):
-    assert error_of(client.post("/v1/score/batch", content=b"{nope")) == (400, "bad_request")
+    r = client.post("/v1/score/batch", content=b"{nope", headers={"content-type": "application/json"})
+    assert error_of(r) == (400, "bad_request")
 
 
 def test_a_scorer_bug_is_one_error_object_in_a_batch(client, monkeypatch):
-    import api.routes.score as route
+    import api.scoring as scoring
 
     def boom(obj):
         if obj.get("hand") == "boom":
             raise RuntimeError("bug")
         return score_request(obj)
 
-    monkeypatch.setattr(route, "score_request", boom)
+    monkeypatch.setattr(scoring, "score_request", boom)
     r = client.post("/v1/score/batch", json={"hands": [MCR, {"rules": "mcr", "hand": "boom"}, MCR]})
     assert r.status_code == 200
     assert [x["ok"] for x in r.json()["results"]] == [True, False, True]
@@ -164,3 +178,59 @@ def test_the_longest_real_hand_is_accepted(client):
     hand = "[1111m] [2222p] [3333s] (4444z) 5z +5z 1f 2f 3f 4f 5f 6f 7f 8f"
     r = client.post("/v1/score", json={"rules": "mcr", "hand": hand, "self_draw": True})
     assert r.json()["ok"] is True or r.json()["error"]["code"] != "bad_request"
+
+
+# --- numbers -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("number", "shown"), [("9" * 5000, "inf"), ("9" * 4000, "a number of about 40"),
+                                               ("18446744073709551616", "1.8446744073709552e+19"), ("1e400", "inf")],
+                         ids=["5000_digits", "4000_digits", "2**64", "1e400"])
+def test_a_number_too_large_for_any_field_is_422_naming_the_field(client, number, shown):
+    body = '{"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "options": {"base_points": ' + number + "}}"
+    r = client.post("/v1/score", content=body, headers={"content-type": "application/json"})
+    assert error_of(r) == (422, "bad_request")
+    assert r.json()["error"]["message"].startswith(
+        f"'options.base_points' must be a whole number from 0 to 1000, not {shown}")
+
+
+def test_nan_is_not_json(client):
+    r = client.post("/v1/score", content=b'{"rules": "mcr", "hand": NaN}', headers={"content-type": "application/json"})
+    assert error_of(r) == (400, "bad_request")
+
+
+def test_a_result_beyond_64_bits_is_written(client):
+    """Aotenjou has no limit: 92 han of bounded inputs make 32 digits of points, more than orjson writes."""
+    req = {"rules": "riichi", "hand": "(1111z)(2222z)(3333z)(4444z)5z+5z", "self_draw": True,
+           "options": {"aotenjou": True}, "riichi": {"riichi": True, "dora_indicators": "7z7z7z", "nuki_dora": 4}}
+    r = client.post("/v1/score", json=req)
+    assert r.status_code == 200 and r.json() == score_request(req) and r.json()["riichi"]["points"] > 2**64
+
+
+@pytest.mark.parametrize("body", [
+    pytest.param({"rules": "riichi", "hand": "234m456p34567s99s+8s", "discarder": "S", "options": {"aotenjou": True},
+                  "riichi": {"riichi": True, "nuki_dora": 10**10}}, id="aotenjou_nuki_dora_1e10"),
+    pytest.param({"rules": "guangdong", "hand": "19m19p19s1234567z+1m", "self_draw": True, "options": {"cap": 10**9}},
+                 id="guangdong_cap_1e9_orphans"),
+    pytest.param({"rules": "fuzhou", "hand": "13m456m789m456p789p99s+2m", "self_draw": True,
+                  "fuzhou": {"gold": "2m", "dealer_streak": 10**7}}, id="fuzhou_streak_1e7"),
+    pytest.param({"rules": "fuzhou", "hand": "13m456m789m456p789p99s+2m", "self_draw": True,
+                  "guangdong": {"heavenly": True}}, id="guangdong_object_under_fuzhou"),
+])
+def test_the_hostile_requests_are_refused_at_once(client, body):
+    r = client.post("/v1/score", json=body)
+    assert error_of(r) == (422, "bad_request") and r.elapsed.total_seconds() < 1
+
+
+def test_a_batch_of_a_thousand_hostile_hands_is_answered_in_place(client):
+    hostile = {"rules": "riichi", "hand": "234m456p34567s99s+8s", "discarder": "S", "options": {"aotenjou": True},
+               "riichi": {"riichi": True, "nuki_dora": 10**10}}
+    r = client.post("/v1/score/batch", json={"hands": [hostile] * 1000})
+    assert r.status_code == 200 and r.elapsed.total_seconds() < 5
+    assert {x["error"]["code"] for x in r.json()["results"]} == {"bad_request"}
+
+
+def test_a_result_below_the_minimum_shows_the_four_seats(client):
+    r = client.post("/v1/score", json={"rules": "mcr", "hand": "234m456p34567s99s+8s", "discarder": "S",
+                                       "options": {"minimum": 88}})
+    assert r.json()["meets_minimum"] is False and r.json()["payments"] == {"E": 0, "S": 0, "W": 0, "N": 0}

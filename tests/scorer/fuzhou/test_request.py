@@ -51,7 +51,7 @@ def test_request_without_fuzhou_object_has_no_gold() -> None:
         ({"gold": "2x"}, {}, "unexpected"),
         ({"dealer_streak": -1}, {}, "dealer_streak"),
         ({"robbing_gold": "yes"}, {}, "true or false"),
-        ({}, {"golden_kan": "60"}, "takes a int"),
+        ({}, {"golden_kan": "60"}, "'options.golden_kan' must be a whole number from 0 to 1000"),
         ({}, {"minimum": 8}, "unknown option 'minimum'"),
     ],
 )

@@ -43,7 +43,7 @@ def test_request_options_and_liability_object() -> None:
     ("request_", "code", "words"),
     [
         ({"options": {"fan_cap": 6}}, "bad_request", "unknown option 'fan_cap'"),
-        ({"options": {"cap": "5"}}, "bad_request", "takes a int"),
+        ({"options": {"cap": "5"}}, "bad_request", "'options.cap' must be a whole number from 1 to 20"),
         ({"options": {"cap": 0}}, "bad_request", "cap"),
         ({"guangdong": {"feeder": "W"}}, "bad_request", "unknown field 'guangdong.feeder'"),
         ({"guangdong": {"kong_feeder": "X"}}, "bad_request", "kong_feeder"),
