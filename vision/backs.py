@@ -10,8 +10,9 @@ unevenly), a coloured one has not, or is much darker.
 
 The colour alone does not tell a back of a white-backed set from a blank white dragon, so a white ``back`` becomes a
 ``5z`` only where the photo tells which: two other tiles read as backs are of one colour, not white (the set's backs
-are coloured), or the tile lies in a row beside a tile read ``5z`` (its pung; not the end of a row back, 5z, 5z, back:
-a concealed kong of white dragons in a white-backed set). No more white dragons are read than a set holds (four).
+are coloured), or the tile lies in a row beside a tile read ``5z`` (its pung; not the end of a row of four, back, 5z,
+5z and a back or a ``5z``: a concealed kong of white dragons in a white-backed set, one end perhaps misread). No more
+white dragons are read than a set holds (four).
 """
 
 from __future__ import annotations
@@ -110,22 +111,26 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
 
 
 def _kong_ends(near: np.ndarray, named: np.ndarray, white_backs: np.ndarray) -> np.ndarray:
-    """Per tile, whether it ends a row of a white back, two tiles read 5z and another white back: a concealed kong of
-    white dragons shown with its ends face down, in a set whose backs are white (``near``: (N, N) tiles side by side;
-    ``named``: the names read).
+    """Per white back, whether it ends a row of four: itself, two tiles read 5z, then another white back or a tile read
+    5z (the classifier may read a white back so): a concealed kong of white dragons shown with its ends face down, in a
+    set whose backs are white (``near``: (N, N) tiles side by side; ``named``: the names read).
 
     >>> near = np.eye(4, k=1, dtype=bool) | np.eye(4, k=-1, dtype=bool)  # four tiles in a row
     >>> _kong_ends(near, np.array([BACK, WHITE, WHITE, BACK]), np.array([True, False, False, True])).tolist()
     [True, False, False, True]
+    >>> _kong_ends(near, np.array([WHITE, WHITE, WHITE, BACK]), np.array([False, False, False, True])).tolist()
+    [False, False, False, True]
     >>> _kong_ends(near, np.array([BACK, WHITE, WHITE, 0]), np.array([True, False, False, False])).tolist()
     [False, False, False, False]
+    >>> _kong_ends(near[:3, :3], np.array([BACK, WHITE, WHITE]), np.array([True, False, False])).tolist()  # a pung
+    [False, False, False]
     """
     out = np.zeros(len(named), bool)
     whites = named == WHITE
     for i in np.flatnonzero(white_backs):
         for j in np.flatnonzero(near[i] & whites):
             for k in np.flatnonzero(near[j] & whites):
-                if k != i and (near[k] & white_backs & ~near[i] & (np.arange(len(named)) != i)).any():
+                if k != i and (near[k] & (white_backs | whites) & ~near[i] & (np.arange(len(named)) != i)).any():
                     out[i] = True
     return out
 

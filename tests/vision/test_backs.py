@@ -69,6 +69,17 @@ def test_white_backs_alone_stay_backs() -> None:
     assert _read(_named(names), faces + whites, centres) == names
 
 
+
+def test_the_white_back_ending_a_kong_of_white_dragons_stays_a_back_when_its_other_end_is_misread() -> None:
+    """A white-backed set's concealed kong of white dragons read 5z, 5z, 5z, back (one end taken for a face): the
+    back is no fourth face beside a pung, it ends the kong (the layout reads a kong from its three faces and a back)."""
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    kong = [_crop(WHITE_BACK), _crop(IVORY), _crop(IVORY), _crop(WHITE_BACK)]
+    centres = np.concatenate([_row(3), _row(4, start=4.0)])
+    names = ["1m", "2m", "3m", "5z", "5z", "5z", "back"]
+    assert _read(_named(names), faces + kong, centres) == names
+
+
 def test_a_coloured_tile_named_white_dragon_is_a_back() -> None:
     faces = [_crop(IVORY, INK) for _ in range(3)]
     p = _named(["1m", "2m", "3m", "5z", "5z"])
