@@ -8,8 +8,9 @@ straight, is compared with the ground of the photo's faces (the commonest colour
 surely as faces): a white top has the ground's shares of the three channels at about its brightness (the light falls
 unevenly), a coloured one has not, or is much darker.
 
-The colour alone does not tell a back of a white-backed set from a blank white dragon, so a white ``back`` becomes a
-``5z`` only where the photo tells which: two other tiles read as backs are of one colour, not white (the set's backs
+The colour alone does not tell a back of a white-backed set from a blank white dragon (nor a white thing on the
+table from either), so a white ``back`` the classifier doubts (``WHITE_DOUBT``) becomes a ``5z`` only where the photo
+tells which: two other tiles read as backs are of one colour, not white (the set's backs
 are coloured), or the tile lies in a row beside a tile read ``5z`` (its pung; not the end of a row of four, back, 5z,
 5z and a back or a ``5z``: a concealed kong of white dragons in a white-backed set, one end perhaps misread). No more
 white dragons are read than a set holds (four).
@@ -31,8 +32,10 @@ SURE_FACE = 0.8  # a tile named a face with this much shows the photo's face gro
 # it is coloured when its shares differ by more than COLOURED_CHROMA, or it is darker than DARK times the ground
 # (grey and navy backs beside white faces); between the two, neither is said
 WHITE_CHROMA, COLOURED_CHROMA, LIGHT, DARK, CHROMA_FLOOR = 0.04, 0.07, 1.6, 0.5, 0.02
-# a tile named 5z with at least this probability of a back becomes one when its top is coloured
-BACK_DOUBT = 0.02
+# a tile named 5z with at least this probability of a back becomes one when its top is coloured; a tile named back
+# becomes a 5z only with at least WHITE_DOUBT of a 5z (a white disk on the table, read a back, has 0.05 where the
+# held-out sets' blank white dragons read back have 0.12 or more: bench/eval_tile_sets.py)
+BACK_DOUBT, WHITE_DOUBT = 0.02, 0.1
 NEIGHBOUR = 1.15  # two tiles lie side by side in a row when their centres are less than this many tile widths apart
 SET_COPIES = 4
 
@@ -104,7 +107,7 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     near = far < NEIGHBOUR
     beside_white = (near & (named == WHITE)[None]).any(1) & ~_kong_ends(near, named, backs & is_white)
     room = SET_COPIES - int((named == WHITE).sum())
-    candidates = np.flatnonzero(backs & is_white & (set_colour | beside_white))
+    candidates = np.flatnonzero(backs & is_white & (set_colour | beside_white) & (p[:, WHITE] >= WHITE_DOUBT))
     for i in candidates[np.argsort(-p[candidates, WHITE])][:max(room, 0)]:
         out[i] = _swapped(out[i])
     return out
