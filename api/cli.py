@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from api.render import score_table
 from scorer import ScorerError
-from scorer.request import RULE_SETS, error_object, score_parsed, score_request
+from scorer.request import RULE_SETS, answer_line, error_object, score_parsed
 
 if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only for the photo commands
     from api.pipeline import Detector, Reading
@@ -232,18 +232,9 @@ def run_batch(lines: TextIO, out: TextIO, default_rules: str | None = None) -> i
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            answer = error_object("bad_request", f"line {number}: not JSON: {exc.msg} at column {exc.colno}")
-        else:
-            if default_rules and isinstance(obj, dict) and "rules" not in obj:
-                obj = {**obj, "rules": default_rules}
-            answer = score_request(obj)
-            if not answer["ok"]:
-                answer["error"]["message"] = f"line {number}: {answer['error']['message']}"
-        failures += not answer["ok"]
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        text, ok = answer_line(line, number, default_rules)
+        failures += not ok
+        out.write(text + "\n")
     return failures
 
 

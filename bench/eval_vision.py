@@ -44,10 +44,11 @@ BASELINE_CLASSES = frozenset(NAMES[:34])
 class Mjscore:
     name = "mjscore"
 
-    def __init__(self, finder: Path | None = None, readers: tuple[Path, ...] = ()) -> None:
-        from vision.detector import FINDER_WEIGHTS, TileDetector
+    def __init__(self, finder: Path | None = None, readers: tuple[Path, ...] = (),
+                 classifier: Path | None = None) -> None:
+        from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
 
-        self.det = TileDetector(finder or FINDER_WEIGHTS, readers=readers)
+        self.det = TileDetector(finder or FINDER_WEIGHTS, classifier or CLASSIFIER_WEIGHTS, readers=readers)
 
     def __call__(self, image: bytes) -> list[tuple[str, float, tuple[float, ...]]]:
         return [(d.label, d.confidence, d.box) for d in self.det.detect(image)]
@@ -228,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--finder", type=Path, help="another finder to score, an ONNX export (default: the shipped one)")
+    ap.add_argument("--classifier", type=Path, help="another classifier to score, an ONNX (default: the shipped one)")
     ap.add_argument("--readers", type=Path, nargs="*", default=list(READER_WEIGHTS),
                     help="the readers' weights (default: the shipped ones; none: the classifier names tiles alone)")
     args = ap.parse_args(argv)
@@ -238,13 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     photos = real_photos(args.real)
     big = synth.make_scene(synth.SceneSpec(0, 12, "speed", 12.0, 12.0), synth.load_styles(args.art))[0]
     w, h = Image.open(io.BytesIO(big)).size
-    models = [Mjscore(args.finder, readers)]
+    models = [Mjscore(args.finder, readers, args.classifier)]
     if not args.no_baseline:
         try:
             models.append(Baseline())
         except ImportError:
             print("mahjong-detector not installed (pip install mahjong-detector): baseline skipped")
     report: dict = {"finder": str(args.finder or "models/tile_finder.onnx"), "readers": [str(r) for r in readers],
+                    "classifier": str(args.classifier or "models/tile_classifier.onnx"),
                     "held_out_style": list(synth.HELD_OUT_STYLES), "hands": args.hands, "sets": args.sets,
                     "real_photos_held_out": len(photos), "speed_image": f"{w}x{h} JPEG ({w * h / 1e6:.1f} MP)"}
     for m in models:

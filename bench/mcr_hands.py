@@ -1,11 +1,19 @@
-"""Seeded random legal MCR hands, for the differential test and the benchmark."""
+"""Seeded random legal MCR hands, and the same hands as PyMahjongGB's arguments and as requests.
+
+For the differential test (``tests/scorer/mcr/test_reference.py``) and the benchmark
+(``python -m bench.score_mcr``). In a fifth of the hands the concealed part holds a few ranks of one
+suit that split several ways, where readings often tie, so that the tie-break meets the reference's.
+"""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Any
 
-from scorer.hand import WINDS, Hand, Meld, MeldKind, WinContext
-from scorer.tiles import Tile, tile_from_index
+from scorer.hand import WINDS, Hand, Meld, MeldKind, WinContext, Wind
+from scorer.suits import suit_ways
+from scorer.tiles import Suit, Tile, tile_from_index
 
 _KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))
 
@@ -55,6 +63,15 @@ def _try(rng: random.Random) -> tuple[Hand, WinContext] | None:
             if not take(pair, 2):
                 return None
             concealed += [pair, pair]
+    elif shape < 0.3:  # a concealed part in a few ranks of one suit that reads several ways (ties are likely)
+        part = _several_ways(rng)
+        if part is None:
+            return None
+        for k in part:
+            take(k, 1)
+        concealed = list(part)
+        if not _sets(rng, 4 - len(part) // 3, counts, concealed, melds, allow_melds=True):
+            return None
     else:
         if not _sets(rng, 4, counts, concealed, melds, allow_melds=True):
             return None
@@ -86,13 +103,32 @@ def _try(rng: random.Random) -> tuple[Hand, WinContext] | None:
     return hand, ctx
 
 
+def _several_ways(rng: random.Random) -> list[int] | None:
+    """Two or three sets and a pair within four or five ranks of one suit that split more than one way."""
+    width = rng.choice((4, 5))
+    start = 9 * rng.randrange(3) + rng.randrange(10 - width)
+    for _ in range(20):
+        tiles = []
+        for _set in range(rng.choice((2, 3))):
+            if rng.random() < 0.6:
+                first = rng.randrange(start, start + width - 2)
+                tiles += [first, first + 1, first + 2]
+            else:
+                tiles += [rng.randrange(start, start + width)] * 3
+        tiles += [rng.randrange(start, start + width)] * 2
+        segment = tuple(tiles.count(k) for k in range(start - start % 9, start - start % 9 + 9))
+        if max(segment) <= 4 and len(suit_ways(segment, start - start % 9)) > 1:
+            return tiles
+    return None
+
+
 def _sets(rng: random.Random, n: int, counts: list[int], concealed: list[int], melds: list[Meld],
           allow_melds: bool) -> bool:
     for _ in range(n):
         r = rng.random()
         if r < 0.5:
-            suit, start = rng.randrange(3), rng.randrange(7)
-            idx = [9 * suit + start + k for k in range(3)]
+            first = 9 * rng.randrange(3) + rng.randrange(7)
+            idx = [first, first + 1, first + 2]
             if any(counts[i] >= 4 for i in idx):
                 return False
             for i in idx:
@@ -114,3 +150,120 @@ def _sets(rng: random.Random, n: int, counts: list[int], concealed: list[int], m
         else:
             concealed.extend(idx)
     return True
+
+
+# --- the same hand for PyMahjongGB ------------------------------------------------------------------
+
+_SUIT = {"W": Suit.MAN, "B": Suit.PIN, "T": Suit.SOU}
+_HONOR = {"F1": 1, "F2": 2, "F3": 3, "F4": 4, "J1": 7, "J2": 6, "J3": 5}
+_HONOR_NAME = {rank: name for name, rank in _HONOR.items()}
+_LETTER = {Suit.MAN: "W", Suit.PIN: "B", Suit.SOU: "T"}
+_WIND = "ESWN"
+
+
+def gb_tile(name: str) -> Tile:
+    """The tile of a PyMahjongGB tile name (``W1`` 1m, ``B1`` 1p, ``T1`` 1s, ``F1`` East, ``J1`` Red)."""
+    if name in _HONOR:
+        return Tile(Suit.HONOR, _HONOR[name])
+    return Tile(_SUIT[name[0]], int(name[1]))
+
+
+def to_gb(tile: Tile) -> str:
+    """PyMahjongGB's name of a tile."""
+    if tile.suit is Suit.HONOR:
+        return _HONOR_NAME[tile.rank]
+    return _LETTER[tile.suit] + str(tile.rank)
+
+
+def hand_string(args: dict[str, Any]) -> str:
+    """The mjscore hand string of PyMahjongGB arguments."""
+    parts = []
+    for kind, name, offer in args["pack"]:
+        tile = gb_tile(name)
+        if kind == "CHI":
+            tiles = [Tile(tile.suit, tile.rank + d) for d in (-1, 0, 1)]
+        else:
+            tiles = [tile] * (3 if kind == "PENG" else 4)
+        body = "".join(str(t) for t in tiles)
+        parts.append(f"({body})" if kind == "GANG" and offer == 0 else f"[{body}]")
+    parts.append("".join(str(gb_tile(n)) for n in args["hand"]))
+    parts.append("+" + str(gb_tile(args["winTile"])))
+    parts.append("".join(f"{i + 1}f" for i in range(args["flowerCount"])))
+    return " ".join(p for p in parts if p)
+
+
+def context(args: dict[str, Any]) -> WinContext:
+    """The win context of PyMahjongGB arguments (on a discard, the seat before the winner dealt in)."""
+    seat = Wind(_WIND[args["seatWind"]])
+    self_draw = args["isSelfDrawn"]
+    return WinContext(
+        self_draw=self_draw,
+        seat_wind=seat,
+        round_wind=Wind(_WIND[args["prevalentWind"]]),
+        discarder=None if self_draw else seat.after(3),
+        last_tile=args["isWallLast"],
+        kong_replacement=args["isAboutKong"] and self_draw,
+        robbing_kong=args["isAboutKong"] and not self_draw,
+        last_of_kind=args["is4thTile"],
+    )
+
+
+def gb_args(hand: Hand, ctx: WinContext) -> dict[str, Any]:
+    """``MahjongFanCalculator`` keyword arguments for a hand and its win context."""
+    pack = []
+    for meld in hand.melds:
+        if meld.kind is MeldKind.CHOW:
+            pack.append(("CHI", to_gb(meld.tiles[1]), 1))
+        elif meld.kind is MeldKind.PUNG:
+            pack.append(("PENG", to_gb(meld.tiles[0]), 1))
+        else:
+            pack.append(("GANG", to_gb(meld.tiles[0]), 0 if meld.concealed else 1))
+    return {
+        "pack": tuple(pack),
+        "hand": tuple(to_gb(t) for t in hand.concealed),
+        "winTile": to_gb(hand.win_tile),
+        "flowerCount": len(hand.flowers),
+        "isSelfDrawn": ctx.self_draw,
+        "is4thTile": ctx.last_of_kind,
+        "isAboutKong": ctx.kong_replacement or ctx.robbing_kong,
+        "isWallLast": ctx.last_tile,
+        "seatWind": _WIND.index(ctx.seat_wind.value),
+        "prevalentWind": _WIND.index(ctx.round_wind.value),
+    }
+
+
+_ALIASES = {"独听・单钓": "单钓将", "独听・嵌张": "坎张", "独听・边张": "边张"}
+
+
+def fan_id(gb_name: str) -> str:
+    """Our fan id of a PyMahjongGB fan name (its wait fans carry a 独听 prefix)."""
+    from scorer.mcr.patterns import PATTERNS
+
+    name = _ALIASES.get(gb_name, gb_name)
+    return next(p.id for p in PATTERNS if p.name_zh == name)
+
+
+def reference_fans(hand: Hand, ctx: WinContext) -> Counter[str]:
+    """PyMahjongGB's fans of a hand, as our ids with their counts."""
+    from MahjongGB import MahjongFanCalculator
+
+    from scorer.mcr.patterns import BY_ID
+
+    out: Counter[str] = Counter()
+    for points, name in MahjongFanCalculator(**gb_args(hand, ctx)):
+        fid = fan_id(name)
+        out[fid] += points // BY_ID[fid].value
+    return out
+
+
+def request(hand: Hand, ctx: WinContext) -> dict[str, Any]:
+    """The contract's request object for a hand (the fields that differ from the defaults)."""
+    obj: dict[str, Any] = {"rules": "mcr", "hand": str(hand)}
+    for name in ("self_draw", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind"):
+        if getattr(ctx, name):
+            obj[name] = True
+    obj["seat_wind"] = ctx.seat_wind.value
+    obj["round_wind"] = ctx.round_wind.value
+    if ctx.discarder is not None:
+        obj["discarder"] = ctx.discarder.value
+    return obj

@@ -1,7 +1,8 @@
 """Seeded random legal Riichi hands, and the same hand as the ``mahjong`` library's arguments.
 
-For the differential test and the benchmark. Hands lean towards what makes yaku (one suit,
-honours, pungs, terminals) so that most of them win; the flags are random but consistent.
+For the differential test (``tests/scorer/riichi/test_differential.py``) and the benchmark
+(``python -m bench.score_riichi``). Hands lean towards what makes yaku (one suit, honours, pungs,
+terminals) so that most of them win; the flags are random but consistent.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 from scorer.hand import WINDS, Hand, Meld, MeldKind, WinContext
 from scorer.riichi import RiichiContext
 from scorer.tiles import Tile, tile_from_index
+
+from .mcr_hands import request as win_request
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -255,3 +258,29 @@ def build_library_args(spec: dict[str, Any]) -> dict[str, Any]:
     return {"tiles": spec["tiles"], "win_tile": spec["win_tile"], "melds": melds,
             "dora_indicators": spec["dora_indicators"], "ura_dora_indicators": spec["ura_dora_indicators"],
             "config": config}
+
+
+# --- the same case as a request ---------------------------------------------------------------------
+
+
+def request(case: Case) -> dict[str, Any]:
+    """The contract's request object for a case, with the library's settings as options."""
+    rc = case.rc
+    obj = {**win_request(case.hand, case.ctx), "rules": "riichi"}  # the same fields as an MCR request
+    riichi: dict[str, Any] = {}
+    for name in ("riichi", "double_riichi", "ippatsu", "tenhou", "chiihou"):
+        if getattr(rc, name):
+            riichi[name] = True
+    if rc.dora_indicators:
+        riichi["dora_indicators"] = "".join(str(t) for t in rc.dora_indicators)
+    if rc.ura_indicators:
+        riichi["ura_indicators"] = "".join(str(t) for t in rc.ura_indicators)
+    if rc.honba:
+        riichi["honba"] = rc.honba
+    if rc.riichi_sticks:
+        riichi["riichi_sticks"] = rc.riichi_sticks
+    if riichi:
+        obj["riichi"] = riichi
+    obj["options"] = {"has_open_tanyao": False, "has_aka_dora": case.aka, "renhou_as_yakuman": False,
+                      **dict(case.options)}
+    return obj

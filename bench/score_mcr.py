@@ -1,57 +1,84 @@
-"""Hands per second for mjscore's MCR scorer and PyMahjongGB (C++) on the same 2000 random hands.
+"""Hands per second: mjscore's MCR scorer against PyMahjongGB (C++), on the same seeded random hands.
 
-    python -m bench.score_mcr [--hands 2000] [--seed 1] [--repeat 3]
+    python -m bench.score_mcr [--hands 2000] [--rounds 7] [--seed 1]
 
-Both score the same hands in this one process; the figure is the best of ``--repeat`` passes.
-mjscore's caches are cleared before each pass, so every pass is a cold one.
+Two comparisons, the two sides alternating round by round in this one process (``bench/timing.py``):
+
+- in-process: ``scorer.mcr.score(hand, ctx)`` on ready Hand and WinContext objects, against
+  ``MahjongFanCalculator(**kwargs)`` on its ready keyword arguments;
+- JSON in and out: ``mjscore batch`` (``api.cli.run_batch``) reading JSON Lines of requests and writing
+  JSON Lines of results, against a loop that reads the same hands as JSON lines of PyMahjongGB's
+  arguments, calls it and writes its fans as a JSON line.
+
+Every round scores hands of its own (``bench/mcr_hands.py``, ``--hands`` each), so no hand is scored
+twice; mjscore's tables of per-suit shapes fill as they are met and are never keyed by whole hands.
+Printed: the medians of the rounds and the median of the per-round ratios (target: 0.33 and more), and
+for scale mjscore's batch against PyMahjongGB in-process.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import random
-import time
+from typing import Any
 
-from bench.gb import gb_args
-from bench.mcr_hands import random_hand
-from scorer.decompose import _complete, _divide, waits
-from scorer.mcr import combinations, score
+from MahjongGB import MahjongFanCalculator
+
+from api.cli import run_batch
+from scorer.mcr import score
+
+from .mcr_hands import gb_args, random_hand, request
+from .timing import alternate, ratio, show
 
 
-def _clear_caches() -> None:
-    for cached in (_divide, _complete, waits, combinations.chow_fans, combinations.pung_fans):
-        cached.cache_clear()
+def reference_batch(lines: str, out: io.StringIO) -> None:
+    """PyMahjongGB with JSON in and out: one line of its arguments in, one line of its fans out."""
+    for line in lines.splitlines():
+        args: dict[str, Any] = json.loads(line)
+        args["pack"] = tuple(tuple(p) for p in args["pack"])
+        args["hand"] = tuple(args["hand"])
+        out.write(json.dumps(MahjongFanCalculator(**args), ensure_ascii=False) + "\n")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--hands", type=int, default=2000)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands per round")
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from MahjongGB import MahjongFanCalculator
 
     rng = random.Random(args.seed)
-    hands = [random_hand(rng) for _ in range(args.hands)]
-    gb = [gb_args(h, c) for h, c in hands]
+    hands = [[random_hand(rng) for _ in range(args.hands)] for _ in range(args.rounds + 1)]
+    kwargs = [[gb_args(h, c) for h, c in round_hands] for round_hands in hands]
+    requests = ["\n".join(json.dumps(request(h, c)) for h, c in round_hands) + "\n" for round_hands in hands]
+    gb_lines = ["\n".join(json.dumps(a) for a in round_args) + "\n" for round_args in kwargs]
 
-    ours = theirs = float("inf")
-    for _ in range(args.repeat):
-        _clear_caches()
-        start = time.perf_counter()
-        for hand, ctx in hands:
+    def ours(number: int) -> None:
+        for hand, ctx in hands[number]:
             score(hand, ctx)
-        ours = min(ours, time.perf_counter() - start)
-        start = time.perf_counter()
-        for kwargs in gb:
-            MahjongFanCalculator(**kwargs)
-        theirs = min(theirs, time.perf_counter() - start)
-    n = len(hands)
-    print(f"hands: {n} (seed {args.seed}), best of {args.repeat} cold passes")
-    print(f"mjscore     {n / ours:10.0f} hands/s")
-    print(f"PyMahjongGB {n / theirs:10.0f} hands/s")
-    print(f"ratio mjscore/PyMahjongGB: {theirs / ours:.3f} (target >= 0.333)")
 
+    def theirs(number: int) -> None:
+        for kw in kwargs[number]:
+            MahjongFanCalculator(**kw)
+
+    def ours_batch(number: int) -> None:
+        out = io.StringIO()
+        if run_batch(io.StringIO(requests[number]), out):
+            raise SystemExit("mjscore batch refused a hand")
+
+    def theirs_batch(number: int) -> None:
+        reference_batch(gb_lines[number], io.StringIO())
+
+    seconds = alternate({"ours": ours, "theirs": theirs, "ours_batch": ours_batch, "theirs_batch": theirs_batch},
+                        args.rounds)
+    n = args.hands
+    names = ("mjscore", "PyMahjongGB")
+    print(f"hands: {n} per round, {args.rounds} rounds (seed {args.seed}); medians")
+    show("in-process (ready objects):", n, seconds["ours"], seconds["theirs"], names, 0.33)
+    show("JSON in and out (mjscore batch):", n, seconds["ours_batch"], seconds["theirs_batch"], names, 0.33)
+    print(f"  for scale, mjscore batch/PyMahjongGB in-process: {ratio(seconds['ours_batch'], seconds['theirs']):.3f}")
 
 if __name__ == "__main__":
     main()

@@ -38,7 +38,7 @@ def is_complete_tiles(names: Iterable[str]) -> bool:
     >>> is_complete_tiles("1m 4m 7m 2p 8p 3s 6s 1z 2z 3z 4z 5z 6z 7z".split()), is_complete_tiles(["0p", "5p"])
     (True, True)
     """
-    counts = [0] * 34
+    counts: list[int] = [0] * 34
     for name in names:
         index = _INDEX.get(name)
         if index is None:

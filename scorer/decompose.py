@@ -1,7 +1,7 @@
 """Every reading of a hand: sets and a pair, seven pairs, thirteen orphans, knitted shapes.
 
 Counts are 34-tuples (m 0-8, p 9-17, s 18-26, z 27-33), as in the 34-array of the riichi world.
-``divide`` is cached on the counts, so the same concealed part is divided once.
+The sets and a pair are found suit by suit by ``scorer.suits``, which keeps each suit's ways.
 Wild tiles (Fuzhou's gold) are passed as a number; a set made only of wilds has the index ``WILD``.
 """
 
@@ -9,22 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 from itertools import permutations
+from typing import Final
 
+from . import suits
 from .hand import Hand, Meld, MeldKind
 from .tiles import Tile, format_tiles, tile_from_index
 
 Counts = tuple[int, ...]
 Block = tuple[MeldKind, int]  # (chow, first index) or (pung, index); a pair is kept apart
-WILD = -1
+WILD: Final = suits.WILD
 
-KNITTED_SEQUENCES: tuple[tuple[int, ...], ...] = tuple(
+KNITTED_SEQUENCES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(9 * suit + rank for suit, start in zip(order, (0, 1, 2), strict=True) for rank in range(start, 9, 3))
     for order in permutations(range(3))
 )
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-HONORS = range(27, 34)
+ORPHANS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+HONORS: Final = range(27, 34)
 
 
 class Shape(StrEnum):
@@ -71,7 +72,7 @@ def counts_of(tiles: tuple[Tile, ...] | list[Tile]) -> Counts:
     >>> counts_of([Tile.parse("1m"), Tile.parse("1m"), Tile.parse("7z")])[0]
     2
     """
-    counts = [0] * 34
+    counts: list[int] = [0] * 34
     for tile in tiles:
         counts[tile.index] += 1
     return tuple(counts)
@@ -80,225 +81,43 @@ def counts_of(tiles: tuple[Tile, ...] | list[Tile]) -> Counts:
 def divide(counts: Counts, sets: int, wilds: int = 0) -> tuple[tuple[tuple[Block, ...], int], ...]:
     """All ways to split ``counts`` (plus ``wilds``) into ``sets`` sets and one pair.
 
-    Each way is ``(blocks, pair_index)``, blocks sorted. Cached on its arguments.
+    Each way is ``(blocks, pair_index)``, blocks sorted (chows, then pungs); ways in the order of
+    ``scorer.suits`` (each suit walked lowest tile first: pung, chow, then the pair), which settles exact
+    ties between readings.
 
     >>> [(b, pair) for b, pair in divide(counts_of([Tile.parse(t) for t in "1m 1m 1m 2m 3m".split()]), 1)]
     [(((<MeldKind.CHOW: 'chow'>, 0),), 0)]
     """
     if sum(counts) + wilds != 3 * sets + 2:
         return ()
-    return _divide(counts, sets, wilds)
+    if wilds:
+        return tuple((tuple((_CHOW if s[0] else _PUNG, s[1]) for s in found), pair)
+                     for found, pair in suits.wild_ways(counts, sets, wilds))
+    return tuple((tuple((_CHOW, c) for c in chows) + tuple((_PUNG, p) for p in pungs), pair)
+                 for _, pair, chows, pungs in suits.ways(counts))
 
 
-@lru_cache(maxsize=65536)
-def _divide(counts: Counts, sets: int, wilds: int) -> tuple[tuple[tuple[Block, ...], int], ...]:
-    if wilds == 0:
-        return _divide_plain(counts)
-    found: dict[tuple[tuple[Block, ...], int], None] = {}
-    work = list(counts)
-    blocks: list[Block] = []
-
-    def walk(start: int, wild: int, pair: int | None) -> None:
-        i = start
-        while i < 34 and work[i] == 0:
-            i += 1
-        if i == 34:
-            _finish_with_wilds(wild, pair)
-            return
-        n = work[i]
-        # pung (with wilds filling in)
-        for real in (3, 2, 1) if wild else (3,):
-            if n >= real and 3 - real <= wild:
-                work[i] -= real
-                blocks.append((MeldKind.PUNG, i))
-                walk(i, wild - (3 - real), pair)
-                blocks.pop()
-                work[i] += real
-        # chows in which tile i is the lowest real tile
-        if i < 27:
-            rank = i % 9
-            for low in (rank, rank - 1, rank - 2) if wild else (rank,):
-                if low < 0 or low > 6:
-                    continue
-                base = i - rank + low
-                need = [base + k for k in range(3) if base + k != i]
-                missing = [t for t in need if t < i or work[t] == 0]
-                if len(missing) > wild or any(t < i for t in need if t not in missing):
-                    continue
-                taken = [t for t in need if t not in missing]
-                work[i] -= 1
-                for t in taken:
-                    work[t] -= 1
-                blocks.append((MeldKind.CHOW, base))
-                walk(i, wild - len(missing), pair)
-                blocks.pop()
-                for t in taken:
-                    work[t] += 1
-                work[i] += 1
-        # the pair
-        if pair is None:
-            for real in (2, 1) if wild else (2,):
-                if n >= real and 2 - real <= wild:
-                    work[i] -= real
-                    walk(i, wild - (2 - real), i)
-                    work[i] += real
-
-    def _finish_with_wilds(wild: int, pair: int | None) -> None:
-        extra: list[Block] = []
-        if pair is None:
-            if wild < 2:
-                return
-            wild -= 2
-            pair = WILD
-        if wild % 3:
-            return
-        extra = [(MeldKind.PUNG, WILD)] * (wild // 3)
-        all_blocks = blocks + extra
-        if len(all_blocks) != sets:
-            return
-        found[(tuple(sorted(all_blocks)), pair)] = None
-
-    walk(0, wilds, None)
-    return tuple(found)
+_CHOW, _PUNG = MeldKind.CHOW, MeldKind.PUNG
 
 
-def _divide_plain(counts: Counts) -> tuple[tuple[tuple[Block, ...], int], ...]:
-    """``divide`` without wilds: the same ways in the same order (pungs, chows, then the pair, as the
-    reference calculator; the order settles exact ties between readings), found faster."""
-    found: dict[tuple[tuple[Block, ...], int], None] = {}
-    work = list(counts)
-    blocks: list[Block] = []
-    pung, chow = MeldKind.PUNG, MeldKind.CHOW
-
-    def walk(i: int, pair: int) -> None:
-        while i < 34 and not work[i]:
-            i += 1
-        if i == 34:
-            if pair >= 0:
-                found[(tuple(sorted(blocks)), pair)] = None
-            return
-        n = work[i]
-        if n >= 3:
-            work[i] = n - 3
-            blocks.append((pung, i))
-            walk(i, pair)
-            blocks.pop()
-            work[i] = n
-        if i < 27 and i % 9 < 7 and work[i + 1] and work[i + 2]:
-            work[i] = n - 1
-            work[i + 1] -= 1
-            work[i + 2] -= 1
-            blocks.append((chow, i))
-            walk(i, pair)
-            blocks.pop()
-            work[i] = n
-            work[i + 1] += 1
-            work[i + 2] += 1
-        if pair < 0 and n >= 2:
-            work[i] = n - 2
-            walk(i, i)
-            work[i] = n
-
-    walk(0, -1)
-    return tuple(found)
-
-
-@lru_cache(maxsize=65536)
 def waits(before: Counts) -> frozenset[int]:
     """The tiles that would complete ``before`` (3n+1 tiles) as sets and a pair.
-
-    One search: take sets off until one tile is left (it waits for its pair) or four are (a pair and
-    two tiles that wait for the third of their set).
 
     >>> sorted(waits(counts_of([Tile.parse(t) for t in "2m 3m 5p 5p".split()])))
     [0, 3]
     """
-    out: set[int] = set()
-    work = list(before)
-
-    def partial() -> None:
-        tiles = [i for i in range(34) for _ in range(work[i])]
-        if len(tiles) == 1:
-            out.add(tiles[0])
-            return
-        a, b = tiles
-        if a == b:
-            out.add(a)
-        elif a < 27 and a // 9 == b // 9:
-            if b == a + 1:
-                if a % 9 > 0:
-                    out.add(a - 1)
-                if b % 9 < 8:
-                    out.add(b + 1)
-            elif b == a + 2:
-                out.add(a + 1)
-
-    def walk(start: int, left: int) -> None:
-        if left == 1:
-            partial()
-            return
-        if left == 4:
-            for i in range(34):
-                if work[i] >= 2:
-                    work[i] -= 2
-                    partial()
-                    work[i] += 2
-        for i in range(start, 34):  # sets are taken in order, each from any tile not below the last
-            if not work[i]:
-                continue
-            if work[i] >= 3:
-                work[i] -= 3
-                walk(i, left - 3)
-                work[i] += 3
-            if i < 27 and i % 9 < 7 and work[i + 1] and work[i + 2]:
-                work[i] -= 1
-                work[i + 1] -= 1
-                work[i + 2] -= 1
-                walk(i, left - 3)
-                work[i] += 1
-                work[i + 1] += 1
-                work[i + 2] += 1
-
-    total = sum(before)
-    if total % 3 == 1:
-        walk(0, total)
-    return frozenset(out)
+    if sum(before) % 3 != 1:
+        return frozenset()
+    return suits.wait_tiles(before)
 
 
 def is_complete(counts: Counts, sets: int) -> bool:
-    """Whether ``counts`` split into ``sets`` sets and a pair (faster than listing the ways).
+    """Whether ``counts`` split into ``sets`` sets and a pair.
 
     >>> is_complete(counts_of([Tile.parse(t) for t in "1m 1m 1m 2m 3m".split()]), 1)
     True
     """
-    return sum(counts) == 3 * sets + 2 and _complete(counts, False)
-
-
-@lru_cache(maxsize=131072)
-def _complete(counts: Counts, paired: bool) -> bool:
-    i = 0
-    while i < 34 and counts[i] == 0:
-        i += 1
-    if i == 34:
-        return paired
-    n = counts[i]
-    work = list(counts)
-    if n >= 3:
-        work[i] -= 3
-        if _complete(tuple(work), paired):
-            return True
-        work[i] += 3
-    if not paired and n >= 2:
-        work[i] -= 2
-        if _complete(tuple(work), True):
-            return True
-        work[i] += 2
-    if i < 27 and i % 9 < 7 and counts[i + 1] and counts[i + 2]:
-        work[i] -= 1
-        work[i + 1] -= 1
-        work[i + 2] -= 1
-        return _complete(tuple(work), paired)
-    return False
+    return sum(counts) == 3 * sets + 2 and suits.complete(counts)
 
 
 def decompose(hand: Hand, *, sets: int = 4, wilds: int = 0, wild_tile: Tile | None = None) -> tuple[Decomposition, ...]:

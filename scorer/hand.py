@@ -11,12 +11,23 @@ winning tile, ``+X`` the winning tile, ``f`` tiles flowers wherever they stand.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
-from .errors import ContextError, InvalidHandError, NotationError
-from .tiles import Suit, Tile, format_tiles, parse_tiles, sort_tiles
+from .errors import ContextError, InvalidHandError, NotationError, ScorerError
+from .tiles import (
+    CHOW_TEXT,
+    KONG_TEXT,
+    PUNG_TEXT,
+    Suit,
+    Tile,
+    format_tiles,
+    named_tile,
+    parse_tiles,
+    read_runs,
+    sort_tiles,
+)
 
 
 class MeldKind(StrEnum):
@@ -41,10 +52,12 @@ class Wind(StrEnum):
         return WINDS[("ESWN".index(self.value) + steps) % 4]
 
 
-WINDS = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+WINDS: Final[tuple[Wind, ...]] = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+_SIZE: Final = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}
+_FLOWERS: Final = 34  # the first flower's code (``Tile.code``)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Meld:
     """A set of tiles: a chow, pung or kong (exposed unless ``concealed``), or a pair.
 
@@ -56,17 +69,18 @@ class Meld:
     tiles: tuple[Tile, ...]
     concealed: bool = False
 
-    def __post_init__(self) -> None:
-        plain = sorted(t.plain() for t in self.tiles)
-        size = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4, MeldKind.PAIR: 2}[self.kind]
-        ok = len(plain) == size and plain[0].suit is not Suit.FLOWER
-        first = plain[0] if plain else Tile(Suit.FLOWER, 1)
+    def __init__(self, kind: MeldKind, tiles: tuple[Tile, ...], concealed: bool = False) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py); the fields' own order
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "concealed", concealed)
+        codes = sorted(t.code for t in self.tiles)  # 34-kind indices; flowers 34 and up
+        ok = len(codes) == _SIZE[self.kind] and codes[-1] < 34
         if ok and self.kind is MeldKind.CHOW:
-            ok = first.is_numbered and all(
-                t.suit == first.suit and t.rank == first.rank + i for i, t in enumerate(plain)
-            )
+            first = codes[0]
+            ok = first < 27 and first % 9 <= 6 and codes == [first, first + 1, first + 2]
         elif ok:
-            ok = all(t == first for t in plain)
+            ok = codes[0] == codes[-1]
         if not ok:
             msg = f"{format_tiles(self.tiles)} is no {self.kind}"
             raise InvalidHandError(msg)
@@ -77,7 +91,7 @@ class Meld:
         """The meld these tiles make: chow, pung or kong, told apart by the tiles."""
         if len(tiles) == 4:
             kind = MeldKind.KONG
-        elif len(tiles) == 3 and len({t.plain() for t in tiles}) == 1:
+        elif len(tiles) == 3 and tiles[0].code == tiles[1].code == tiles[2].code:
             kind = MeldKind.PUNG
         elif len(tiles) == 3:
             kind = MeldKind.CHOW
@@ -96,13 +110,22 @@ class Meld:
         return self.kind in (MeldKind.PUNG, MeldKind.KONG)
 
     def __str__(self) -> str:
-        body = format_tiles(self.tiles)
+        tiles = self.tiles
+        kind = self.kind
+        red = False
+        for tile in tiles:
+            red = red or tile.red
+        if kind is MeldKind.PAIR or red:
+            body = format_tiles(tiles)
+        else:
+            texts = CHOW_TEXT if kind is MeldKind.CHOW else PUNG_TEXT if kind is MeldKind.PUNG else KONG_TEXT
+            body = texts[tiles[0].code]
         if not self.concealed:
             return f"[{body}]"
         return f"({body})" if self.kind is MeldKind.KONG else body
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Hand:
     """A winning hand as laid down: concealed tiles, melds, the winning tile, flowers.
 
@@ -115,33 +138,41 @@ class Hand:
     win_tile: Tile
     flowers: tuple[Tile, ...] = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "concealed", sort_tiles(self.concealed))
-        object.__setattr__(self, "flowers", sort_tiles(self.flowers))
-        flower = Suit.FLOWER
-        if self.win_tile.suit is flower:
+    def __init__(self, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], win_tile: Tile,
+                 flowers: tuple[Tile, ...] = ()) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py)
+        object.__setattr__(self, "concealed", sort_tiles(concealed))
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "win_tile", win_tile)
+        object.__setattr__(self, "flowers", sort_tiles(flowers) if flowers else ())
+        if self.win_tile.code >= _FLOWERS:
             msg = f"the winning tile {self.win_tile} is a flower: flowers are set aside, never won on"
             raise InvalidHandError(msg)
+        counts: list[int] = [0] * 42  # by code: 34 kinds, then the eight flowers
         for tile in self.concealed:
-            if tile.suit is flower:
+            if tile.code >= _FLOWERS:
                 msg = f"flower {tile} stands among the concealed tiles; flowers are kept apart"
                 raise InvalidHandError(msg)
+            counts[tile.code] += 1
         for tile in self.flowers:
-            if tile.suit is not flower:
+            if tile.code < _FLOWERS:
                 msg = f"{tile} is not a flower"
                 raise InvalidHandError(msg)
+            counts[tile.code] += 1
         for meld in self.melds:
             if meld.concealed and meld.kind is not MeldKind.KONG:
                 msg = f"{meld} is concealed, but only kongs are laid down concealed"
                 raise InvalidHandError(msg)
-        counts = Counter(self.all_tiles)  # a red five counts as its five (equality ignores the mark)
-        counts.update(self.flowers)
-        for tile, count in counts.items():
-            limit = 1 if tile.suit is flower else 4
-            if count > limit:
-                where = "flower" if tile.suit is flower else "tile"
-                msg = f"{count} copies of {tile.plain()}: a set has {limit} of each {where}"
-                raise InvalidHandError(msg)
+            for tile in meld.tiles:
+                counts[tile.code] += 1
+        counts[self.win_tile.code] += 1
+        if max(counts[:_FLOWERS]) > 4 or max(counts[_FLOWERS:]) > 1:
+            for tile in (*self.all_tiles, *self.flowers):  # the first tile held too often names the error
+                limit = 1 if tile.code >= _FLOWERS else 4
+                if counts[tile.code] > limit:
+                    where = "flower" if limit == 1 else "tile"
+                    msg = f"{counts[tile.code]} copies of {tile.plain()}: a set has {limit} of each {where}"
+                    raise InvalidHandError(msg)
 
     @property
     def all_tiles(self) -> tuple[Tile, ...]:
@@ -180,22 +211,93 @@ class Hand:
         return format_hand(self)
 
 
-_LOOSE = re.compile(r"[^\s\[\]()+]+")
-MAX_HAND_LENGTH = 256  # 18 tiles, 8 flowers, brackets and spaces fit many times over
+_LOOSE: Final = re.compile(r"[^\s\[\]()+]+")
+MAX_HAND_LENGTH: Final = 256  # 18 tiles, 8 flowers, brackets and spaces fit many times over
 
 
-def parse_hand(text: str) -> Hand:
-    """A hand from its string; errors name the column.
+def parse_hand(text: str, flowers: str = "") -> Hand:
+    """A hand from its string; errors name the column. ``flowers`` are more flower tiles written apart
+    (the request's ``flowers`` field), read after the hand.
 
     >>> str(parse_hand("[555z](1111m)123p789s5s+5s 2f"))
     '[555z] (1111m) 123p5789s +5s 2f'
     """
     if not isinstance(text, str):
-        msg = f"a hand must be a string, not {type(text).__name__}"
-        raise NotationError(msg, None)
+        raise not_text(text)
     if len(text) > MAX_HAND_LENGTH:
         msg = f"the hand string has {len(text)} characters; a hand is written in at most {MAX_HAND_LENGTH}"
         raise NotationError(msg, MAX_HAND_LENGTH)
+    parts = _read_quickly(text) if _HAND.fullmatch(text) else None
+    concealed, melds, win_tile, set_aside = parts or _read(text)
+    if flowers:
+        set_aside += parse_flowers(flowers)
+    return Hand(concealed=concealed, melds=melds, win_tile=win_tile, flowers=set_aside)
+
+
+Parts = tuple[tuple[Tile, ...], tuple[Meld, ...], Tile, tuple[Tile, ...]]  # concealed, melds, win, flowers
+_RUNS: Final = r"(?:[0-9]+[mpszf])+"  # tiles written as runs: digits, then their suit letter
+_TOKEN: Final = re.compile(rf"\s*(?:\[({_RUNS})\]|\(({_RUNS})\)|\+([0-9][mpszf])|({_RUNS}))")
+_HAND: Final = re.compile(rf"(?:\s*(?:\[{_RUNS}\]|\({_RUNS}\)|\+[0-9][mpszf]|{_RUNS}))*\s*")
+
+
+def _read_quickly(text: str) -> Parts | None:
+    """The parts of a well-formed hand string; None where anything is wrong (``_read`` then names it)."""
+    melds = []
+    loose: list[Tile] = []
+    win = None
+    for exposed, hidden, won, free in _TOKEN.findall(text):
+        if won:
+            if win is not None:
+                return None
+            win = named_tile(won)
+            if win is None:
+                return None
+            continue
+        if free:
+            tiles = read_runs(free)
+            if tiles is None:
+                return None
+            loose.extend(tiles)
+            continue
+        meld = _MELDS.get((exposed, hidden))
+        if meld is None:
+            meld = _meld(exposed, hidden)
+            if meld is None:
+                return None
+        melds.append(meld)
+    if win is None or win.suit is Suit.FLOWER:
+        return None
+    flower = Suit.FLOWER
+    for tile in loose:
+        if tile.suit is flower:
+            return (tuple(t for t in loose if t.suit is not flower), tuple(melds), win,
+                    tuple(t for t in loose if t.suit is flower))
+    return tuple(loose), tuple(melds), win, ()
+
+
+def _meld(exposed: str, hidden: str) -> Meld | None:
+    """The meld of a well-formed ``[...]`` (``exposed``) or ``(...)`` (``hidden``) body, kept for the next hand
+    that lays it down; None where it is no meld (``_read`` then names it)."""
+    tiles = read_runs(exposed or hidden)
+    if tiles is None:
+        return None
+    try:
+        meld = Meld.of(tiles, concealed=not exposed)
+    except ScorerError:  # a meld that is no meld
+        return None
+    if hidden and meld.kind is not MeldKind.KONG:
+        return None
+    if len(_MELDS) >= 4096:
+        _MELDS.clear()
+    _MELDS[(exposed, hidden)] = meld
+    return meld
+
+
+_MELDS: Final[dict[tuple[str, str], Meld]] = {}  # (exposed body, concealed body) -> its meld (frozen, so shared)
+
+
+def _read(text: str) -> Parts:
+    """The parts of a hand string read one character at a time, naming the column of anything wrong."""
     melds: list[Meld] = []
     loose: list[Tile] = []
     win: list[tuple[Tile, int]] = []
@@ -242,12 +344,17 @@ def parse_hand(text: str) -> Hand:
         msg = f"a second winning tile at column {win[1][1] + 1}: a hand wins on exactly one"
         raise NotationError(msg, win[1][1])
     win_tile = win[0][0]
-    flowers = [t for t in loose if t.suit is Suit.FLOWER]
     if win_tile.suit is Suit.FLOWER:
         msg = f"the winning tile at column {win[0][1] + 1} is a flower; flowers are set aside"
         raise NotationError(msg, win[0][1])
-    concealed = tuple(t for t in loose if t.suit is not Suit.FLOWER)
-    return Hand(concealed=concealed, melds=tuple(melds), win_tile=win_tile, flowers=tuple(flowers))
+    flower = Suit.FLOWER
+    return (tuple(t for t in loose if t.suit is not flower), tuple(melds), win_tile,
+            tuple(t for t in loose if t.suit is flower))
+
+
+def not_text(value: object) -> NotationError:
+    """The error for a hand that is no string (checked before ``parse_hand`` where the value comes from JSON)."""
+    return NotationError(f"a hand must be a string, not {type(value).__name__}", None)
 
 
 def _find_close(text: str, start: int, close: str) -> int:
@@ -282,7 +389,7 @@ def parse_flowers(text: str) -> tuple[Tile, ...]:
     return tiles
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class WinContext:
     """How the hand was won: the fields of the contract's request shared by every rule set."""
 
@@ -294,6 +401,19 @@ class WinContext:
     kong_replacement: bool = False
     robbing_kong: bool = False
     last_of_kind: bool = False
+
+    def __init__(self, self_draw: bool = False, seat_wind: Wind = Wind.EAST, round_wind: Wind = Wind.EAST,
+                 discarder: Wind | None = None, last_tile: bool = False, kong_replacement: bool = False,
+                 robbing_kong: bool = False, last_of_kind: bool = False) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py)
+        object.__setattr__(self, "self_draw", self_draw)
+        object.__setattr__(self, "seat_wind", seat_wind)
+        object.__setattr__(self, "round_wind", round_wind)
+        object.__setattr__(self, "discarder", discarder)
+        object.__setattr__(self, "last_tile", last_tile)
+        object.__setattr__(self, "kong_replacement", kong_replacement)
+        object.__setattr__(self, "robbing_kong", robbing_kong)
+        object.__setattr__(self, "last_of_kind", last_of_kind)
 
     def check(self, hand: Hand) -> None:
         """Raise ``ContextError`` where the flags contradict each other or the hand."""

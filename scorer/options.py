@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any, TypeVar
+from collections.abc import Hashable, Mapping
+from typing import Any, Final, TypeVar
 
 from .bounds import bounds_of, shown
 from .errors import ContextError
@@ -15,6 +15,8 @@ C = TypeVar("C")
 def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C:
     """``config`` with ``options`` applied; an unknown name or a wrong type is a ``ContextError``.
 
+    The same options on the same config give the same (frozen) settings object, made once.
+
     >>> from scorer.mcr.config import MCRConfig
     >>> apply_options(MCRConfig(), {"minimum": 6}, "mcr").minimum
     6
@@ -24,6 +26,26 @@ def apply_options(config: C, options: Mapping[str, Any] | None, rules: str) -> C
     if not isinstance(options, Mapping):
         msg = "'options' must be an object"
         raise ContextError(msg)
+    key: Hashable = (id(config), rules, tuple(options.items()), tuple(map(type, options.values())))  # 1 is not True
+    try:
+        made = _MADE.get(key)
+    except TypeError:  # a value that is no bool, int or str: refused below
+        made = key = None
+    if made is not None and made[0] is config:
+        changed: C = made[1]
+        return changed
+    changed = _apply(config, options, rules)
+    if key is not None:
+        if len(_MADE) >= 256:
+            _MADE.clear()
+        _MADE[key] = (config, changed)
+    return changed
+
+
+_MADE: Final[dict[Hashable, tuple[Any, Any]]] = {}  # (config's identity, rules, options) -> (config, settings)
+
+
+def _apply(config: C, options: Mapping[str, Any], rules: str) -> C:
     fields = {f.name: f for f in dataclasses.fields(config)}  # type: ignore[arg-type]
     limits = bounds_of(type(config))
     changes: dict[str, Any] = {}

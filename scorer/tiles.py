@@ -6,9 +6,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
+from typing import Final
 
 from .errors import NotationError
 
@@ -21,9 +24,9 @@ class Suit(StrEnum):
     FLOWER = "f"
 
 
-_MAX_RANK = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 8}
-_OFFSET = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
-NUMBERED = frozenset({Suit.MAN, Suit.PIN, Suit.SOU})
+_MAX_RANK: Final = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 8}
+_OFFSET: Final = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27, Suit.FLOWER: 34}
+NUMBERED: Final = frozenset({Suit.MAN, Suit.PIN, Suit.SOU})
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -37,6 +40,8 @@ class Tile:
     suit: Suit
     rank: int
     red: bool = field(default=False, compare=False)
+    code: int = field(init=False, repr=False, compare=False)  # the 34-kind index; flowers 34-41
+    sort_key: int = field(init=False, repr=False, compare=False)  # canonical order (``sort_tiles``)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= _MAX_RANK[self.suit]:
@@ -45,6 +50,9 @@ class Tile:
         if self.red and (self.rank != 5 or self.suit not in NUMBERED):
             msg = "only a numbered five can be red"
             raise NotationError(msg)
+        code = _OFFSET[self.suit] + self.rank - 1
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "sort_key", 2 * code + self.red)
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -61,7 +69,7 @@ class Tile:
         if self.suit is Suit.FLOWER:
             msg = "a flower has no 34-kind index"
             raise ValueError(msg)
-        return _OFFSET[self.suit] + self.rank - 1
+        return self.code
 
     @property
     def is_flower(self) -> bool:
@@ -90,6 +98,18 @@ class Tile:
         return f"Tile({str(self)!r})"
 
 
+def mask(indices: Iterable[int]) -> int:
+    """The bitmask of 34-kind indices (bit ``i`` for tile ``i``), as rule sets test the kinds a hand holds.
+
+    >>> bin(mask((0, 2)))
+    '0b101'
+    """
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
 def tile_from_index(index: int) -> Tile:
     """The plain tile of a 34-kind index.
 
@@ -99,8 +119,8 @@ def tile_from_index(index: int) -> Tile:
     return _BY_INDEX[index]
 
 
-_SUITS_BY_LETTER = {s.value: s for s in Suit}
-_BY_INDEX = tuple(
+_SUITS_BY_LETTER: Final = {s.value: s for s in Suit}
+_BY_INDEX: Final = tuple(
     Tile(suit, rank) for suit in (Suit.MAN, Suit.PIN, Suit.SOU, Suit.HONOR) for rank in range(1, _MAX_RANK[suit] + 1)
 )
 
@@ -111,6 +131,42 @@ def parse_tiles(text: str, start: int = 0) -> tuple[Tile, ...]:
     >>> [str(t) for t in parse_tiles("19m0p")]
     ['1m', '9m', '0p']
     """
+    if _RUNS.fullmatch(text):  # well-formed runs: read them at once, unless a tile does not exist
+        tiles = read_runs(text)
+        if tiles is not None:
+            return tiles
+    return _parse_tiles(text, start)  # to name what is wrong and its column
+
+
+def read_runs(text: str) -> tuple[Tile, ...] | None:
+    """The tiles of runs already known to be well formed (digits, then a suit letter); None where a tile
+    does not exist (``parse_tiles`` names it)."""
+    tiles = []
+    for digits, letter in _RUN.findall(text):
+        names = _BY_LETTER[letter]
+        for digit in digits:
+            tile = names.get(digit)
+            if tile is None:
+                return None
+            tiles.append(tile)
+    return tuple(tiles)
+
+
+def named_tile(name: str) -> Tile | None:
+    """The tile of a two-character name (``"5m"``, ``"0p"``); None where no such tile exists.
+
+    >>> named_tile("7z"), named_tile("8z")
+    (Tile('7z'), None)
+    """
+    return _TILES.get(name)
+
+
+_RUN: Final = re.compile(r"([0-9]+)([mpszf])")
+_RUNS: Final = re.compile(r"\s*(?:[0-9]+[mpszf]\s*)*")
+
+
+def _parse_tiles(text: str, start: int) -> tuple[Tile, ...]:
+    """``parse_tiles`` one character at a time, naming the column of anything wrong."""
     tiles: list[Tile] = []
     digits: list[tuple[str, int]] = []
     for offset, char in enumerate(text):
@@ -147,19 +203,19 @@ def _bad(digit: int, suit: Suit, position: int) -> Tile:
     raise NotationError(msg, position)
 
 
-_DIGITS = frozenset("0123456789")
-_TILES: dict[str, Tile] = {str(t): t for t in _BY_INDEX}  # every tile by its name, built once
+_DIGITS: Final = frozenset("0123456789")
+_TILES: Final[dict[str, Tile]] = {str(t): t for t in _BY_INDEX}  # every tile by its name, built once
 _TILES.update({f"{r}f": Tile(Suit.FLOWER, r) for r in range(1, 9)})
 _TILES.update({f"0{s}": Tile(Suit(s), 5, red=True) for s in "mps"})
-
-
-def _sort_key(tile: Tile) -> tuple[int, int, bool]:
-    return ("mpszf".index(tile.suit), tile.rank, tile.red)
+_BY_LETTER: Final = {letter: {name[0]: t for name, t in _TILES.items() if name[1] == letter} for letter in "mpszf"}
 
 
 def sort_tiles(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
     """Tiles in canonical order: m, p, s, z, f, then rank, a red five after the plain ones."""
-    return tuple(sorted(tiles, key=_sort_key))
+    return tuple(sorted(tiles, key=_SORT_KEY))
+
+
+_SORT_KEY: Final = attrgetter("sort_key")
 
 
 def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:
@@ -175,3 +231,16 @@ def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:
         if i + 1 == len(ordered) or ordered[i + 1].suit != tile.suit:
             out.append(tile.suit.value)
     return "".join(out)
+
+
+def _name(index: int) -> tuple[str, str]:
+    tile = _BY_INDEX[index]
+    return str(tile.rank), tile.suit.value
+
+
+# the notation of a set of plain tiles by its first 34-kind index: "123m", "111m", "1111m", "1m1m"
+CHOW_TEXT: Final = tuple(f"{r}{int(r) + 1}{int(r) + 2}{s}" if i < 27 and i % 9 < 7 else "" for i, (r, s) in
+                  enumerate(_name(i) for i in range(34)))
+PUNG_TEXT: Final = tuple(f"{r * 3}{s}" for r, s in (_name(i) for i in range(34)))
+KONG_TEXT: Final = tuple(f"{r * 4}{s}" for r, s in (_name(i) for i in range(34)))
+PAIR_TEXT: Final = tuple(f"{r}{s}{r}{s}" for r, s in (_name(i) for i in range(34)))

@@ -70,6 +70,19 @@ def test_batch_keeps_going_past_bad_lines() -> None:
     assert answers[3]["payments"]["S"] == -19
 
 
+def test_batch_answers_json_python_cannot_read() -> None:
+    hand = '"hand": "[555z]123p789s456m5s+5s"'
+    lines = io.StringIO(f'{{{hand}, "honba": {"9" * 5000}}}\n' + "[" * 100_000 + f"\n{{{hand}}}\n")
+    out = io.StringIO()
+    assert run_batch(lines, out, default_rules="mcr") == 2
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["ok"] for a in answers] == [False, False, True]
+    assert answers[0]["error"] == {"code": "bad_request", "message": answers[0]["error"]["message"]}
+    message = answers[0]["error"]["message"]
+    assert message.startswith("line 1: not readable JSON") and "5000 digits" in message
+    assert answers[1]["error"]["message"] == "line 2: JSON nested too deeply"
+
+
 def test_console_command_runs() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "api.cli", "batch", "--rules", "mcr"],

@@ -87,12 +87,13 @@ def add_marks(crops: np.ndarray, boxes: np.ndarray, share: float, rng: np.random
 
 def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
                limit: int = 0, marks: float = 0.0, size: int = CROP,
-               index_marks: list | None = None, decoys: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               index_marks: list | None = None, decoys: bool = True,
+               leave_out: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Jittered ``size``-pixel crops of every labelled tile in a split: (crops, class ids, up-direction bins);
     ``marks``: the share of crops given a random index mark (``add_marks``); ``index_marks``, when given, is extended
     by each crop's index mark as its style records it (``layout["marks"]``: "" none, None not known); without
     ``decoys``, the photos of decoy styles (``drawn-art --decoys``: a suit tile's body shows another number than
-    its label) are left out."""
+    its label) are left out; so are the tiles named in ``leave_out``."""
     crops, cls, ori = [], [], []
     files = sorted((data / "layout" / split).glob("*.json"))
     if limit:
@@ -105,7 +106,7 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
         if img is None:
             continue
         img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-        tiles = [t for t in layout["tiles"] if t["visible"] >= 0.6]
+        tiles = [t for t in layout["tiles"] if t["visible"] >= 0.6 and t["label"] not in leave_out]
         if not tiles:
             continue
         boxes = np.array([t["box"] for t in tiles], np.float64)
@@ -182,13 +183,14 @@ def evaluate(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, o: np.ndarray |
     import torch
 
     net.eval()
+    device = next(net.parameters()).device
     pc, po = [], []
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255
+            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float().to(device) / 255
             lc, lo = net(xb)
-            pc.append(lc.argmax(1).numpy())
-            po.append(lo.argmax(1).numpy())
+            pc.append(lc.argmax(1).cpu().numpy())
+            po.append(lo.argmax(1).cpu().numpy())
     res = {"n": int(len(y)), "top1": float((np.concatenate(pc) == y).mean())}
     if o is not None:
         res["orient"] = float((np.concatenate(po) == o).mean())
@@ -207,10 +209,13 @@ def train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
 
 
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
-                     init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP) -> dict:
+                     init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP,
+                     device: str = "cpu", leave_out: tuple[str, ...] = ()) -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
     from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
-    resamples its features to one size)."""
+    resamples its features to one size); ``device``: where PyTorch trains it (``cpu``, ``cuda``; the crops are
+    jittered on the CPU); ``leave_out``: names whose tiles the first dataset's crops leave out (the others' keep them:
+    a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two)."""
     import torch
     from torch import nn
 
@@ -220,7 +225,8 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
     t0 = time.time()
-    train = [load_synth(d, "train", 2, rng, marks=marks, size=size, decoys=False) for d in data]
+    train = [load_synth(d, "train", 2, rng, marks=marks, size=size, decoys=False, leave_out=leave_out if k == 0 else ())
+             for k, d in enumerate(data)]
     xs, ys, os_ = (np.concatenate(a) for a in zip(*train, strict=True))
     del train
     val = [load_synth(d, "val", 1, rng, size=size, decoys=False) for d in data]
@@ -233,7 +239,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     x_all = np.concatenate([xs, xrr])
     y_all = np.concatenate([ys, yrr])
     o_all = np.concatenate([os_, orr])
-    net = TileNet(len(NAMES))
+    net = TileNet(len(NAMES)).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     ckpt = run / "last.pt"
     start = 0
@@ -266,9 +272,10 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
             if len(idx) == 0:
                 continue
             xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
-            xb = augment(xb, gen)
+            xb = augment(xb, gen).to(device)
             lc, lo = net(xb)
-            loss = lossf(lc, torch.from_numpy(y_all[idx])) + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]))
+            loss = (lossf(lc, torch.from_numpy(y_all[idx]).to(device))
+                    + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]).to(device)))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -280,9 +287,10 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
         log.info(json.dumps(rec))
         torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "history": history,
                     "frozen_norms": frozen_norms}, ckpt)
-    export(net, run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
+    export(net.cpu(), run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
+               "leave_out": list(leave_out),
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}

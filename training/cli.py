@@ -43,6 +43,7 @@ from pathlib import Path
 
 from training import paths
 from vision.crops import CROP
+from vision.names import NAMES
 
 Run = Callable[[argparse.Namespace], int]
 FAMILIES = ("flower", "character", "dot", "mark")
@@ -64,7 +65,10 @@ def _drawn_art(args: argparse.Namespace) -> int:
 
     if args.birds and not args.borrow:
         args.parser.error("--birds goes with --borrow FACES")
-    drawn = draw_styles(args.cache, args.styles, args.seed, args.decoys, args.borrow, args.any_latin, args.birds)
+    if args.held_out and not args.hk:
+        args.parser.error("--held-out goes with --hk")
+    drawn = draw_styles(args.cache, args.styles, args.seed, args.decoys, args.borrow, args.any_latin, args.birds,
+                        args.hk, args.held_out)
     print(f"{drawn.styles} drawn styles from {drawn.fonts} fonts, {drawn.unicode} Unicode-tile styles in "
           f"{drawn.faces}; check {drawn.sheet}")
     return 0
@@ -147,7 +151,8 @@ def _classifier(args: argparse.Namespace) -> int:
     from training.classifier import train_classifier
 
     train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
-                     args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP)
+                     args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP, args.device,
+                     tuple(args.leave_out))
     print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
           f"ship it: python -m training ship --classifier-run {args.classifier_run})")
     return 0
@@ -172,7 +177,8 @@ def _reader(args: argparse.Namespace) -> int:
     run = args.reader_run or f"{args.family}_reader"
     try:
         train_reader([args.data, *args.also], args.real, args.runs / run, args.steps, args.init, args.lr or 1e-3,
-                     args.crop or 96, args.threads, family=args.family, hard_others=args.hard_others)
+                     args.crop or 96, args.threads, family=args.family, hard_others=args.hard_others,
+                     device=args.device)
     except ValueError as e:
         args.parser.error(str(e))
     print(f"reader: {args.runs / run / f'{args.family}_reader.onnx'} (ship it: python -m training ship-reader "
@@ -259,6 +265,9 @@ def _classifier_options(p: argparse.ArgumentParser) -> None:
                    help=f"crop side in pixels ({CROP} by default, 96 shipped; detection reads it from the weights)")
     p.add_argument("--marks", type=float, default=0.0, help="share of training crops given a random corner index mark")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
+    p.add_argument("--leave-out", nargs="*", default=[], choices=NAMES, metavar="NAME",
+                   help="tiles of these names are left out of --data's crops (not --also's)")
 
 
 def _card_options(p: argparse.ArgumentParser) -> None:
@@ -304,6 +313,13 @@ def parser() -> argparse.ArgumentParser:
                       help="draw captioned styles bp_NN instead, whose flowers show pictures cut from the flowers of "
                            "the fetched sets in FACES (not the held-out style), any picture on any flower: a reader "
                            "learns that the caption, not the picture, names a captioned flower")
+    kind.add_argument("--hk", action="store_true",
+                      help="draw Taiwanese and Hong Kong styles hk_NN instead: flowers and seasons as plant pictures "
+                           "with their character (梅蘭菊竹, 春夏秋冬) and a seat numeral 1-4 in a corner, most white "
+                           "dragons a blank white face, a coloured back (back.png)")
+    p.add_argument("--held-out", action="store_true",
+                   help="with --hk: the held-out variant hkx_NN, drawn with font families the hk_NN styles never "
+                        "draw with (evaluation only: bench/eval_tile_sets.py)")
     p.add_argument("--any-latin", action="store_true",
                    help="index numerals and captions in any font that draws them (Noto's, the CJK fonts' own, "
                         "DejaVu's), not DejaVu's four alone")
@@ -404,6 +420,7 @@ def parser() -> argparse.ArgumentParser:
                    help="this share of its other tiles are those its --init takes most for the family (the rest "
                         "drawn at random)")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
     _data(p)
     _real(p)
     _runs(p)

@@ -32,6 +32,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from training.fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
+from training.plants import FLOWER_PLANT, Plant, draw_plant, throw_plant
 from training.styles import DECOY_PREFIX, DRAWN_STYLES, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
 from vision.captions import CAPTIONS  # export sets' English captions: a style picks one word per flower
 from vision.names import FACE_NAMES, FLOWER_NAMES
@@ -128,6 +129,12 @@ def mahjong_fonts(root: Path) -> list[Path]:
             out.append(path)
     return out
 
+
+# Taiwanese and Hong Kong styles (``--hk``): picture flowers with their character and seat numeral, mostly blank white
+# dragons, a coloured back; ``hkx_`` styles, drawn with ``--held-out``, only with these font families (and the
+# ``hk_`` styles never with them), are the held-out variant ``bench/eval_tile_sets.py`` reads
+HK, HK_HELD_OUT = "hk", "hkx"
+HK_HELD_OUT_FAMILIES = ("bkai00mp", "cwheib")
 
 # ------------------------------------------------------------------------------------------------ drawing ----
 def _glyph(text: str, font: ImageFont.FreeTypeFont, ink: tuple[int, int, int], box: tuple[float, float, float, float],
@@ -253,6 +260,20 @@ STICK_VARIANTS: dict[int, list[tuple[int, list]]] = {
 }
 
 
+@dataclass(frozen=True)
+class Seat:
+    """How a picture flower (``Look.flower`` 5, as Taiwanese and Hong Kong sets print them) shows its character and its
+    seat numeral: the numeral Arabic (``latin``) or Chinese (一二三四), which top corner each stands in for the
+    seasons and for the flowers (the character in the other), their inks and size (a share of the face's width)."""
+
+    latin: bool
+    season_numeral_left: bool
+    flower_numeral_left: bool
+    numeral_ink: tuple
+    glyph_inks: tuple  # the seasons' character ink, the flowers'
+    size: float
+
+
 @dataclass
 class Look:
     """One drawn style's choices."""
@@ -283,7 +304,8 @@ class Look:
     one_glyph: str
     white: int                 # white dragon: 0 blank, 1 frame, 2 double frame, 3 corner frame, 4 chain frame
     white_ink: tuple
-    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only, 3 picture and caption, 4 caption
+    flower: int                # 0 glyph, 1 glyph and bloom, 2 bloom and number only, 3 picture and caption, 4 caption,
+    #                            5 picture, character and seat numeral (``seat``, ``plants``)
     flower_inks: tuple
     pictures: tuple            # flower 3: each flower's picture (PICTURES kind, count, shape), whatever its name
     margin: float
@@ -291,6 +313,9 @@ class Look:
     caption: tuple             # the flowers' English words (one of each of CAPTIONS), used by flower 3 and 4
     borrowed: tuple = ()       # flower 3: per flower, a picture cut from a fetched set's tile (RGBA) or None (its own)
     bird: object = None        # the one of bamboo: a picture cut from a fetched set's 1s (RGBA), or None (its own)
+    seat: Seat | None = None   # flower 5: how the character and the seat numeral stand on a picture flower
+    plants: tuple = ()         # flower 5: per flower, its picture (``plants.Plant``)
+    back: tuple | None = None  # the colour of the set's backs (a style of ``--hk`` draws its back.png), or None
 
 
 def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
@@ -347,6 +372,8 @@ def index_mark(look: Look, label: str) -> str:
         return str(n) if look.index else ""
     if suit == "z":
         return "ESWN"[n - 1] if look.index and n <= 4 else ""
+    if look.flower == 5:  # the seat numeral: a Chinese one is no index numeral the mark reader reads
+        return str((n - 1) % 4 + 1) if look.seat is not None and look.seat.latin else ""
     return str((n - 1) % 4 + 1) if look.flower in (1, 2) or (look.flower == 0 and look.index) else ""
 
 
@@ -528,6 +555,8 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
             _glyph("中", look.honour_font, look.wan_ink if look.wan_ink in RED else RED[0], body, img, look.squeeze)
         else:
             _white(d, look, body)
+    elif look.flower == 5:
+        _picture_flower(img, d, look, label, body)
     else:  # flowers
         k = (n - 1) % 4
         glyph = (SEASONS if n <= 4 else FLOWERS)[k]
@@ -555,6 +584,71 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
         if mark := index_mark(look, label):
             s = W * 0.22
             _glyph(mark, look.latin_font, look.index_ink, (bx1 - s, by0, bx1, by0 + s), img)
+    return img.resize((FACE_W, FACE_H), Image.LANCZOS)
+
+
+def _picture_flower(img: Image.Image, d: ImageDraw.ImageDraw, look: Look, label: str, body: tuple) -> None:
+    """A flower as Taiwanese and Hong Kong sets print it: a plant picture filling the face, its character (春夏秋冬,
+    梅蘭菊竹) in one top corner and its seat numeral (1-4, the same on a season and on the flower of its row) in the
+    other."""
+    n = int(label[0])
+    k, season = (n - 1) % 4, n <= 4
+    seat = look.seat
+    if seat is None:
+        msg = "a picture flower (Look.flower 5) needs its Look.seat"
+        raise ValueError(msg)
+    x0, y0, x1, y1 = body
+    bw, bh = x1 - x0, y1 - y0
+    draw_plant(d, look.plants[n - 1], (x0 + bw * 0.08, y0 + bh * 0.22, x1 - bw * 0.08, y1))
+    s = W * seat.size
+    numeral_left = seat.season_numeral_left if season else seat.flower_numeral_left
+    left, right = (x0, y0, x0 + s, y0 + s * 1.15), (x1 - s, y0, x1, y0 + s * 1.15)
+    glyph_box, numeral_box = (right, left) if numeral_left else (left, right)
+    _glyph((SEASONS if season else FLOWERS)[k], look.honour_font, seat.glyph_inks[0 if season else 1], glyph_box, img)
+    nx0, ny0, nx1, ny1 = numeral_box
+    inset = s * 0.18  # a numeral is smaller than the character beside it
+    numeral_box = (nx0 + inset, ny0 + inset * 0.5, nx1 - inset, ny1 - inset)
+    if seat.latin:
+        _glyph(str(k + 1), look.latin_font, seat.numeral_ink, numeral_box, img)
+    else:
+        _glyph(NUMERALS[k], look.num_font, seat.numeral_ink, numeral_box, img)
+
+
+def throw_seat(rng: np.random.Generator) -> Seat:
+    """A picture-flower set's choices (``Seat``): as the real ones, most print the season's numeral on the left and the
+    flower's on the right, some the other way or both alike."""
+    season_left = bool(rng.random() < 0.7)
+    flower_left = (not season_left) if rng.random() < 0.75 else season_left
+    ink = _pick(rng, RED + BLUE + BLACK)
+    return Seat(latin=bool(rng.random() < 0.75), season_numeral_left=season_left, flower_numeral_left=flower_left,
+                numeral_ink=_pick(rng, RED + BLUE + BLACK), glyph_inks=(ink, ink if rng.random() < 0.6 else _pick(
+                    rng, RED + BLUE + BLACK + GREEN)), size=float(rng.uniform(0.24, 0.32)))
+
+
+def throw_plants(rng: np.random.Generator) -> tuple[Plant, ...]:
+    """A picture-flower set's eight pictures: each flower its own plant (or, in one set of five, any), each season
+    any plant, potted or not."""
+    flowers = [throw_plant(rng, FLOWER_PLANT[f] if rng.random() < 0.8 else None) for f in FLOWER_NAMES[4:]]
+    seasons = [throw_plant(rng, None, potted=0.5) for _ in range(4)]
+    return (*seasons, *flowers)
+
+
+# the colours of the backs of the sets drawn with ``--hk`` (a back is coloured: green, blue, yellow, pink, ...)
+BACKS = [(30, 120, 70), (20, 80, 160), (230, 190, 40), (235, 140, 170), (190, 40, 40), (40, 150, 150), (120, 60, 150),
+         (235, 120, 30), (25, 45, 95), (120, 190, 90), (110, 170, 220), (40, 40, 40), (150, 90, 50)]
+
+
+def draw_back(rgb: tuple, rng: np.random.Generator) -> Image.Image:
+    """A set's back: its colour, a little lighter at the top, in a third of the sets a faint motif pressed in."""
+    img = Image.new("RGB", (W, H), rgb)
+    d = ImageDraw.Draw(img)
+    for y in range(0, H, 8):
+        k = 1.06 - 0.12 * y / H
+        d.rectangle((0, y, W, y + 8), fill=tuple(min(255, round(c * k)) for c in rgb))
+    if rng.random() < 0.35:
+        shade = tuple(round(c * 0.85) for c in rgb)
+        r = W * rng.uniform(0.2, 0.3)
+        d.ellipse((W / 2 - r, H / 2 - r, W / 2 + r, H / 2 + r), outline=shade, width=max(3, round(W * 0.02)))
     return img.resize((FACE_W, FACE_H), Image.LANCZOS)
 
 
@@ -650,12 +744,16 @@ class Drawn:
 
 
 def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = False, borrow: Path | None = None,
-                any_latin: bool = False, birds: bool = False) -> Drawn:
+                any_latin: bool = False, birds: bool = False, hk: bool = False, held_out: bool = False) -> Drawn:
     """Draw ``count`` styles (seeded by ``seed``) into ``cache/faces`` from the fonts of Debian's packages (fetched
-    into ``cache/fonts``), then, unless ``decoys`` or ``borrow``, the Unicode-tile styles; ``decoys``, ``borrow``,
-    ``any_latin`` and ``birds`` as the command's options say (``python -m training drawn-art --help``)."""
-    if decoys and borrow is not None:
-        msg = "decoys and borrow draw different styles: one or the other"
+    into ``cache/fonts``), then, unless ``decoys``, ``borrow`` or ``hk``, the Unicode-tile styles; ``decoys``,
+    ``borrow``, ``any_latin``, ``birds``, ``hk`` and ``held_out`` as the command's options say (``python -m training
+    drawn-art --help``)."""
+    if sum((decoys, borrow is not None, hk)) > 1:
+        msg = "decoys, borrow and hk draw different styles: one of them"
+        raise ValueError(msg)
+    if held_out and not hk:
+        msg = "held_out goes with hk"
         raise ValueError(msg)
     if birds and borrow is None:
         msg = "birds go with borrow FACES"
@@ -667,6 +765,8 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
         raise FileNotFoundError(msg)
     root = fetch_debs(cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
+    if hk:  # the held-out variant draws with font families no training style of its kind draws with
+        fonts = [f for f in fonts if (f.family in HK_HELD_OUT_FAMILIES) == held_out]
     if not fonts:
         msg = f"no CJK font with the tile glyphs under {root}"
         raise FileNotFoundError(msg)
@@ -685,9 +785,15 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
                 _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
         if birds_cut and bird_rng.random() < 0.75:
             look = replace(look, bird=_pick(bird_rng, birds_cut))
-        prefix = DECOY_PREFIX[:-1] if decoys else "bp" if pictures else "dr"
+        if hk:
+            look = replace(look, flower=5, seat=throw_seat(rng), plants=throw_plants(rng), back=_pick(rng, BACKS),
+                           white=0 if rng.random() < 0.7 else look.white)
+        hk_prefix = HK_HELD_OUT if held_out else HK
+        prefix = DECOY_PREFIX[:-1] if decoys else "bp" if pictures else hk_prefix if hk else "dr"
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
+        if look.back is not None:
+            draw_back(look.back, rng).save(dest / "back.png")
         labels = [*FACE_NAMES, *FLOWER_NAMES]
         (dest / MARKS_FILE).write_text(json.dumps({label: index_mark(look, label) for label in labels}, indent=0))
         for label in labels:
@@ -697,7 +803,7 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
             if rng.random() < 0.3:
                 img = img.filter(ImageFilter.GaussianBlur(0.6))
             img.save(dest / f"{label}.png")
-    tiled = [] if decoys or pictures else mahjong_fonts(root)
+    tiled = [] if decoys or pictures or hk else mahjong_fonts(root)
     for path in tiled:
         unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
     contact_sheet(faces, cache / "contact_sheet.png")

@@ -143,12 +143,12 @@ def family_score(weights: dict, family: str) -> Callable[[np.ndarray], np.ndarra
     return score
 
 
-def _batches(x: np.ndarray, turn: int = 0) -> Iterator[torch.Tensor]:  # noqa: F821
-    """Crops (N, S, S, 3, uint8) as the network's input, 512 at a time, turned ``turn`` quarter turns."""
+def _batches(x: np.ndarray, turn: int = 0, device: str = "cpu") -> Iterator[torch.Tensor]:  # noqa: F821
+    """Crops (N, S, S, 3, uint8) as the network's input on ``device``, 512 at a time, turned ``turn`` quarter turns."""
     import torch
 
     for i in range(0, len(x), 512):
-        yield torch.rot90(torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float() / 255, turn, (2, 3))
+        yield torch.rot90(torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float().to(device) / 255, turn, (2, 3))
 
 
 def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dict:  # noqa: F821
@@ -157,13 +157,14 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
     import torch
 
     net.eval()
+    device = next(net.parameters()).device
     names, ups = [], []
     with torch.no_grad():
         for turn in (0, 2):
-            for xb in _batches(x, turn):
+            for xb in _batches(x, turn, device):
                 n, u = net(xb)
-                names.append(n.argmax(1).numpy())
-                ups.append(u.argmax(1).numpy() == turn)
+                names.append(n.argmax(1).cpu().numpy())
+                ups.append(u.argmax(1).cpu().numpy() == turn)
     net.train()
     p, y2, fam = np.concatenate(names), np.tile(y, 2), np.tile(y != other, 2)
     return {"family": int(fam.sum()), "named_right": round(float((p[fam] == y2[fam]).mean()), 4),
@@ -173,11 +174,12 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
 
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
                  size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower",
-                 hard_others: float = 0.0) -> dict:
+                 hard_others: float = 0.0, device: str = "cpu") -> dict:
     """Train (or resume) the ``family`` reader run in ``run`` for ``steps`` batches on a one-cycle schedule peaking
     at ``lr``, starting from the checkpoint ``init`` (a classifier run's, or another reader run's of the same family
     to go on training it); checkpoints every 250 steps. ``hard_others``: the share of the other tiles that are the
-    ones ``init`` takes most for the family (``load_reader_crops``)."""
+    ones ``init`` takes most for the family (``load_reader_crops``); ``device``: where PyTorch trains it (the crops
+    are jittered on the CPU)."""
     import torch
 
     from training.net import TileNet
@@ -214,7 +216,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         xv, yv = load_reader_crops(data, real, "val", size, rng, family)
     log.info(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
              f"loaded in {time.time() - t0:.0f} s")
-    net = TileNet(len(names))
+    net = TileNet(len(names)).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     start, history = 0, []
@@ -238,8 +240,8 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen)
         flip = torch.rand(len(idx), generator=gen) < 0.5
         xb[flip] = torch.rot90(xb[flip], 2, (2, 3))
-        logits, up = net(xb)
-        loss = lossf(logits, torch.from_numpy(y[idx])) + 0.5 * lossf(up, flip.long() * 2)
+        logits, up = net(xb.to(device))
+        loss = lossf(logits, torch.from_numpy(y[idx]).to(device)) + 0.5 * lossf(up, flip.long().to(device) * 2)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -255,7 +257,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
                         "frozen_norms": frozen_norms,
                         "history": history}, ckpt)
             te = time.time()
-    export(net, run / f"{family}_reader.onnx", size, names, look=False)
+    export(net.cpu(), run / f"{family}_reader.onnx", size, names, look=False)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
                "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "hard_others": hard_others,
                "history": history, "seconds_total": round(sum(h["seconds"] for h in history), 1)}

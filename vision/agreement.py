@@ -12,12 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 
-def agree(p: np.ndarray, look: np.ndarray, alike: float, weight: float) -> np.ndarray:
+def agree(p: np.ndarray, look: np.ndarray, alike: float, weight: float, once: np.ndarray | None = None) -> np.ndarray:
     """``p`` (N, names) with each tile's names moved towards its look-alikes' names.
 
     Two tiles are look-alikes when the cosine of their ``look`` (N, F) vectors is above ``alike`` (above 1: none are);
     a look-alike votes for the name it reads, with the probability it gives it, counted ``weight`` times
     ``(cosine - alike) / (1 - alike)``; the votes are added to the tile's own names and the sum made a distribution.
+    A tile reading one of the names ``once`` (ids: the flowers, of which a set holds one each) casts no vote: no other
+    tile is its copy, however alike (a set's flowers share their drawing, a pot or a corner numeral).
 
     >>> p = np.array([[0.9, 0.1], [0.9, 0.1], [0.4, 0.6], [0.2, 0.8]])
     >>> look = np.array([[1.0, 0.0], [1.0, 0.05], [1.0, 0.1], [0.0, 1.0]])  # the third looks like the first two
@@ -34,5 +36,7 @@ def agree(p: np.ndarray, look: np.ndarray, alike: float, weight: float) -> np.nd
     w = np.clip((cos - alike) / (1.0 - alike), 0.0, None)
     votes = np.zeros_like(p)
     votes[np.arange(len(p)), p.argmax(1)] = p.max(1)
+    if once is not None:
+        votes[:, once] = 0.0
     q = p + weight * w @ votes
     return q / q.sum(1, keepdims=True)

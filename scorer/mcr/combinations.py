@@ -12,21 +12,15 @@ count, at most one fewer than the sets that take part in any, the commonest trim
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
-_PAIR_PRIORITY = ("pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
-
-
-def _suit(index: int) -> int:
-    return index // 9
-
-
-def _rank(index: int) -> int:
-    return index % 9
+_PAIR_PRIORITY: Final[tuple[str, ...]] = (
+    "pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
 
 
 def four_chows_fan(c: tuple[int, ...]) -> str | None:
     """一色四步高 or 一色四同顺 from four chow starts (sorted)."""
-    if len({_suit(x) for x in c}) != 1:
+    if len({x // 9 for x in c}) != 1:
         return None
     steps = {c[i + 1] - c[i] for i in range(3)}
     if steps == {1} or steps == {2}:
@@ -38,8 +32,8 @@ def four_chows_fan(c: tuple[int, ...]) -> str | None:
 
 def three_chows_fan(a: int, b: int, c: int) -> str | None:
     """A fan of three chows (starts sorted), or None."""
-    suits = {_suit(a), _suit(b), _suit(c)}
-    ranks = sorted((_rank(a), _rank(b), _rank(c)))
+    suits = {a // 9, b // 9, c // 9}
+    ranks = sorted((a % 9, b % 9, c % 9))
     if len(suits) == 3:
         if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
             return "mixed_shifted_chows"
@@ -60,11 +54,11 @@ def three_chows_fan(a: int, b: int, c: int) -> str | None:
 
 def two_chows_fan(a: int, b: int) -> str | None:
     """A fan of two chows, or None."""
-    if _suit(a) != _suit(b):
-        return "mixed_double_chow" if _rank(a) == _rank(b) else None
+    if a // 9 != b // 9:
+        return "mixed_double_chow" if a % 9 == b % 9 else None
     if abs(a - b) == 3:
         return "short_straight"
-    if {_rank(a), _rank(b)} == {0, 6}:
+    if {a % 9, b % 9} == {0, 6}:
         return "two_terminal_chows"
     if a == b:
         return "pure_double_chow"
@@ -120,7 +114,7 @@ def chow_fans(chows: tuple[int, ...]) -> dict[str, int]:
 
 
 def four_pungs_fan(p: tuple[int, ...]) -> str | None:
-    if p[0] < 27 and len({_suit(x) for x in p}) == 1 and all(p[i + 1] == p[i] + 1 for i in range(3)):
+    if p[0] < 27 and len({x // 9 for x in p}) == 1 and all(p[i + 1] == p[i] + 1 for i in range(3)):
         return "four_pure_shifted_pungs"
     if p == (27, 28, 29, 30):
         return "big_four_winds"
@@ -129,8 +123,8 @@ def four_pungs_fan(p: tuple[int, ...]) -> str | None:
 
 def three_pungs_fan(a: int, b: int, c: int) -> str | None:
     if a < 27 and b < 27 and c < 27:
-        suits = {_suit(a), _suit(b), _suit(c)}
-        ranks = sorted((_rank(a), _rank(b), _rank(c)))
+        suits = {a // 9, b // 9, c // 9}
+        ranks = sorted((a % 9, b % 9, c % 9))
         if len(suits) == 3:
             if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
                 return "mixed_shifted_pungs"
@@ -148,7 +142,7 @@ def three_pungs_fan(a: int, b: int, c: int) -> str | None:
 
 def two_pungs_fan(a: int, b: int) -> str | None:
     if a < 27 and b < 27:
-        return "double_pung" if _rank(a) == _rank(b) else None
+        return "double_pung" if a % 9 == b % 9 else None
     if a >= 31 and b >= 31:
         return "two_dragons_pungs"
     return None

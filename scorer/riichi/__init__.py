@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..errors import ContextError, NotWinningError
 from ..hand import Hand, WinContext, Wind
@@ -20,6 +20,7 @@ from .context import RiichiContext, context_from_request
 from .fu import fu as fu_of
 from .patterns import (
     BY_ID,
+    GATES,
     PATTERNS,
     YAKUMAN,
     Pattern,
@@ -27,7 +28,6 @@ from .patterns import (
     apply_exclusions,
     enabled,
     paarenchan_needs_yaku,
-    plan,
     yakuman_only,
 )
 from .points import base_points, hand_value, pao_payments, payments
@@ -44,11 +44,11 @@ __all__ = [
     "score_request",
 ]
 
-RULES = "riichi"
-NO_RIICHI = RiichiContext()
-PAO = frozenset({"daisangen", "daisuushii", "suukantsu"})  # 役满包牌: the yakuman a claim can complete
-_NAGASHI = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
-_FANS: dict[tuple[str, int, int], Fan] = {}  # (id, value, count) -> Fan (frozen, so shared)
+RULES: Final = "riichi"
+NO_RIICHI: Final = RiichiContext()
+PAO: Final = frozenset({"daisangen", "daisuushii", "suukantsu"})  # 役满包牌: the yakuman a claim can complete
+_NAGASHI: Final = Pattern("nagashi_mangan", "Nagashi Mangan", "流局满贯", 5, 5, lambda r: 0)
+_FANS: Final[dict[tuple[str, int, int], Fan]] = {}  # (id, value, count) -> Fan (frozen, so shared)
 
 
 def _fan(pattern_id: str, value: int, count: int) -> Fan:
@@ -61,8 +61,8 @@ def _fan(pattern_id: str, value: int, count: int) -> Fan:
 
 # (points, has a yakuman, han, fu, unrounded fu, reading, fans, base points, limit)
 Candidate = tuple[int, bool, int, int, int, Reading, dict[str, int], int, str | None]
-_EAST = Wind.EAST
-_SEAT = {w: w.value for w in Wind}
+_EAST: Final = Wind.EAST
+_SEAT: Final = {w: w.value for w in Wind}
 
 
 def rank_key(candidate: Candidate) -> tuple[int, bool, int, int, int]:
@@ -88,7 +88,9 @@ def score(
     riichi.check(hand, ctx, config, f.counts)
     if riichi.nagashi_mangan:
         return _nagashi(f)
-    values, plan, _ = _tables(config, f.closed, f.gates, riichi.paarenchan)
+    table = _table(config)
+    values = table.han(f.closed, riichi.paarenchan)
+    plan = table.plan(f.closed, f.gates)
     dealer = ctx.seat_wind is _EAST
     # the dora patterns' counts (patterns.py: dora, aka_dora, ura_dora)
     dora = tuple(d for d in (("dora", f.dora), ("aka_dora", f.aka if config.has_aka_dora else 0),
@@ -167,31 +169,58 @@ def _details(f: Facts, han: int, fu: int, limit: str | None, points: int) -> tup
             ("deposits", 1000 * f.rc.riichi_sticks))
 
 
-_TABLES: dict[int, tuple[RiichiConfig, dict[Any, Any]]] = {}
-_BY_VALUE: dict[RiichiConfig, dict[Any, Any]] = {}
+class _Table:
+    """What one config plays, worked out once: the han of each pattern in a closed and an open hand, the
+    yaku counted in each, and the plans (the yaku worth looking for) per kind of hand."""
+
+    __slots__ = ("config", "values", "candidates", "plans")
+
+    def __init__(self, config: RiichiConfig) -> None:
+        self.config = config
+        self.values: dict[tuple[bool, int], dict[str, int]] = {}
+        yaku, _ = enabled(config)
+        self.candidates = {
+            closed: tuple((p.id, p.detect, GATES.index(p.needs) if p.needs else -1) for p in yaku
+                          if p.id == "paarenchan" or p.value(closed, config))
+            for closed in (True, False)
+        }
+        self.plans: dict[tuple[bool, tuple[bool, ...]], tuple[tuple[str, Any], ...]] = {}
+
+    def han(self, closed: bool, paarenchan: int) -> dict[str, int]:
+        """Han of each pattern; 八连庄 counts the yakuman the request gives it."""
+        key = (closed, paarenchan)
+        found = self.values.get(key)
+        if found is None:
+            found = self.values[key] = {p.id: p.value(closed, self.config) for p in PATTERNS}
+            found["paarenchan"] = BY_ID["paarenchan"].value(closed, self.config, max(paarenchan, 1))
+        return found
+
+    def plan(self, closed: bool, gates: tuple[bool, ...]) -> tuple[tuple[str, Any], ...]:
+        """(id, detector) of the yaku counted in such a hand whose ``needs`` hold (``gates``, ``GATES`` order)."""
+        key = (closed, gates)
+        found = self.plans.get(key)
+        if found is None:
+            found = self.plans[key] = tuple((i, detect) for i, detect, need in self.candidates[closed]
+                                            if need < 0 or gates[need])
+        return found
 
 
-def _tables(
-    config: RiichiConfig, closed: bool, gates: tuple[bool, ...], paarenchan: int
-) -> tuple[dict[str, int], tuple[tuple[str, Any], ...], tuple[Pattern, ...]]:
-    """Han of each pattern, the yaku to look for and the dora patterns, for a config and a kind of hand.
+_TABLES: Final[dict[int, tuple[RiichiConfig, _Table]]] = {}  # by the config's identity: a config used again
+_BY_VALUE: Final[dict[RiichiConfig, _Table]] = {}  # is not hashed again; an equal one shares the table
 
-    Kept per config (looked up by identity first, so that a config used again is not hashed for every
-    hand) and per (closed, gates, paarenchan)."""
+
+def _table(config: RiichiConfig) -> _Table:
     entry = _TABLES.get(id(config))
     if entry is None or entry[0] is not config:
         if len(_TABLES) > 64:
             _TABLES.clear()
         if len(_BY_VALUE) > 64:
             _BY_VALUE.clear()
-        entry = _TABLES[id(config)] = (config, _BY_VALUE.setdefault(config, {}))
-    key = (closed, gates, paarenchan)
-    found = entry[1].get(key)
-    if found is None:
-        values = {p.id: p.value(closed, config) for p in PATTERNS}
-        values["paarenchan"] = BY_ID["paarenchan"].value(closed, config, max(paarenchan, 1))
-        found = entry[1][key] = (values, plan(config, closed, gates), enabled(config)[1])
-    return found
+        table = _BY_VALUE.get(config)
+        if table is None:
+            table = _BY_VALUE[config] = _Table(config)
+        entry = _TABLES[id(config)] = (config, table)  # the config is kept, so its id stays its own
+    return entry[1]
 
 
 def _nagashi(f: Facts) -> ScoreResult:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 from ..bounds import bounded, bounds_of, shown
 from ..errors import ContextError, InvalidHandError
@@ -18,7 +18,7 @@ from ..tiles import Tile, parse_tiles, tile_from_index
 from .config import RiichiConfig
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RiichiContext:
     """The contract's ``"riichi"`` object.
 
@@ -45,6 +45,28 @@ class RiichiContext:
     nuki_dora: int = bounded(0, 0, 4)
     pao: str | None = None
 
+    def __init__(self, riichi: bool = False, double_riichi: bool = False, ippatsu: bool = False,
+                 open_riichi: bool = False, dora_indicators: tuple[Tile, ...] = (),
+                 ura_indicators: tuple[Tile, ...] = (), honba: int = 0, riichi_sticks: int = 0, tenhou: bool = False,
+                 chiihou: bool = False, renhou: bool = False, nagashi_mangan: bool = False, paarenchan: int = 0,
+                 nuki_dora: int = 0, pao: str | None = None) -> None:
+        # written out rather than generated, as mypyc compiles it (see setup.py)
+        object.__setattr__(self, "riichi", riichi)
+        object.__setattr__(self, "double_riichi", double_riichi)
+        object.__setattr__(self, "ippatsu", ippatsu)
+        object.__setattr__(self, "open_riichi", open_riichi)
+        object.__setattr__(self, "dora_indicators", dora_indicators)
+        object.__setattr__(self, "ura_indicators", ura_indicators)
+        object.__setattr__(self, "honba", honba)
+        object.__setattr__(self, "riichi_sticks", riichi_sticks)
+        object.__setattr__(self, "tenhou", tenhou)
+        object.__setattr__(self, "chiihou", chiihou)
+        object.__setattr__(self, "renhou", renhou)
+        object.__setattr__(self, "nagashi_mangan", nagashi_mangan)
+        object.__setattr__(self, "paarenchan", paarenchan)
+        object.__setattr__(self, "nuki_dora", nuki_dora)
+        object.__setattr__(self, "pao", pao)
+
     @property
     def in_riichi(self) -> bool:
         """Riichi or double riichi was declared (double riichi alone is enough)."""
@@ -65,9 +87,12 @@ class RiichiContext:
                 or self.renhou or self.paarenchan > 0 or self.pao is not None)
 
 
-_FIELDS = {f.name: f for f in fields(RiichiContext)}
-_TILE_FIELDS = ("dora_indicators", "ura_indicators")
-_INT_FIELDS = bounds_of(RiichiContext)  # honba, riichi_sticks, paarenchan, nuki_dora with their ranges
+_FIELDS: Final = {f.name: f for f in fields(RiichiContext)}
+_TILE_FIELDS: Final[tuple[str, ...]] = ("dora_indicators", "ura_indicators")
+_INT_FIELDS: Final = bounds_of(RiichiContext)  # honba, riichi_sticks, paarenchan, nuki_dora with their ranges
+_FLAG, _TILES, _SEAT, _NUMBER = 0, 1, 2, 3  # what a field of the riichi object holds
+_KINDS: Final = {name: _TILES if name in _TILE_FIELDS else _SEAT if name == "pao" else _NUMBER if name in _INT_FIELDS
+                 else _FLAG for name in _FIELDS}
 
 
 def context_from_request(obj: Any) -> RiichiContext:
@@ -77,38 +102,63 @@ def context_from_request(obj: Any) -> RiichiContext:
     (Tile('3m'),)
     """
     if obj is None:
-        return RiichiContext()
-    if not isinstance(obj, Mapping):
+        return _DEFAULTS
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         msg = "'riichi' must be an object"
         raise ContextError(msg)
+    if not obj:
+        return _DEFAULTS
     values: dict[str, Any] = {}
     for name, value in obj.items():
-        if name not in _FIELDS:
+        kind = _KINDS.get(name)
+        if kind is None:
             msg = f"unknown field 'riichi.{name}'; known: {', '.join(sorted(_FIELDS))}"
             raise ContextError(msg)
-        if name in _TILE_FIELDS:
+        if kind == _FLAG:
+            if value is not True and value is not False:
+                msg = f"'riichi.{name}' must be true or false, not {shown(value)}"
+                raise ContextError(msg)
+            values[name] = value
+        elif kind == _TILES:
             if not isinstance(value, str):
                 msg = f"'riichi.{name}' must be a string of tiles, e.g. \"3m7z\", not {shown(value)}"
                 raise ContextError(msg)
-            tiles = parse_tiles(value)
-            for tile in tiles:
-                if tile.is_flower:
-                    msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
-                    raise ContextError(msg)
+            tiles = _INDICATORS.get(value)
+            if tiles is None:
+                tiles = parse_tiles(value)
+                for tile in tiles:
+                    if tile.is_flower:
+                        msg = f"'riichi.{name}': {tile} is a flower, which is never a dora indicator"
+                        raise ContextError(msg)
+                if len(_INDICATORS) < 4096:
+                    _INDICATORS[value] = tiles
             values[name] = tiles
-        elif name == "pao":
+        elif kind == _SEAT:
             if value is not None and value not in ("E", "S", "W", "N"):
                 msg = f"'riichi.pao' must be a seat (E, S, W, N) or null, not {shown(value)}"
                 raise ContextError(msg)
             values[name] = value
-        elif name in _INT_FIELDS:
-            values[name] = _INT_FIELDS[name].check(value, f"riichi.{name}")
         else:
-            if not isinstance(value, bool):
-                msg = f"'riichi.{name}' must be true or false, not {shown(value)}"
-                raise ContextError(msg)
-            values[name] = value
-    return RiichiContext(**values)
+            limit = _INT_FIELDS[name]
+            if type(value) is int and limit.low <= value <= limit.high:
+                values[name] = value
+            else:
+                values[name] = limit.check(value, f"riichi.{name}")
+    get = values.get
+    d = _DEFAULTS  # named arguments, which compiled code passes directly (not **values)
+    return RiichiContext(
+        riichi=get("riichi", d.riichi), double_riichi=get("double_riichi", d.double_riichi),
+        ippatsu=get("ippatsu", d.ippatsu), open_riichi=get("open_riichi", d.open_riichi),
+        dora_indicators=get("dora_indicators", d.dora_indicators),
+        ura_indicators=get("ura_indicators", d.ura_indicators), honba=get("honba", d.honba),
+        riichi_sticks=get("riichi_sticks", d.riichi_sticks), tenhou=get("tenhou", d.tenhou),
+        chiihou=get("chiihou", d.chiihou), renhou=get("renhou", d.renhou),
+        nagashi_mangan=get("nagashi_mangan", d.nagashi_mangan), paarenchan=get("paarenchan", d.paarenchan),
+        nuki_dora=get("nuki_dora", d.nuki_dora), pao=get("pao", d.pao))
+
+
+_DEFAULTS: Final = RiichiContext()
+_INDICATORS: Final[dict[str, tuple[Tile, ...]]] = {}  # indicators as written -> their tiles (no flower among them)
 
 
 def _refuse(msg: str) -> None:

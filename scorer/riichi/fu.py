@@ -12,10 +12,12 @@ The sum is rounded up to the next 10.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .reading import KANCHAN, ORPHANS, PENCHAN, REGULAR, TANKI, Reading
 
-CHIITOITSU_FU = 25
-_WAIT_FU = frozenset({TANKI, KANCHAN, PENCHAN})  # 单骑, 嵌张, 边张: 2 fu
+CHIITOITSU_FU: Final = 25
+_WAIT_FU: Final = frozenset({TANKI, KANCHAN, PENCHAN})  # 单骑, 嵌张, 边张: 2 fu
 
 
 def fu(r: Reading) -> tuple[int, int, bool]:

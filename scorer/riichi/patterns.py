@@ -11,31 +11,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from ..exclusions import ExclusionTable
 from .config import RiichiConfig
 from .reading import (
     DRAGONS,
     EAST,
-    GREENS,
+    GREEN_BITS,
     HONORS,
     KOKUSHI,
     NORTH,
-    REDS,
+    RED_BITS,
     REGULAR,
     SEVEN_PAIRS,
     SHIISANPUUTAA,
     TANKI,
+    TERMINAL_BITS,
     TERMINALS,
     WINDS,
     Reading,
 )
 
-YAKU = "yaku"
-DORA = "dora"
+YAKU: Final = "yaku"
+DORA: Final = "dora"
 # facts of the whole hand that patterns may need (``Pattern.needs``); ``Facts.gates`` holds them in this order
-GATES = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao", "event", "pungs3",
-         "pairs7")
+GATES: Final[tuple[str, ...]] = ("riichi", "self_draw", "honors", "one_suit", "orphans", "green", "kongs", "tanyao",
+                                 "event", "pungs3", "pairs7")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +181,7 @@ def _outside(r: Reading, allowed: frozenset[int]) -> bool:
     return True
 
 
-_ORPHANS = TERMINALS | HONORS
+_ORPHANS: Final = TERMINALS | HONORS
 
 
 def _chanta(r: Reading) -> int:
@@ -191,8 +193,7 @@ def _junchan(r: Reading) -> int:
 
 
 def _honroutou(r: Reading) -> int:
-    kinds = r.f.kinds
-    return int(r.f.orphans_only and r.f.honors and not kinds.isdisjoint(TERMINALS))
+    return int(r.f.orphans_only and r.f.honors and r.f.kinds & TERMINAL_BITS != 0)
 
 
 def _honitsu(r: Reading) -> int:
@@ -300,11 +301,11 @@ def _tsuuiisou(r: Reading) -> int:
 
 
 def _chinroutou(r: Reading) -> int:
-    return int(r.f.kinds <= TERMINALS)
+    return int(not r.f.kinds & ~TERMINAL_BITS)
 
 
 def _ryuuiisou(r: Reading) -> int:
-    return int(r.f.kinds <= GREENS)
+    return int(not r.f.kinds & ~GREEN_BITS)
 
 
 def _suukantsu(r: Reading) -> int:
@@ -372,7 +373,7 @@ def _wheel(suit: int) -> Callable[[Reading], int]:
     def detect(r: Reading) -> int:
         f = r.f
         base = 9 * suit
-        return int(f.closed and f.kinds == frozenset(range(base + 1, base + 8)) and all(
+        return int(f.closed and f.kinds == 0b1111111 << base + 1 and all(
             f.counts[i] == 2 for i in range(base + 1, base + 8)))
 
     return detect
@@ -385,13 +386,13 @@ def _shiisanpuutaa(r: Reading) -> int:
 def _hyakumangoku(r: Reading) -> int:
     """百万石: all characters, the ranks adding up to 100 or more (一万 = 10,000)."""
     f = r.f
-    if f.honors or f.suits != [0]:
+    if f.honors or f.suits != (0,):
         return 0
     return int(sum((i + 1) * f.counts[i] for i in range(9)) >= 100)
 
 
 def _benikujaku(r: Reading) -> int:
-    return int(len(r.pungs) == 4 and r.f.kinds <= REDS)
+    return int(len(r.pungs) == 4 and not r.f.kinds & ~RED_BITS)
 
 
 def _touhoku_shinkansen(r: Reading) -> int:
@@ -429,8 +430,8 @@ def _ids(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-P = Pattern
-PATTERNS: tuple[Pattern, ...] = (
+P: Final = Pattern
+PATTERNS: Final[tuple[Pattern, ...]] = (
     # A. 普通牌型
     P("riichi", "Riichi", "立直", 1, 0, _riichi, needs="riichi"),
     P("ippatsu", "Ippatsu", "一发", 1, 0, _ippatsu, needs="riichi"),
@@ -520,14 +521,14 @@ PATTERNS: tuple[Pattern, ...] = (
     P("ura_dora", "Ura Dora", "里宝牌", 1, 1, _ura_dora, kind=DORA),
 )
 
-BY_ID = {p.id: p for p in PATTERNS}
-YAKUMAN = frozenset(p.id for p in PATTERNS if p.yakuman)
-_RANKED: list[Pattern] = sorted(PATTERNS, key=lambda p: (-p.yakuman, -p.han))
-_EXCLUSIONS = ExclusionTable.of(_RANKED)
+BY_ID: Final = {p.id: p for p in PATTERNS}
+YAKUMAN: Final = frozenset(p.id for p in PATTERNS if p.yakuman)
+_RANKED: Final[list[Pattern]] = sorted(PATTERNS, key=lambda p: (-p.yakuman, -p.han))
+_EXCLUSIONS: Final = ExclusionTable.of(_RANKED)
 
 # 青天井 (aotenjou): a yakuman counts beside the yaku, so those it is made of are dropped,
 # as the library's Aotenjou scorer drops them.
-AOTENJOU_EXCLUDES: dict[str, frozenset[str]] = {
+AOTENJOU_EXCLUDES: Final[dict[str, frozenset[str]]] = {
     "daisangen": _ids("haku", "hatsu", "chun", "shousangen"),
     "tsuuiisou": _ids("toitoi", "honroutou"),
     "daisuushii": _ids("toitoi"),
@@ -549,20 +550,6 @@ def enabled(config: RiichiConfig) -> tuple[tuple[Pattern, ...], tuple[Pattern, .
     yaku = tuple(p for p in PATTERNS if p.kind == YAKU and (p.option is None or config.enabled(p.option)))
     dora = tuple(p for p in PATTERNS if p.kind == DORA)
     return yaku, dora
-
-
-def plan(
-    config: RiichiConfig, closed: bool, gates: tuple[bool, ...]
-) -> tuple[tuple[str, Callable[[Reading], int]], ...]:
-    """(id, detector) of the yaku worth looking for: played by ``config``, counted in a closed or open
-    hand, and whose ``needs`` holds for the hand (``gates``, in ``GATES`` order)."""
-    facts = dict(zip(GATES, gates, strict=True))
-    yaku, _ = enabled(config)
-    return tuple(
-        (p.id, p.detect)
-        for p in yaku
-        if (p.id == "paarenchan" or p.value(closed, config)) and (p.needs is None or facts[p.needs])
-    )
 
 
 def apply_exclusions(found: dict[str, int]) -> dict[str, int]:

@@ -19,11 +19,13 @@ they are reported apart (``deposits``) and ``payments`` still sum to zero.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .config import DEFAULT, KAZOE_NO_LIMIT, KAZOE_SANBAIMAN, RiichiConfig
 
-MANGAN = 2000
-SEATS = ("E", "S", "W", "N")
-_MULTIPLES = {1: "yakuman", 2: "double_yakuman", 3: "triple_yakuman", 4: "quadruple_yakuman",
+MANGAN: Final = 2000
+SEATS: Final[tuple[str, ...]] = ("E", "S", "W", "N")
+_MULTIPLES: Final = {1: "yakuman", 2: "double_yakuman", 3: "triple_yakuman", 4: "quadruple_yakuman",
               5: "quintuple_yakuman", 6: "sextuple_yakuman"}
 
 

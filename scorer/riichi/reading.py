@@ -8,37 +8,41 @@ Both are internal and never change once built.
 
 from __future__ import annotations
 
-from itertools import compress
+from typing import Final
 
 from ..decompose import Counts, counts_of  # noqa: F401  (counts_of: doctest)
-from ..hand import Hand, Meld, MeldKind, WinContext, Wind
-from ..tiles import Suit, format_tiles, tile_from_index
+from ..hand import Hand, MeldKind, WinContext, Wind
+from ..suits import ways
+from ..tiles import CHOW_TEXT, PAIR_TEXT, PUNG_TEXT, format_tiles, mask, tile_from_index
 from .config import RiichiConfig
 from .context import RiichiContext
-from .divide import divide
 
-TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
-WINDS = frozenset({27, 28, 29, 30})
-DRAGONS = frozenset({31, 32, 33})
-HONORS = WINDS | DRAGONS
-ORPHANS = TERMINALS | HONORS
-GREENS = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 sou and green dragon (绿一色)
-REDS = frozenset({18, 22, 24, 26, 33})  # 1 5 7 9 sou and red dragon (红孔雀)
+TERMINALS: Final = frozenset({0, 8, 9, 17, 18, 26})
+WINDS: Final = frozenset({27, 28, 29, 30})
+DRAGONS: Final = frozenset({31, 32, 33})
+HONORS: Final = WINDS | DRAGONS
+ORPHANS: Final = TERMINALS | HONORS
+GREENS: Final = frozenset({19, 20, 21, 23, 25, 32})  # 2 3 4 6 8 sou and green dragon (绿一色)
+REDS: Final = frozenset({18, 22, 24, 26, 33})  # 1 5 7 9 sou and red dragon (红孔雀)
+# the same as bitmasks (bit i for tile i), for the kinds a hand holds (``Facts.kinds``)
+TERMINAL_BITS, HONOR_BITS, ORPHAN_BITS = mask(TERMINALS), mask(HONORS), mask(ORPHANS)
+GREEN_BITS, RED_BITS = mask(GREENS), mask(REDS)
+SUIT_BITS: Final[tuple[int, ...]] = (mask(range(0, 9)), mask(range(9, 18)), mask(range(18, 27)))
 EAST, NORTH = 27, 30
 
 # shapes
-REGULAR = 0
-SEVEN_PAIRS = 1
-KOKUSHI = 2
-SHIISANPUUTAA = 3
+REGULAR: Final = 0
+SEVEN_PAIRS: Final = 1
+KOKUSHI: Final = 2
+SHIISANPUUTAA: Final = 3
 
 # waits
-RYANMEN = "ryanmen"  # two-sided 两面
-KANCHAN = "kanchan"  # closed 嵌张
-PENCHAN = "penchan"  # edge 边张
-TANKI = "tanki"  # pair 单骑
-SHANPON = "shanpon"  # two pairs 双碰
-SPECIAL = "special"  # seven pairs, thirteen orphans ...
+RYANMEN: Final = "ryanmen"  # two-sided 两面
+KANCHAN: Final = "kanchan"  # closed 嵌张
+PENCHAN: Final = "penchan"  # edge 边张
+TANKI: Final = "tanki"  # pair 单骑
+SHANPON: Final = "shanpon"  # two pairs 双碰
+SPECIAL: Final = "special"  # seven pairs, thirteen orphans ...
 
 # a set: (is_chow, first index, open, kong)
 SetInfo = tuple[bool, int, bool, bool]
@@ -58,17 +62,18 @@ class Facts:
         self.ctx = ctx
         self.rc = rc
         self.config = config
-        concealed = [0] * 34
-        aka = 0
+        concealed: list[int] = [0] * 34
+        kinds = aka = 0
         for t in hand.concealed:
-            concealed[_OFFSET[t.suit] + t.rank] += 1
-            if t.red:
-                aka += 1
+            code = t.code
+            concealed[code] += 1
+            kinds |= 1 << code
+            aka += t.red
         win = hand.win_tile
-        self.win = w = _OFFSET[win.suit] + win.rank
+        self.win = w = win.code
         concealed[w] += 1
-        if win.red:
-            aka += 1
+        kinds |= 1 << w
+        aka += win.red
         self.concealed: Counts = tuple(concealed)
         kongs = 0
         closed = True
@@ -76,17 +81,16 @@ class Facts:
             melds = []
             for m in hand.melds:
                 tiles = m.tiles
-                first = _OFFSET[tiles[0].suit] + tiles[0].rank
-                kind = m.kind
-                kong = kind is _KONG
+                first = tiles[0].code
+                kong = len(tiles) == 4
                 kongs += kong
-                if not m.concealed:
-                    closed = False
-                melds.append((kind is _CHOW, first, not m.concealed, kong))
+                claimed = not m.concealed
+                closed = closed and not claimed
+                melds.append((m.kind is _CHOW, first, claimed, kong))
                 for t in tiles:
-                    concealed[_OFFSET[t.suit] + t.rank] += 1
-                    if t.red:
-                        aka += 1
+                    concealed[t.code] += 1
+                    aka += t.red
+                kinds |= 7 << first if m.kind is _CHOW else 1 << first
             self.melds: tuple[SetInfo, ...] = tuple(melds)
         else:
             self.melds = ()
@@ -95,27 +99,20 @@ class Facts:
         self.kongs = kongs
         self.closed = closed
         self.aka = aka
-        self.kinds = kinds = frozenset(compress(_KINDS, counts))
+        self.kinds = kinds  # bitmask of the kinds held
         self.self_draw = ctx.self_draw
         self.seat = seat = _WIND_INDEX[ctx.seat_wind]
         self.round = round_wind = _WIND_INDEX[ctx.round_wind]
-        suits = []
-        if any(counts[0:9]):
-            suits.append(0)
-        if any(counts[9:18]):
-            suits.append(1)
-        if any(counts[18:27]):
-            suits.append(2)
-        self.suits = suits
-        self.honors = honors = any(counts[27:34])
-        self.tanyao = tanyao = kinds.isdisjoint(ORPHANS)
-        self.orphans_only = orphans = kinds <= ORPHANS
+        self.suits = suits = tuple(i for i, suit in enumerate(SUIT_BITS) if kinds & suit)  # numbered suits held
+        self.honors = honors = kinds & HONOR_BITS != 0
+        self.tanyao = tanyao = not kinds & ORPHAN_BITS
+        self.orphans_only = orphans = not kinds & ~ORPHAN_BITS
         self.valued = (31, 32, 33, seat, round_wind)  # a pair of these scores fu (a double wind twice)
         # 宝牌: each indicator makes the next tile a dora (counted again for a repeated indicator)
         dora = ura = 0
         if rc.dora_indicators or rc.ura_indicators or rc.nuki_dora:
-            shown = [_DORA_OF[_OFFSET[t.suit] + t.rank] for t in rc.dora_indicators]
-            under = [_DORA_OF[_OFFSET[t.suit] + t.rank] for t in rc.ura_indicators]
+            shown = [_DORA_OF[t.code] for t in rc.dora_indicators]
+            under = [_DORA_OF[t.code] for t in rc.ura_indicators]
             dora = sum(counts[i] for i in shown) + rc.nuki_dora * (1 + shown.count(NORTH))
             ura = sum(counts[i] for i in under) + rc.nuki_dora * under.count(NORTH)
         self.dora = dora
@@ -124,17 +121,18 @@ class Facts:
         event = (ctx.kong_replacement or ctx.last_tile or ctx.robbing_kong or rc.tenhou or rc.chiihou or rc.renhou
                  or rc.paarenchan > 0)
         # in patterns.GATES order
-        pungs3 = 34 - counts.count(0) - counts.count(1) - counts.count(2) >= 3  # three kinds held three times
-        pairs7 = self.concealed.count(2) == 7
-        self.gates = (riichi, self.self_draw, honors, len(suits) <= 1, orphans, kinds <= GREENS, kongs >= 3, tanyao,
-                      event, pungs3, pairs7)
+        threes = 0  # kinds held three times or more
+        for n in counts:
+            if n >= 3:
+                threes += 1
+        pungs3 = threes >= 3
+        pairs7 = not hand.melds and kinds.bit_count() == 7 and self.concealed.count(2) == 7
+        self.gates = (riichi, self.self_draw, honors, len(suits) <= 1, orphans, not kinds & ~GREEN_BITS, kongs >= 3,
+                      tanyao, event, pungs3, pairs7)
 
 
-_OFFSET = {Suit.MAN: -1, Suit.PIN: 8, Suit.SOU: 17, Suit.HONOR: 26}  # + rank = 34-kind index
-_WIND_INDEX = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
-_KINDS = tuple(range(34))
-_CHOW = MeldKind.CHOW
-_KONG = MeldKind.KONG
+_WIND_INDEX: Final = {Wind.EAST: 27, Wind.SOUTH: 28, Wind.WEST: 29, Wind.NORTH: 30}
+_CHOW: Final = MeldKind.CHOW
 
 
 def dora_of(indicator: int) -> int:
@@ -150,7 +148,7 @@ def dora_of(indicator: int) -> int:
     return 31 + (indicator - 30) % 3
 
 
-_DORA_OF = tuple(dora_of(i) for i in range(34))
+_DORA_OF: Final = tuple(dora_of(i) for i in range(34))
 
 
 class Reading:
@@ -193,7 +191,7 @@ class Reading:
         """The reading as the contract prints it: melds, concealed sets, then the pair(s)."""
         f = self.f
         if self.shape == REGULAR:
-            out = [_meld_text(m) for m in f.hand.melds]
+            out = [str(m) for m in f.hand.melds]
             for is_chow, first, _, _ in self.sets[len(f.hand.melds):]:
                 out.append(CHOW_TEXT[first] if is_chow else PUNG_TEXT[first])
             out.append(PAIR_TEXT[self.pair])
@@ -201,30 +199,6 @@ class Reading:
         if self.shape == SEVEN_PAIRS:
             return tuple(PAIR_TEXT[i] for i in range(34) if f.concealed[i])
         return (format_tiles(tile_from_index(i) for i in range(34) for _ in range(f.concealed[i])),)
-
-
-def _meld_text(meld: Meld) -> str:
-    """``[123m]``, ``(1111m)`` ... as ``str(meld)``, from tables unless a red five shows."""
-    tiles = meld.tiles
-    if any(t.red for t in tiles):
-        return str(meld)
-    first = _OFFSET[tiles[0].suit] + tiles[0].rank
-    if meld.kind is MeldKind.CHOW:
-        body = CHOW_TEXT[first]
-    else:
-        body = PUNG_TEXT[first][0] * len(tiles) + PUNG_TEXT[first][-1]
-    return f"({body})" if meld.concealed else f"[{body}]"
-
-
-def _text(i: int) -> tuple[str, str]:
-    tile = str(tile_from_index(i))
-    return tile[0], tile[1]
-
-
-CHOW_TEXT = tuple(f"{_text(i)[0]}{int(_text(i)[0]) + 1}{int(_text(i)[0]) + 2}{_text(i)[1]}" if i < 27 and i % 9 < 7
-                  else "" for i in range(34))
-PUNG_TEXT = tuple(_text(i)[0] * 3 + _text(i)[1] for i in range(34))
-PAIR_TEXT = tuple("".join(_text(i)) * 2 for i in range(34))
 
 
 def readings(f: Facts) -> list[Reading]:
@@ -238,7 +212,7 @@ def readings(f: Facts) -> list[Reading]:
         meld_chows = [m[1] for m in melds if m[0]]
         meld_pungs = [m[1] for m in melds if not m[0]]
         meld_concealed = sum(1 for m in melds if not m[0] and not m[2])
-    for found, pair, chow_t, pung_t in divide(f.concealed):
+    for found, pair, chow_t, pung_t in ways(f.concealed):
         concealed = len(pung_t)
         if melds:
             sets = melds + found
@@ -265,9 +239,9 @@ def readings(f: Facts) -> list[Reading]:
             out.append(Reading(f, REGULAR, sets, pair, TANKI, -1, chow_t, pung_t, concealed))
     if not melds:
         counts = f.concealed
-        if counts.count(2) == 7:  # seven different pairs (four of a kind is not two pairs)
+        if f.gates[-1]:  # seven different pairs (four of a kind is not two pairs)
             out.append(Reading(f, SEVEN_PAIRS, (), -1, SPECIAL, -1))
-        if counts.count(0) == 21:  # thirteen kinds
+        if f.kinds.bit_count() == 13:  # thirteen kinds
             if is_kokushi(counts):
                 out.append(Reading(f, KOKUSHI, (), -1, SPECIAL, -1))
             elif f.config.has_shiisanpuutaa and (f.rc.tenhou or f.rc.chiihou) and is_shiisanpuutaa(counts):

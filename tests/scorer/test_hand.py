@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from scorer import ContextError, InvalidHandError, MeldKind, NotWinningError, ScorerError, parse_hand, score
+from scorer import (
+    ContextError,
+    Hand,
+    InvalidHandError,
+    Meld,
+    MeldKind,
+    NotWinningError,
+    ScorerError,
+    ScoreResult,
+    WinContext,
+    Wind,
+    parse_hand,
+    score,
+)
 from scorer.decompose import counts_of, decompose, divide, honors_and_knitted, is_thirteen_orphans, seven_pairs
-from scorer.request import score_request
+from scorer.request import score_parsed, score_request
+from scorer.riichi import RiichiContext
 
 
 @pytest.mark.parametrize(
@@ -98,6 +119,18 @@ def test_request_result_is_the_contract_object() -> None:
     assert answer["decomposition"] == ["[555z]", "456m", "123p", "789s", "5s5s"]
 
 
+@pytest.mark.parametrize("request_obj", [
+    {"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder": "S", "flowers": "1f"},
+    {"rules": "mcr", "hand": "1112345678999m+5m", "self_draw": True},
+    {"rules": "riichi", "hand": "234m456p34567s99s+8s", "riichi": {"riichi": True, "dora_indicators": "7s"}},
+    {"rules": "guangdong", "hand": "[555z]123p789s456s5s+5s", "discarder": "N"},
+    {"rules": "fuzhou", "hand": "123m456m789m123p45p+6p 99s 1z 3f", "self_draw": True, "fuzhou": {"gold": "9m"}},
+], ids=lambda obj: obj["rules"])
+def test_result_as_json_text_is_the_contract_object(request_obj: dict[str, Any]) -> None:
+    result = score_parsed(request_obj)
+    assert result.to_json() == json.dumps(result.to_dict(), ensure_ascii=False)
+
+
 # --- decomposition ---------------------------------------------------------------------------------
 
 
@@ -133,3 +166,19 @@ def test_special_shapes() -> None:
     assert honors_and_knitted(counts_of(parse_hand("147m25p3s1234567z+6s").all_tiles)) == (True, False)
     assert honors_and_knitted(counts_of(parse_hand("147m258p369s1234z+5z").all_tiles)) == (False, True)
     assert honors_and_knitted(counts_of(parse_hand("148m25p3s1234567z+6s").all_tiles)) is None
+
+
+@pytest.mark.parametrize("cls", [Meld, Hand, WinContext, ScoreResult, RiichiContext], ids=lambda c: c.__name__)
+def test_written_out_constructors_take_the_fields(cls: type) -> None:
+    # these frozen dataclasses write their __init__ out (mypyc compiles it); it must match their fields.
+    # Read from the source, as a compiled class shows no signature.
+    module = sys.modules[cls.__module__]
+    source = Path(module.__file__ or "").parent / f"{cls.__module__.rsplit('.', 1)[-1]}.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    (node,) = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls.__name__]
+    (init,) = [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"]
+    fields = dataclasses.fields(cls)
+    assert [a.arg for a in init.args.args][1:] == [f.name for f in fields]
+    assert [ast.unparse(d) for d in init.args.defaults] == [
+        f"Wind.{f.default.name}" if isinstance(f.default, Wind) else repr(f.default)
+        for f in fields if f.default is not dataclasses.MISSING]

@@ -94,3 +94,27 @@ def test_parse_of_format_is_identity() -> None:
         again = parse_hand(format_hand(hand))
         assert again == hand
         assert [t.red for t in again.concealed] == [t.red for t in hand.concealed]
+
+
+def test_quick_reading_agrees_with_the_column_by_column_reader() -> None:
+    # parse_hand reads well-formed strings by one pattern and falls back to the precise reader for
+    # anything else; on random strings and damaged hands both must give the same parts or the same error
+    from scorer import hand as notation
+
+    def precise(text: str) -> object:
+        try:
+            return notation._read(text)
+        except NotationError as exc:
+            return str(exc), exc.position
+
+    rng = random.Random(11)
+    alphabet = "0123456789mpszf []()+\t"
+    for i in range(4000):
+        if i % 2:
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
+        else:
+            text = "[555z] [1111m] (9999p) 123p789s5s +5s 1f6f"
+            at = rng.randrange(len(text))
+            text = text[:at] + rng.choice(alphabet) + text[at + 1:]
+        quick = notation._read_quickly(text) if notation._HAND.fullmatch(text) else None
+        assert (quick if quick is not None else precise(text)) == precise(text), text

@@ -41,6 +41,17 @@ def test_decoy_styles_are_left_out_when_asked(tmp_path: Path) -> None:
     assert len(every) == _tiles(data, "train", True) > len(plain) == _tiles(data, "train", False) > 0
 
 
+
+def test_tiles_of_the_names_left_out_leave_the_crops(tmp_path: Path) -> None:
+    data = _dataset(tmp_path / "ds")
+    _, every, _ = load_synth(data, "train", 1, np.random.default_rng(0), size=32)
+    gone = ("5z", "back")
+    _, kept, _ = load_synth(data, "train", 1, np.random.default_rng(0), size=32, leave_out=gone)
+    ids = [NAMES.index(n) for n in gone]
+    assert np.isin(every, ids).any() and not np.isin(kept, ids).any()
+    assert len(kept) == len(every) - int(np.isin(every, ids).sum())
+
+
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
 def test_a_run_from_a_twin_keeps_its_norms_and_leaves_decoys_out(tmp_path: Path) -> None:
     import torch

@@ -51,6 +51,25 @@ def test_the_defaults_follow_the_cache_root(monkeypatch: pytest.MonkeyPatch, tmp
     assert commands["synth"].parse_args(["--out", "x"]).art == tmp_path / "c" / "art" / "faces"
 
 
+
+@pytest.mark.parametrize(("extra", "device", "leave_out"), [
+    ([], "cpu", ()),
+    (["--device", "cuda", "--leave-out", "5z", "back"], "cuda", ("5z", "back")),
+])
+def test_the_classifier_trains_on_the_cpu_unless_told_and_leaves_out_the_names_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        extra: list[str], device: str, leave_out: tuple) -> None:
+    from training import classifier
+
+    seen: list[tuple] = []
+    monkeypatch.setattr(classifier, "train_classifier", lambda *a: seen.append(a[-2:]) or {})
+    assert cli.main(["classifier", "--runs", str(tmp_path), *extra]) == 0
+    assert seen == [(device, leave_out)]
+    with pytest.raises(SystemExit):
+        cli.main(["classifier", "--runs", str(tmp_path), "--leave-out", "9z"])
+    assert "invalid choice: '9z'" in capsys.readouterr().err
+
+
 def test_synth_and_show_run_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "ds"
     assert cli.main(["synth", "--out", str(out), "--train", "2", "--val", "1", "--seed", "4", "--art", "plain",

@@ -34,6 +34,17 @@ def test_no_agreement_without_look_alikes_weight_or_company() -> None:
     assert agree(p, alike, 0.85, 1.0).argmax(1).tolist() == [0, 0]  # the same look: the surer name
 
 
+def test_a_flower_has_no_copy_to_vote_for_it() -> None:
+    """A set holds one of each flower: tiles read as a flower cast no vote, however alike (its seasons and flowers
+    share their pot, their corner numeral), while the others still do."""
+    p = np.array([[0.9, 0.05, 0.05], [0.3, 0.6, 0.1], [0.05, 0.05, 0.9], [0.1, 0.1, 0.8]])
+    look = np.array([[1.0, 0.0], [1.0, 0.01], [0.0, 1.0], [0.0, 1.0]])
+    assert agree(p, look, 0.85, 1.0).argmax(1).tolist() == [0, 0, 2, 2]
+    q = agree(p, look, 0.85, 1.0, once=np.array([0]))  # name 0 a flower: the first tile does not pull the second
+    assert q.argmax(1).tolist() == [0, 1, 2, 2]
+    assert q[2:] == pytest.approx(agree(p, look, 0.85, 1.0)[2:])  # the other tiles agree as before
+
+
 def _art(red: int) -> np.ndarray:
     """A 40 px tile: green stripes (its look) and a blue mark at its top-left corner (its up); ``red`` picks its name
     in the stand-in classifier."""

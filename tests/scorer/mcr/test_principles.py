@@ -8,6 +8,9 @@ from scorer import ContextError, WinContext, Wind, parse_hand, score
 from scorer.decompose import Shape
 from scorer.mcr import MCRConfig, rank_key, settle
 from scorer.mcr.patterns import BY_ID, PATTERNS, apply_exclusions
+from scorer.mcr.reading import HandFacts, Reading
+
+SELF = {"self_draw": True}
 
 
 def fans(hand: str, **ctx: object) -> dict[str, int]:
@@ -86,20 +89,62 @@ def test_tie_prefers_sets_over_seven_pairs() -> None:
     assert "seven_pairs" not in found and found["middle_tiles"] == 1 and found["all_five"] == 1
 
 
-def test_rank_key_orders_by_total_then_preference_then_values() -> None:
-    def reading(shape: Shape) -> object:
-        class R:
-            pass
+def test_rank_key_orders_by_total_then_shape_then_the_reference_order() -> None:
+    def reading(shape: Shape, order: int, seven_pairs: bool = False) -> Reading:
+        h = HandFacts(parse_hand("123m456p789s123s5z+5z"), WinContext())  # the key reads only what is set here
+        h.seven_pairs = seven_pairs
+        return Reading(h, shape, order=order)
 
-        r = R()
-        r.shape = shape  # type: ignore[attr-defined]
-        return r
+    def key(found: dict[str, int], r: Reading) -> tuple[int, int, bool, int]:
+        return rank_key((found, r))
 
-    regular, pairs = reading(Shape.REGULAR), reading(Shape.SEVEN_PAIRS)
-    assert rank_key(({"full_flush": 1}, regular)) > rank_key(({"pure_straight": 1}, regular))
-    assert rank_key(({"triple_pung": 1}, regular)) > rank_key(({"three_concealed_pungs": 1}, regular))
-    assert rank_key(({"seven_pairs": 1}, regular)) > rank_key(({"seven_pairs": 1}, pairs))
-    assert rank_key(({"pure_straight": 1}, regular)) > rank_key(({"mixed_straight": 2}, regular))
+    regular, pairs = Shape.REGULAR, Shape.SEVEN_PAIRS
+    # the most fans first, wherever the reading stands
+    assert key({"full_flush": 1}, reading(regular, 1)) > key({"pure_straight": 1}, reading(regular, 0))
+    # equal totals: the first regular reading in the reference's order ...
+    assert key({"mixed_straight": 2}, reading(regular, 0)) > key({"pure_straight": 1}, reading(regular, 1))
+    # ... unless a later one holds 三同刻 or 一色三同顺: then the last such one
+    assert key({"triple_pung": 1}, reading(regular, 1)) > key({"three_concealed_pungs": 1}, reading(regular, 0))
+    assert key({"pure_triple_chow": 1}, reading(regular, 2)) > key({"pure_triple_chow": 1}, reading(regular, 1))
+    # sets over seven pairs of equal total, and where the hand reads as seven pairs the last regular reading
+    assert key({"seven_pairs": 1}, reading(regular, 0, True)) > key({"seven_pairs": 1}, reading(pairs, -1, True))
+    assert key({"pure_straight": 1}, reading(regular, 1, True)) > key({"pure_straight": 1}, reading(regular, 0, True))
+    # the other shapes (thirteen orphans, the knitted hands) before regular readings of equal total
+    assert key({"knitted_straight": 2}, reading(Shape.KNITTED_STRAIGHT, -1)) > key(
+        {"triple_pung": 1, "short_straight": 8}, reading(regular, 3))
+
+
+# Ties where the two readings' fans differ, as PyMahjongGB answers them (checked beside it): the first
+# reading in its order stands (一般高 + 幺九刻 from 111p 234p 44p, not 双同刻 from 123p 444p 11p) ...
+TIES = [
+    ("[234p][4444s]1123444p+1p", SELF, {"lower_four": 1, "reversible_tiles": 1, "tile_hog": 1, "pure_double_chow": 1,
+                                        "pung_of_terminals_or_honors": 1, "melded_kong": 1, "self_drawn": 1},
+     ("[234p]", "[4444s]", "234p", "111p", "4p4p")),
+    ("[234p][4444s]1123444p+1p", {}, {"lower_four": 1, "reversible_tiles": 1, "tile_hog": 1, "pure_double_chow": 1,
+                                      "pung_of_terminals_or_honors": 1, "melded_kong": 1},
+     ("[234p]", "[4444s]", "234p", "111p", "4p4p")),
+    ("[234p][444s]1123444p+1p", SELF, {"lower_four": 1, "reversible_tiles": 1, "tile_hog": 1, "pure_double_chow": 1,
+                                       "pung_of_terminals_or_honors": 1, "self_drawn": 1},
+     ("[234p]", "[444s]", "234p", "111p", "4p4p")),
+    ("[234p][444s]1123444p+1p", {}, {"lower_four": 1, "reversible_tiles": 1, "tile_hog": 1, "pure_double_chow": 1,
+                                     "pung_of_terminals_or_honors": 1},
+     ("[234p]", "[444s]", "234p", "111p", "4p4p")),
+    # ... unless a later one holds 一色三同顺 (坎张 from 11s 234s 234s, not 边张 from 123s 123s 44s)
+    ("[234s][123s]1122344s+3s", SELF, {"full_flush": 1, "pure_triple_chow": 1, "lower_four": 1, "all_chows": 1,
+                                       "tile_hog": 2, "closed_wait": 1, "self_drawn": 1},
+     ("[234s]", "[123s]", "234s", "234s", "1s1s")),
+    ("[234s][123s]1122344s+3s", {}, {"full_flush": 1, "pure_triple_chow": 1, "lower_four": 1, "all_chows": 1,
+                                     "tile_hog": 2, "closed_wait": 1},
+     ("[234s]", "[123s]", "234s", "234s", "1s1s")),
+]
+
+
+@pytest.mark.parametrize(("hand", "ctx", "expected", "reading"), TIES, ids=[f"{t[0]}-{bool(t[1])}" for t in TIES])
+def test_ties_as_the_reference_breaks_them(hand: str, ctx: dict[str, bool], expected: dict[str, int],
+                                           reading: tuple[str, ...]) -> None:
+    result = score(hand, "mcr", **ctx)
+    assert {f.id: f.count for f in result.fans} == expected
+    assert result.decomposition == reading
 
 
 # --- 不计 applied in one place ------------------------------------------------------------------------
@@ -216,8 +261,8 @@ def test_choice_robbing_the_kong_is_not_also_last_tile() -> None:
 
 
 def test_exact_tie_keeps_the_first_reading_in_enumeration_order() -> None:
-    # 123p 123p 44p (边张) and 11p 234p 234p (坎张) score alike; readings are listed pungs first, then
-    # chows, then the pair (as the reference calculator lists them), and the first one stands
+    # 123p 123p 44p (边张) and 11p 234p 234p (坎张) score alike and hold neither 一色三同顺 nor 三同刻;
+    # the first one in the reference calculator's order stands
     result = score("[444s]1122344p789s+3p", "mcr")
     assert result.decomposition == ("[444s]", "123p", "123p", "789s", "4p4p")
     assert {f.id for f in result.fans} == {"pure_double_chow", "one_voided_suit", "no_honors", "edge_wait"}

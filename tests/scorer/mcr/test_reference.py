@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.gb import context, fan_id, gb_args, hand_string
-from bench.mcr_hands import random_hand
+from bench.mcr_hands import context, fan_id, hand_string, random_hand, reference_fans
 from scorer import ContextError, parse_hand
 from scorer.mcr import score
-from scorer.mcr.patterns import BY_ID
 
 VECTORS = Path(__file__).resolve().parents[4] / "shared" / "vectors" / "mcr_unit_test_hands_golden.jsonl"
 LINES = [json.loads(line) for line in VECTORS.read_text(encoding="utf-8").splitlines()] if VECTORS.exists() else []
@@ -48,16 +46,6 @@ def test_all_golden_vectors() -> None:
     assert refused == len(REFUSED)
 
 
-def _reference(hand, ctx) -> Counter[str]:  # type: ignore[no-untyped-def]
-    from MahjongGB import MahjongFanCalculator
-
-    out: Counter[str] = Counter()
-    for points, name in MahjongFanCalculator(**gb_args(hand, ctx)):
-        fid = fan_id(name)
-        out[fid] += points // BY_ID[fid].value
-    return out
-
-
 def test_differential_against_pymahjonggb() -> None:
     pytest.importorskip("MahjongGB")
     rng = random.Random(20261121)
@@ -65,6 +53,6 @@ def test_differential_against_pymahjonggb() -> None:
     for _ in range(5000):
         hand, ctx = random_hand(rng)
         got = Counter({f.id: f.count for f in score(hand, ctx).fans})
-        if got != _reference(hand, ctx):
+        if got != reference_fans(hand, ctx):
             mismatches.append(str(hand))
     assert mismatches == []

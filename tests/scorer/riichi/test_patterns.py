@@ -207,10 +207,14 @@ def test_ryanpeikou_beats_seven_pairs() -> None:
 
 def test_rank_key_order() -> None:
     """Points first; then a real yakuman over a counted one; then han, fu, unrounded fu."""
-    from scorer.riichi import rank_key
+    from scorer.hand import WinContext, parse_hand
+    from scorer.riichi import DEFAULT, NO_RIICHI, rank_key
+    from scorer.riichi.reading import Facts, readings
+
+    (reading,) = readings(Facts(parse_hand("234m456p34567s99s+8s"), WinContext(), NO_RIICHI, DEFAULT))
 
     def key(points: int, yakuman: bool, han: int, fu: int, raw: int) -> tuple[int, bool, int, int, int]:
-        return rank_key((points, yakuman, han, fu, raw, None, {}, 0, None))  # type: ignore[arg-type]
+        return rank_key((points, yakuman, han, fu, raw, reading, {}, 0, None))
 
     assert key(8000, False, 13, 40, 40) < key(8100, False, 5, 30, 30)
     assert key(32000, False, 13, 40, 40) < key(32000, True, 13, 30, 30)

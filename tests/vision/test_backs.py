@@ -1,0 +1,131 @@
+"""A back is coloured, a face is not (``vision/backs.py``): tiles named back or 5z are told apart by the colour of
+their tops against the photo's faces, where the photo says how its set's backs look."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.backs import BACK, WHITE, coloured_backs
+from vision.names import CLASS_ID
+
+IVORY, JADE = (0.93, 0.91, 0.84), (0.45, 0.05, 0.04)
+GREEN, WHITE_BACK = (0.15, 0.5, 0.25), (0.9, 0.9, 0.89)
+INK = (0.8, 0.1, 0.1)
+
+
+def _crop(colour: tuple, ink: tuple | None = None, light: float = 1.0) -> np.ndarray:
+    """A tile cut straight (3, 32, 32): its colour, under ``light``, with a stroke of ``ink`` across its middle."""
+    c = np.empty((3, 32, 32), np.float32)
+    c[:] = np.array(colour, np.float32)[:, None, None] * light
+    if ink is not None:
+        c[:, 14:18, 8:24] = np.array(ink, np.float32)[:, None, None]
+    return c
+
+
+def _named(names: list[str], sure: float = 0.9) -> np.ndarray:
+    p = np.full((len(names), len(CLASS_ID)), (1 - sure) / (len(CLASS_ID) - 1))
+    p[np.arange(len(names)), [CLASS_ID[n] for n in names]] = sure
+    return p
+
+
+def _doubted(p: np.ndarray, rows: slice | list[int]) -> np.ndarray:
+    """``p`` with ``rows``, named back, read back 0.6 and 5z 0.3: the classifier doubts them."""
+    p = p.copy()
+    p[rows, BACK], p[rows, WHITE] = 0.6, 0.3
+    return p
+
+
+def _row(n: int, gap: float = 1.02, start: float = 0.0) -> np.ndarray:
+    """Centres of ``n`` tiles side by side in a row, ``gap`` tile widths apart (tiles 60 px wide)."""
+    return np.array([[60.0 * (start + gap * k), 300.0] for k in range(n)])
+
+
+def _read(p: np.ndarray, crops: list[np.ndarray], centres: np.ndarray) -> list[str]:
+    names = list(CLASS_ID)
+    out = coloured_backs(p, np.stack(crops), centres, np.full(len(crops), 60.0))
+    return [names[k] for k in out.argmax(1)]
+
+
+def test_a_white_back_beside_white_dragons_is_a_white_dragon() -> None:
+    faces = [_crop(IVORY, INK) for _ in range(4)]  # 1m 2m 3m 4p: the faces' ground is ivory
+    pung = [_crop(IVORY, light=0.95), _crop(IVORY, light=1.05), _crop(IVORY, light=0.9)]
+    centres = np.concatenate([_row(4), _row(3, start=5.5)])
+    read = _read(_doubted(_named(["1m", "2m", "3m", "4p", "5z", "5z", "back"]), [6]), faces + pung, centres)
+    assert read[4:] == ["5z", "5z", "5z"]
+
+
+def test_a_white_back_where_the_sets_backs_are_coloured_is_a_white_dragon() -> None:
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    kong = [_crop(GREEN), _crop(IVORY, INK), _crop(IVORY, INK), _crop(GREEN, light=0.9)]
+    lone = [_crop(IVORY, light=0.85)]  # far from any white dragon: only the green backs say it is no back
+    centres = np.concatenate([_row(3), _row(4, start=4.0), _row(1, start=12.0)])
+    names = ["1m", "2m", "3m", "back", "7s", "7s", "back", "back"]
+    assert _read(_doubted(_named(names), [7]), faces + kong + lone, centres) == [*names[:7], "5z"]
+
+
+def test_a_white_thing_read_surely_as_a_back_stays_one() -> None:
+    """A white disk on the table, read a back with no doubt of a white dragon: the colour alone makes no 5z of it."""
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    kong = [_crop(GREEN), _crop(IVORY, INK), _crop(IVORY, INK), _crop(GREEN, light=0.9)]
+    centres = np.concatenate([_row(3), _row(4, start=4.0), _row(1, start=12.0)])
+    names = ["1m", "2m", "3m", "back", "7s", "7s", "back", "back"]
+    p = _named(names)
+    p[7, BACK], p[7, WHITE] = 0.9, 0.05
+    assert _read(p, faces + kong + [_crop(IVORY, light=0.85)], centres) == names
+
+
+def test_white_backs_alone_stay_backs() -> None:
+    """In a white-backed set nothing on the photo tells a back from a blank white dragon but its place: a kong's
+    ends stay backs, and so do those of a concealed kong of white dragons."""
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    kong = [_crop(WHITE_BACK), _crop(IVORY, INK), _crop(IVORY, INK), _crop(WHITE_BACK)]
+    centres = np.concatenate([_row(3), _row(4, start=4.0)])
+    names = ["1m", "2m", "3m", "back", "7s", "7s", "back"]
+    assert _read(_doubted(_named(names), [3, 6]), faces + kong, centres) == names
+    whites = [_crop(WHITE_BACK), _crop(IVORY), _crop(IVORY), _crop(WHITE_BACK)]
+    names = ["1m", "2m", "3m", "back", "5z", "5z", "back"]
+    assert _read(_doubted(_named(names), [3, 6]), faces + whites, centres) == names
+
+
+
+def test_the_white_back_ending_a_kong_of_white_dragons_stays_a_back_when_its_other_end_is_misread() -> None:
+    """A white-backed set's concealed kong of white dragons read 5z, 5z, 5z, back (one end taken for a face): the
+    back is no fourth face beside a pung, it ends the kong (the layout reads a kong from its three faces and a back)."""
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    kong = [_crop(WHITE_BACK), _crop(IVORY), _crop(IVORY), _crop(WHITE_BACK)]
+    centres = np.concatenate([_row(3), _row(4, start=4.0)])
+    names = ["1m", "2m", "3m", "5z", "5z", "5z", "back"]
+    assert _read(_doubted(_named(names), [6]), faces + kong, centres) == names
+
+
+def test_a_coloured_tile_named_white_dragon_is_a_back() -> None:
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    p = _named(["1m", "2m", "3m", "5z", "5z"])
+    p[3:, [WHITE, BACK]] = 0.6, 0.3
+    assert _read(p, [*faces, _crop(GREEN), _crop(IVORY)], _row(5, gap=2.0)) == ["1m", "2m", "3m", "back", "5z"]
+
+
+def test_a_jade_sets_dark_red_white_dragon_stays_one() -> None:
+    """A jade set's faces are dark red, its ink light: its blank white dragon is the faces' colour, a green back
+    is not."""
+    faces = [_crop(JADE, (0.9, 0.9, 0.85)) for _ in range(4)]
+    p = _named(["1m", "2m", "3m", "4m", "5z", "5z"])
+    p[4:, [WHITE, BACK]] = 0.6, 0.3
+    read = _read(p, [*faces, _crop(JADE, light=1.1), _crop(GREEN)], _row(6, gap=2.0))
+    assert read[4:] == ["5z", "back"]
+
+
+def test_no_more_white_dragons_are_read_than_a_set_holds() -> None:
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    whites = [_crop(IVORY) for _ in range(6)]
+    backs = [_crop(GREEN), _crop(GREEN)]
+    names = ["1m", "2m", "3m", "5z", "5z", "5z", "back", "back", "back", "back", "back"]
+    read = _read(_doubted(_named(names), slice(6, 11)), faces + whites + backs, _row(11, gap=2.0))
+    assert read.count("5z") == 4
+    assert read[-2:] == ["back", "back"]
+
+
+def test_nothing_changes_without_faces_to_compare() -> None:
+    p = _named(["back", "5z"])
+    assert np.array_equal(coloured_backs(p, np.stack([_crop(IVORY), _crop(GREEN)]), _row(2), np.full(2, 60.0)), p)
+    assert WHITE != BACK

@@ -1,0 +1,160 @@
+"""A back is coloured, a face is not: a tile named ``back`` whose top is the colour of the photo's faces is a blank
+white dragon (``5z``), and a tile named ``5z`` whose top is coloured otherwise is a back.
+
+Many sets print the white dragon as a plain white face, with no frame, which the classifier can take for a back (the
+generator's sets include white-backed ones, where the two are alike but for the tile's place). A face-down tile shows
+the coloured back of its set; its face layer, white, lies underneath. So a tile's top, the middle of its face cut
+straight, is compared with the ground of the photo's faces (the commonest colour of the middles of the tiles named
+surely as faces): a white top has the ground's shares of the three channels at about its brightness (the light falls
+unevenly), a coloured one has not, or is much darker.
+
+The colour alone does not tell a back of a white-backed set from a blank white dragon (nor a white thing on the
+table from either), so a white ``back`` the classifier doubts (``WHITE_DOUBT``) becomes a ``5z`` only where the photo
+tells which: two other tiles read as backs are of one colour, not white (the set's backs
+are coloured), or the tile lies in a row beside a tile read ``5z`` (its pung; not the end of a row of four, back, 5z,
+5z and a back or a ``5z``: a concealed kong of white dragons in a white-backed set, one end perhaps misread). No more
+white dragons are read than a set holds (four).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.names import CLASS_ID
+
+BACK, WHITE = CLASS_ID["back"], CLASS_ID["5z"]
+GROUND_BIN = 0.02  # the faces' ground is their commonest colour, channels' shares binned so (``ground``)
+MIDDLE = 0.15  # the middle of a crop, as a share of its side either way of its centre: inside any tile's face
+SURE_FACE = 0.8  # a tile named a face with this much shows the photo's face ground
+# a top is white (the faces' colour) when its shares of the three channels are within WHITE_CHROMA of the ground's
+# (each channel's share of their sum; JPEG noise on a dark ground's weak channels is kept from dividing by
+# CHROMA_FLOOR) and its brightness is within a factor LIGHT of the ground's (the light falls unevenly across a photo);
+# it is coloured when its shares differ by more than COLOURED_CHROMA, or it is darker than DARK times the ground
+# (grey and navy backs beside white faces); between the two, neither is said
+WHITE_CHROMA, COLOURED_CHROMA, LIGHT, DARK, CHROMA_FLOOR = 0.04, 0.07, 1.6, 0.5, 0.02
+# a tile named 5z with at least this probability of a back becomes one when its top is coloured; a tile named back
+# becomes a 5z only with at least WHITE_DOUBT of a 5z (a white disk on the table, read a back, has 0.05 where the
+# held-out sets' blank white dragons read back have 0.12 or more: bench/eval_tile_sets.py)
+BACK_DOUBT, WHITE_DOUBT = 0.02, 0.1
+NEIGHBOUR = 1.15  # two tiles lie side by side in a row when their centres are less than this many tile widths apart
+SET_COPIES = 4
+
+
+def tops(crops: np.ndarray) -> np.ndarray:
+    """Per crop (N, 3, S, S, values 0..1, a tile cut straight in its middle): the median colour of its middle (N, 3)."""
+    return np.median(_middles(crops), axis=2)
+
+
+def ground(crops: np.ndarray) -> np.ndarray:
+    """The faces' ground (3,) from crops of faces (N, 3, S, S): the commonest colour of their middles, as shares of
+    the channels (in bins of GROUND_BIN) at their median brightness. The ground lies on every face, an ink on some
+    (an ivory set's red and green, a jade set's white on its dark red): the commonest is the ground."""
+    px = _middles(crops).transpose(0, 2, 1).reshape(-1, 3)
+    chroma = _chroma(px)
+    bins = np.floor(chroma[:, :2] / GROUND_BIN).astype(np.int64)
+    keys = bins[:, 0] * 1000 + bins[:, 1]
+    values, counts = np.unique(keys, return_counts=True)
+    common = keys == values[counts.argmax()]
+    return px[common].mean(0) / max(float(px[common].sum(1).mean()), 1e-6) * float(np.median(px[common].sum(1)))
+
+
+def _middles(crops: np.ndarray) -> np.ndarray:
+    """The middles of crops (N, 3, S, S), MIDDLE of the side either way of the centre, as (N, 3, pixels)."""
+    s = crops.shape[-1]
+    a, b = round(s * (0.5 - MIDDLE)), round(s * (0.5 + MIDDLE))
+    return crops[:, :, a:b, a:b].reshape(len(crops), 3, -1)
+
+
+def colours(top: np.ndarray, ground: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each top (N, 3) is the colour of the faces' ``ground`` (3,) under some light (white), and whether it is
+    clearly another colour (coloured); a top may be neither.
+
+    >>> white, coloured = colours(np.array([[0.8, 0.78, 0.7], [0.2, 0.5, 0.3], [0.92, 0.9, 0.81], [0.3, 0.3, 0.28]]),
+    ...                           np.array([0.9, 0.88, 0.8]))
+    >>> white.tolist(), coloured.tolist()
+    ([True, False, True, False], [False, True, False, True])
+    """
+    chroma, light = _chroma(top), top.sum(1)
+    differ = np.abs(chroma - _chroma(ground[None])).max(1)
+    shade = light / max(float(ground.sum()), 1e-6)
+    white = (differ < WHITE_CHROMA) & (shade > 1 / LIGHT) & (shade < LIGHT)
+    return white, (differ > COLOURED_CHROMA) | (shade < DARK)
+
+
+def _chroma(rgb: np.ndarray) -> np.ndarray:
+    """Each colour's (N, 3) channels as shares of their sum, steadied on dark colours by ``CHROMA_FLOOR``."""
+    return (rgb + CHROMA_FLOOR) / (rgb.sum(1, keepdims=True) + 3 * CHROMA_FLOOR)
+
+
+def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The names ``p`` (N, names) with backs and white dragons told apart by colour: ``crops`` are the tiles cut
+    straight (N, 3, S, S, 0..1), ``centres`` their boxes' centres (N, 2) and ``widths`` their faces' widths (N,), in
+    pixels of the photo. A name changed swaps the two names' probabilities."""
+    named = p.argmax(1)
+    faces = (named != BACK) & (p.max(1) >= SURE_FACE)
+    if faces.sum() < 2 or not np.isin(named, (BACK, WHITE)).any():
+        return p
+    top = tops(crops)
+    is_white, is_coloured = colours(top, ground(crops[faces]))
+    out = p.copy()
+    to_back = (named == WHITE) & is_coloured & (p[:, BACK] >= BACK_DOUBT)
+    out[to_back] = _swapped(out[to_back])
+    named = out.argmax(1)
+    backs = named == BACK
+    set_colour = _pair(top[backs & is_coloured])  # backs read on the photo are coloured: the set's backs are
+    far = np.linalg.norm(centres[:, None] - centres[None], axis=2) / np.maximum(widths[:, None], 1e-6)
+    np.fill_diagonal(far, np.inf)
+    near = far < NEIGHBOUR
+    beside_white = (near & (named == WHITE)[None]).any(1) & ~_kong_ends(near, named, backs & is_white)
+    room = SET_COPIES - int((named == WHITE).sum())
+    candidates = np.flatnonzero(backs & is_white & (set_colour | beside_white) & (p[:, WHITE] >= WHITE_DOUBT))
+    for i in candidates[np.argsort(-p[candidates, WHITE])][:max(room, 0)]:
+        out[i] = _swapped(out[i])
+    return out
+
+
+def _kong_ends(near: np.ndarray, named: np.ndarray, white_backs: np.ndarray) -> np.ndarray:
+    """Per white back, whether it ends a row of four: itself, two tiles read 5z, then another white back or a tile read
+    5z (the classifier may read a white back so): a concealed kong of white dragons shown with its ends face down, in a
+    set whose backs are white (``near``: (N, N) tiles side by side; ``named``: the names read).
+
+    >>> near = np.eye(4, k=1, dtype=bool) | np.eye(4, k=-1, dtype=bool)  # four tiles in a row
+    >>> _kong_ends(near, np.array([BACK, WHITE, WHITE, BACK]), np.array([True, False, False, True])).tolist()
+    [True, False, False, True]
+    >>> _kong_ends(near, np.array([WHITE, WHITE, WHITE, BACK]), np.array([False, False, False, True])).tolist()
+    [False, False, False, True]
+    >>> _kong_ends(near, np.array([BACK, WHITE, WHITE, 0]), np.array([True, False, False, False])).tolist()
+    [False, False, False, False]
+    >>> _kong_ends(near[:3, :3], np.array([BACK, WHITE, WHITE]), np.array([True, False, False])).tolist()  # a pung
+    [False, False, False]
+    """
+    out = np.zeros(len(named), bool)
+    whites = named == WHITE
+    for i in np.flatnonzero(white_backs):
+        for j in np.flatnonzero(near[i] & whites):
+            for k in np.flatnonzero(near[j] & whites):
+                if k != i and (near[k] & (white_backs | whites) & ~near[i] & (np.arange(len(named)) != i)).any():
+                    out[i] = True
+    return out
+
+
+def _pair(tops: np.ndarray) -> bool:
+    """Whether two of ``tops`` (N, 3) are of one colour (a set shows its backs two or four at a time, a kong's; one
+    box read as a back may be something else on the table): their channels' shares within WHITE_CHROMA of each other,
+    their brightness within a factor of LIGHT.
+
+    >>> _pair(np.array([[0.2, 0.5, 0.3], [0.9, 0.3, 0.3], [0.25, 0.6, 0.35]])), _pair(np.array([[0.2, 0.5, 0.3]]))
+    (True, False)
+    """
+    chroma, light = _chroma(tops), np.maximum(tops.sum(1), 1e-6)
+    near = (np.abs(chroma[:, None] - chroma[None]).max(2) < WHITE_CHROMA) & (
+        np.abs(np.log(light[:, None] / light[None])) < np.log(LIGHT))
+    np.fill_diagonal(near, False)
+    return bool(near.any())
+
+
+def _swapped(q: np.ndarray) -> np.ndarray:
+    """``q`` with the probabilities of back and 5z exchanged (rows or one row)."""
+    q = q.copy()
+    q[..., [BACK, WHITE]] = q[..., [WHITE, BACK]]
+    return q
