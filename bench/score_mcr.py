@@ -30,7 +30,7 @@ from api.cli import run_batch
 from scorer.mcr import score
 
 from .mcr_hands import gb_args, random_hand, request
-from .timing import alternate, ratio, show
+from .timing import compare, ratio
 
 
 def reference_batch(lines: str, out: io.StringIO) -> None:
@@ -71,14 +71,10 @@ def main() -> None:
     def theirs_batch(number: int) -> None:
         reference_batch(gb_lines[number], io.StringIO())
 
-    seconds = alternate({"ours": ours, "theirs": theirs, "ours_batch": ours_batch, "theirs_batch": theirs_batch},
-                        args.rounds)
-    n = args.hands
-    names = ("mjscore", "PyMahjongGB")
-    print(f"hands: {n} per round, {args.rounds} rounds (seed {args.seed}); medians")
-    show("in-process (ready objects):", n, seconds["ours"], seconds["theirs"], names, 0.33)
-    show("JSON in and out (mjscore batch):", n, seconds["ours_batch"], seconds["theirs_batch"], names, 0.33)
+    sides = {"ours": ours, "theirs": theirs, "ours_batch": ours_batch, "theirs_batch": theirs_batch}
+    seconds = compare(sides, args.hands, args.rounds, args.seed, ("mjscore", "PyMahjongGB"), 0.33)
     print(f"  for scale, mjscore batch/PyMahjongGB in-process: {ratio(seconds['ours_batch'], seconds['theirs']):.3f}")
+
 
 if __name__ == "__main__":
     main()

@@ -33,7 +33,7 @@ from api.cli import run_batch
 from scorer.errors import ScorerError
 
 from .riichi_hands import Case, build_library_args, library_spec, random_case, request
-from .timing import alternate, show
+from .timing import compare
 
 
 def reference_batch(lines: str, out: io.StringIO) -> None:
@@ -92,13 +92,9 @@ def main() -> None:
     def theirs_batch(number: int) -> None:
         reference_batch(specs[number], io.StringIO())
 
-    seconds = alternate({"ours": ours, "theirs": theirs, "ours_batch": ours_batch, "theirs_batch": theirs_batch},
-                        args.rounds)
-    n = args.hands
-    names = ("mjscore", "mahjong 2.1.0")
-    print(f"hands: {n} per round, {args.rounds} rounds (seed {args.seed}); medians")
-    show("in-process (ready objects):", n, seconds["ours"], seconds["theirs"], names, 3)
-    show("JSON in and out (mjscore batch):", n, seconds["ours_batch"], seconds["theirs_batch"], names, 3)
+    sides = {"ours": ours, "theirs": theirs, "ours_batch": ours_batch, "theirs_batch": theirs_batch}
+    compare(sides, args.hands, args.rounds, args.seed, ("mjscore", "mahjong 2.1.0"), 3)
+
 
 if __name__ == "__main__":
     main()

@@ -42,3 +42,14 @@ def show(heading: str, items: int, ours: Sequence[float], theirs: Sequence[float
     print(f"  {names[0]:15} {rate(ours, items):9.0f} hands/s")
     print(f"  {names[1]:15} {rate(theirs, items):9.0f} hands/s")
     print(f"  ratio {names[0]}/{names[1]}: {ratio(ours, theirs):.3f} (target >= {target})")
+
+
+def compare(sides: dict[str, Side], hands: int, rounds: int, seed: int, names: tuple[str, str],
+            target: float) -> dict[str, list[float]]:
+    """Run the four sides (``ours``, ``theirs``, ``ours_batch``, ``theirs_batch``) alternately and print the two
+    comparisons: in-process, and JSON in and out. Returns the seconds per side and round."""
+    seconds = alternate(sides, rounds)
+    print(f"hands: {hands} per round, {rounds} rounds (seed {seed}); medians")
+    show("in-process (ready objects):", hands, seconds["ours"], seconds["theirs"], names, target)
+    show("JSON in and out (mjscore batch):", hands, seconds["ours_batch"], seconds["theirs_batch"], names, target)
+    return seconds
