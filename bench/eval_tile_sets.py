@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from bench.eval_layout import judge
-from bench.eval_vision import eval_real, in_scene, iou
+from bench.eval_vision import eval_real, in_scene, iou, write_report
 from scorer import is_complete_tiles
 from training import paths
 from training.drawn_art import BACKS, HK_HELD_OUT
@@ -287,11 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({kind: report[kind]}, indent=1), flush=True)
     report["real"] = evaluate_real(lambda jpg: [(d.label, d.confidence, d.box) for d in det.detect(jpg)], args.real)
     print(json.dumps({"real": report["real"]}, indent=1))
-    report["seconds"] = round(time.time() - t0, 1)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1))
-    print(f"wrote {args.out}")
-    return 0
+    return write_report(report, args.out, t0)
 
 
 if __name__ == "__main__":

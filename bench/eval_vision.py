@@ -268,10 +268,15 @@ def main(argv: list[str] | None = None) -> int:
         report["speed_12mp_ratio"] = round(ours / theirs, 3)
     print(json.dumps({"speed_12mp": {m.name: report[m.name]["speed_12mp"] for m in models},
                       "ratio": report.get("speed_12mp_ratio")}), flush=True)
+    return write_report(report, args.out, t0)
+
+
+def write_report(report: dict, out: Path, t0: float) -> int:
+    """The run's seconds since ``t0`` into ``report``, and ``report`` written to ``out`` as JSON."""
     report["seconds"] = round(time.time() - t0, 1)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1))
-    print(f"wrote {args.out}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1))
+    print(f"wrote {out}")
     return 0
 
 
