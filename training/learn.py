@@ -443,7 +443,7 @@ def summary(card: dict) -> str:
     lines += guard_lines(card["guard"])
     f = card["finder"]
     found = "" if f["recall_before"] is None else f" (found {f['recall_before']:.4f} of the train photos' tiles)"
-    lines.append(f"  finder: {_fate(card['guard'], 'finder')}{found}")
+    lines.append(f"  finder{found}: {_fate(card['guard'], 'finder')}")
     lines.append(f"  classifier: {_fate(card['guard'], 'classifier')}")
     t = card["time"]
     what = "all of it" if card["classifier"].get("features") else "its features kept"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -120,6 +121,14 @@ def test_the_checks_are_the_replay_val_photos_and_held_out_real_ones_picked_by_t
     assert other.replay != one.replay or other.real != one.real
 
 
+def _guard_again(data: Path, out: Path, classifier: Path, *args: str) -> subprocess.CompletedProcess:
+    """The run in ``out`` with its fine-tuned classifier swapped for ``classifier``, resumed at its guard."""
+    (out / "train" / "tile_classifier.onnx").write_bytes(classifier.read_bytes())
+    state = json.loads((out / "train" / "state.json").read_text())
+    (out / "train" / "state.json").write_text(json.dumps({**state, "phase": "measure"}))
+    return train(data, "--data", "tiny", "--out", str(out), *QUICK, *args, "--resume")
+
+
 def test_a_run_whose_classifier_reads_worse_writes_the_shipped_one(tmp_path: Path, untrained: Path) -> None:
     """A run trained, its classifier then swapped for one that learnt nothing and its guard run again (--resume from
     the measure phase): the weights folder holds the shipped classifier, and the card and the summary say why."""
@@ -136,10 +145,7 @@ def test_a_run_whose_classifier_reads_worse_writes_the_shipped_one(tmp_path: Pat
     assert kept is (guard["classifier_worse"] == [])
     assert ((out / "tile_classifier.onnx").read_bytes() == CLASSIFIER_WEIGHTS.read_bytes()) is not kept
 
-    (out / "train" / "tile_classifier.onnx").write_bytes(untrained.read_bytes())
-    state = json.loads((out / "train" / "state.json").read_text())
-    (out / "train" / "state.json").write_text(json.dumps({**state, "phase": "measure"}))
-    again = train(data, "--data", "tiny", "--out", str(out), *QUICK, "--resume")
+    again = _guard_again(data, out, untrained)
     assert again.returncode == 0, again.stderr[-3000:]
     card = json.loads((out / "card.json").read_text())
     assert card["guard"]["kept"] == {"classifier": False} and card["guard"]["classifier_worse"][0].startswith(
@@ -151,10 +157,7 @@ def test_a_run_whose_classifier_reads_worse_writes_the_shipped_one(tmp_path: Pat
 
     forced = tmp_path / "forced"
     assert train(data, "--data", "tiny", "--out", str(forced), *QUICK, "--no-guard").returncode == 0
-    (forced / "train" / "tile_classifier.onnx").write_bytes(untrained.read_bytes())
-    state = json.loads((forced / "train" / "state.json").read_text())
-    (forced / "train" / "state.json").write_text(json.dumps({**state, "phase": "measure"}))
-    again = train(data, "--data", "tiny", "--out", str(forced), *QUICK, "--no-guard", "--resume")
+    again = _guard_again(data, forced, untrained, "--no-guard")
     assert again.returncode == 0, again.stderr[-3000:]
     card = json.loads((forced / "card.json").read_text())
     assert card["guard"]["kept"] == {"classifier": True} and card["guard"]["classifier_worse"]
