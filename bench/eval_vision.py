@@ -32,7 +32,7 @@ from PIL import Image
 
 from training import paths, synth
 from training.measure import iou, read_right
-from training.real import real_photo_files
+from training.real import in_scene, real_photo_files
 from vision.detector import READER_WEIGHTS
 from vision.names import NAMES
 
@@ -150,18 +150,6 @@ def eval_real(model, photos: list[tuple[bytes, str]], classes: frozenset[str]) -
         ok += top == label
         n += 1
     return {"photos": n, "top1": round(ok / max(n, 1), 4)}
-
-
-def in_scene(jpg: bytes, rng: np.random.Generator) -> bytes:
-    """A real single-tile photo at hand-photo scale: pasted, about 1/9 of the height, on a plain table."""
-    tile = Image.open(io.BytesIO(jpg)).convert("RGB")
-    canvas = Image.new("RGB", (1600, 1200), tuple(int(v) for v in rng.integers(40, 200, 3)))
-    h = 135
-    tile = tile.resize((round(tile.width * h / tile.height), h), Image.BILINEAR)
-    canvas.paste(tile, (int(rng.integers(200, 1300)), int(rng.integers(200, 900))))
-    buf = io.BytesIO()
-    canvas.save(buf, "JPEG", quality=92)
-    return buf.getvalue()
 
 
 def eval_real_in_scene(model, photos: list[tuple[bytes, str]], classes: frozenset[str]) -> dict:  # noqa: ANN001

@@ -5,11 +5,13 @@
 2. classifier: fine-tune the tile classifier on them, mixed with replay, its convolutional features kept as
    shipped (``training/finetune.py``);
 3. finder: only where the shipped finder misses boxes (its recall on the train photos under ``--finder-recall``),
-   fine-tune it too (ultralytics), kept only if it finds more of the train photos' tiles than before;
-4. write: the weights folder: every file of ``models/`` (``vision/weights.py``), the trained ones in int8 as
-   shipped (``training/ship.py``), the others copied;
-5. measure: the new weights on the held-out photos (``after``); ``card.json`` and ``README.md`` say what was
-   trained, on what, and the figures before and after.
+   fine-tune it too (ultralytics);
+4. write: the classifier exported in int8 as shipped (``training/ship.py``);
+5. measure: the guard (``training/guard.py``): the shipped detector and the one with each fine-tuned network in its
+   place read photos not trained on (the dataset's held-out photos, replay photos, real photos); a fine-tuned
+   network goes into the weights folder only if it reads them no worse, else the shipped one does; every other file
+   of ``models/`` (``vision/weights.py``) is copied. ``after`` is the folder's reading of the held-out photos;
+   ``card.json`` and ``README.md`` say what was trained, on what, which networks were kept, and the figures.
 
 Each phase is recorded in ``OUT/train/state.json`` as it ends, and the classifier saves a checkpoint every few
 seconds: ``--resume`` goes on where a stopped (or killed) run stood. The readers (characters, flowers, index marks,
@@ -33,6 +35,7 @@ import numpy as np
 
 from training import paths
 from training.finetune import SAVE_SECONDS
+from training.guard import RULE, Checks, make_checks, read, verdict
 from training.labelled import DatasetError, Labelled, read_dataset
 from training.measure import score_photos
 from training.progress import Bar
@@ -79,6 +82,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--features", action="store_true",
                     help="fine-tune the classifier's convolutional features too, not only the layers that read them "
                          "(the other sets then read worse; docs/annotate.md)")
+    ap.add_argument("--no-guard", action="store_true",
+                    help="write the fine-tuned networks even where they read the checks' photos worse than the "
+                         "shipped ones (the checks are still measured and reported)")
     ap.add_argument("--steps", type=int, default=MOST_STEPS,
                     help="the classifier's steps at most (the budget may allow fewer; default: %(default)s)")
     ap.add_argument("--save-every", type=float, default=SAVE_SECONDS, metavar="SECONDS",
@@ -185,9 +191,9 @@ def learn(args: argparse.Namespace) -> dict:
     if run.phase == "finder":
         tune(run, data, args, MODELS)
     if run.phase == "write":
-        write(run, args, MODELS)
+        write(run, args)
     if run.phase == "measure":
-        measure(run, data, args)
+        measure(run, data, args, MODELS)
     return json.loads((out / "card.json").read_text())
 
 
@@ -202,11 +208,16 @@ def prepare(run: Run, data: Labelled, shipped: Any, args: argparse.Namespace) ->
     train = data.split("train")
     finder = args.finder != "never"  # the finder's recall is measured on the train photos
     again = finder and data.held_out != train
-    with Bar(len(data.held_out) + again * len(train), "reading with the shipped weights") as b:
+    checks = _checks(run, data, args)
+    with Bar(len(checks) + again * len(train), "reading with the shipped weights") as b:
         started = time.monotonic()
-        before = score_photos(shipped.detect, data.held_out, b.update)
+        guard = read(shipped.detect, checks, b.update)
         measuring = time.monotonic() - started
-        before_train = score_photos(shipped.detect, train, b.update) if again else before if finder else None
+        before = guard["held_out"]
+        if again:
+            before_train = score_photos(shipped.detect, train, b.update).to_json()
+        else:
+            before_train = before if finder else None
     session = ort.InferenceSession(str(CLASSIFIER_WEIGHTS), providers=["CPUExecutionProvider"])
     size = session.get_inputs()[0].shape[-1]
 
@@ -218,18 +229,26 @@ def prepare(run: Run, data: Labelled, shipped: Any, args: argparse.Namespace) ->
     with Bar(len(train), "cutting the labelled tiles") as b:
         crops = photo_crops(train, size, up_of, args.seed, progress=b.update)
     np.savez(run.work / "crops.npz", x=crops.x, y=crops.y, up=crops.up)
-    recall = round(before_train.found / max(before_train.tiles, 1), 4) if before_train else None
+    recall = before_train["found"] if before_train else None
     tune_finder = args.finder == "always" or (args.finder == "auto" and recall < args.finder_recall)
     if recall is not None:
         log.info(f"shipped finder: {recall:.4f} of the train photos' tiles found; "
                  f"{'fine-tuning it too' if tune_finder else 'kept'}")
-    run.done("prepare", crop=int(size), crops=len(crops), before=before.to_json(),
-             before_train=before_train.to_json() if before_train else None,
+    run.done("prepare", crop=int(size), crops=len(crops), before=before, before_train=before_train,
+             guard={"rule": RULE, "enforced": not args.no_guard, "photos": {
+                 "held_out": len(checks.held_out), "replay": len(checks.replay), "real": len(checks.real)},
+                 "shipped": guard["counts"]},
              finder={"recall_before": recall, "tune": tune_finder},
              dataset={"name": data.name, "source": str(args.data), "train": len(train),
                       "held_out": len(data.held_out), "held_out_split": "val" if data.split("val") else "train",
                       "tiles": sum(len(p.tiles) for p in train), "notes": list(data.notes)},
              measure_seconds=round(measuring, 1))
+
+
+def _checks(run: Run, data: Labelled, args: argparse.Namespace) -> Checks:
+    """The guard's photos: the held-out ones, replay val photos and held-out real photos (the same each session)."""
+    real = args.real if args.real and (args.real / "tiles-data" / "data.csv").exists() else None
+    return make_checks(data.held_out, args.replay, real, args.seed, run.work)
 
 
 def train_classifier(run: Run, args: argparse.Namespace) -> None:
@@ -268,20 +287,21 @@ def train_classifier(run: Run, args: argparse.Namespace) -> None:
 
 
 def _training_time(run: Run) -> float:
-    """The seconds left to train in: the budget left, less the phases after (writing, measuring) and a margin (the
-    steps' pace varies on a shared machine)."""
-    return MARGIN * (run.left() - WRITE_SECONDS - 1.5 * run.state["measure_seconds"])
+    """The seconds left to train in: the budget left, less the phases after (writing; the guard reading its photos
+    with the new classifier and, when tuned, the new finder, each as long as the shipped detector took) and a margin
+    (the steps' pace varies on a shared machine)."""
+    passes = 1.5 + bool(run.state["finder"]["tune"])
+    return MARGIN * (run.left() - WRITE_SECONDS - passes * run.state["measure_seconds"])
 
 
 def tune(run: Run, data: Labelled, args: argparse.Namespace, models: Path) -> None:
     """The finder fine-tuned on the train photos (and the replay datasets' photos) when ``prepare`` said so, and
-    kept when it finds more of the train photos' tiles than the shipped one."""
+    exported; the guard (``measure``) decides whether it is kept."""
     finder = dict(run.state["finder"])
     if not finder["tune"]:
         run.done("finder")
         return
     from training.finder import export_finder, tune_finder
-    from vision.detector import TileDetector
 
     photos = [p.image for p in data.split("train")]
     replayed = sorted(q for d in args.replay for q in (d / "images" / "train").glob("*.jpg"))
@@ -296,36 +316,22 @@ def tune(run: Run, data: Labelled, args: argparse.Namespace, models: Path) -> No
     shutil.rmtree(tuned, ignore_errors=True)
     tuned.mkdir()
     export_finder(best, models=tuned)
-    detector = TileDetector(tuned / "tile_finder.onnx")
-    with Bar(len(data.split("train")), "the fine-tuned finder on the train photos") as b:
-        after = score_photos(detector.detect, data.split("train"), b.update)
-    finder["recall_after"] = round(after.found / max(after.tiles, 1), 4)
-    finder["kept"] = finder["recall_after"] > finder["recall_before"]
-    log.info(f"finder: {finder['recall_after']:.4f} found after, {finder['recall_before']:.4f} before: "
-             f"{'kept' if finder['kept'] else 'the shipped one kept'}")
+    finder["tuned"] = True
     run.done("finder", finder=finder)
 
 
-def write(run: Run, args: argparse.Namespace, models: Path) -> None:
-    """The weights folder: the classifier exported and quantized, the finder where it was kept, the rest copied."""
+def write(run: Run, args: argparse.Namespace) -> None:
+    """The fine-tuned classifier exported and quantized (``OUT/train/tile_classifier.onnx``), as shipped."""
     import torch
 
     from training.classifier import export
     from training.net import TileNet
     from training.ship import quantize
-    from vision.weights import FILES
 
     net = TileNet()
     net.load_state_dict(torch.load(run.work / "classifier.pt", map_location="cpu", weights_only=False)["model"])
     classifier = export(net, run.work / "tile_classifier.onnx", run.state["crop"])
     quantize(classifier, _calibration(run, args))
-    tuned = run.work / "finder_export" if run.state["finder"].get("kept") else None
-    for name in FILES:
-        src = run.work / name if name == classifier.name else tuned / name if tuned and name.startswith(
-            "tile_finder") else models / name
-        shutil.copyfile(src, run.out / name)
-    if tuned:
-        shutil.copyfile(tuned / "tile_finder.pt", run.out / "tile_finder.pt")
     run.done("write")
 
 
@@ -341,17 +347,42 @@ def _calibration(run: Run, args: argparse.Namespace) -> np.ndarray:
     return np.concatenate([ours[np.sort(pick)], theirs])
 
 
-def measure(run: Run, data: Labelled, args: argparse.Namespace) -> None:
-    """The new weights on the held-out photos; the card and its README written."""
-    from vision.weights import load_detector
+def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) -> None:
+    """The guard: the fine-tuned classifier, then the fine-tuned finder (beside the classifier chosen), read the
+    checks' photos; each is kept if it reads them no worse than the network it would replace (``guard.verdict``).
+    The weights folder written with the networks kept and the rest of ``models/``; the card and its README."""
+    from vision.detector import TileDetector
+    from vision.weights import FILES, load_detector
 
-    detector = load_detector(run.out)
-    with Bar(len(data.held_out), "reading with the new weights") as b:
-        after = score_photos(detector.detect, data.held_out, b.update)
-    run.done("measure", after=after.to_json())
+    checks, guard = _checks(run, data, args), dict(run.state["guard"])
+    finder = dict(run.state["finder"])
+    classifier, tuned = run.work / "tile_classifier.onnx", run.work / "finder_export"
+    shipped = {"counts": guard["shipped"], "held_out": run.state["before"]}
+    with Bar(len(checks) * (1 + bool(finder.get("tuned"))), "checking the new networks") as b:
+        new = read(TileDetector(models / "tile_finder.onnx", classifier).detect, checks, b.update)
+        guard["classifier"], keep, guard["classifier_worse"] = new["counts"], *verdict(shipped, new)
+        guard["kept"] = {"classifier": keep or args.no_guard}
+        base = new if guard["kept"]["classifier"] else shipped
+        if finder.get("tuned"):
+            use = classifier if guard["kept"]["classifier"] else models / "tile_classifier.onnx"
+            new = read(TileDetector(tuned / "tile_finder.onnx", use).detect, checks, b.update)
+            guard["finder"], keep, guard["finder_worse"] = new["counts"], *verdict(base, new)
+            guard["kept"]["finder"] = keep or args.no_guard
+            base = new if guard["kept"]["finder"] else base
+    finder["kept"] = bool(guard["kept"].get("finder"))
+    for name in FILES:
+        src = (classifier if name == classifier.name and guard["kept"]["classifier"]
+               else tuned / name if name.startswith("tile_finder") and finder["kept"] else models / name)
+        shutil.copyfile(src, run.out / name)
+    if finder["kept"]:
+        shutil.copyfile(tuned / "tile_finder.pt", run.out / "tile_finder.pt")
+    for what, kept in guard["kept"].items():
+        log.info(f"guard: the fine-tuned {what} {'kept' if kept else 'read worse: the shipped one kept'}")
+    run.done("measure", after=base["held_out"], guard=guard, finder=finder)
     card = make_card(run.state, run.out)
     (run.out / "card.json").write_text(json.dumps(card, indent=1))
     (run.out / "README.md").write_text(readme(card))
+    load_detector(run.out)  # the folder loads
 
 
 # ---------------------------------------------------------------------------------------------------- card ----
@@ -360,16 +391,18 @@ def make_card(state: dict, out: Path) -> dict:
     from vision.names import NAMES
     from vision.weights import FILES
 
-    finder = state["finder"]
-    trained = {"tile_classifier.onnx": "fine-tuned (int8)"}
-    if finder.get("kept"):
-        trained["tile_finder.onnx"] = "fine-tuned"
+    finder, kept = state["finder"], state["guard"]["kept"]
+    worse = "copied from the shipped models/ (the fine-tuned one read worse)"
+    trained = {"tile_classifier.onnx": "fine-tuned (int8)" if kept["classifier"] else worse}
+    if finder.get("tuned"):
+        trained["tile_finder.onnx"] = "fine-tuned" if finder["kept"] else worse
     return {
         "names": list(NAMES),
         "dataset": state["dataset"],
         "files": {name: trained.get(name, "copied from the shipped models/") for name in FILES},
         "classifier": state["classifier"],
         "finder": finder,
+        "guard": state["guard"],
         "held_out": {"before": state["before"], "after": state["after"],
                      "changed": changed(state["before"]["per_class"], state["after"]["per_class"])},
         "train_before": {k: v for k, v in (state["before_train"] or {}).items() if k != "per_class"},
@@ -407,15 +440,51 @@ def summary(card: dict) -> str:
     for name, (before, after, n) in card["held_out"]["changed"].items():
         lines.append(f"  {name}: {before} -> {after} of {n} read right")
     lines += [f"  {note}" for note in d["notes"]]
+    lines += guard_lines(card["guard"])
     f = card["finder"]
-    found = "" if f["recall_before"] is None else f" (found {f['recall_before']:.4f} of the train photos' tiles" + (
-        f", fine-tuned {f['recall_after']:.4f})" if "recall_after" in f else ")")
-    lines.append(f"  finder: {'fine-tuned' if f.get('kept') else 'as shipped'}{found}")
+    found = "" if f["recall_before"] is None else f" (found {f['recall_before']:.4f} of the train photos' tiles)"
+    lines.append(f"  finder{found}: {_fate(card['guard'], 'finder')}")
+    lines.append(f"  classifier: {_fate(card['guard'], 'classifier')}")
     t = card["time"]
     what = "all of it" if card["classifier"].get("features") else "its features kept"
     lines.append(f"  {card['classifier']['steps']} classifier steps ({what}); {t['wall_seconds'] / 60:.1f} min wall, "
                  f"{t['cpu_seconds'] / 60:.1f} min CPU")
     return "\n".join(lines)
+
+
+CHECK_NAMES = {"held_out": "held-out photos' tiles", "replay": "replay photos' tiles",
+               "real": "real photos, in a scene"}
+
+
+def guard_lines(guard: dict) -> list[str]:
+    """The guard's checks, one line each: read right by the shipped networks, the fine-tuned classifier, the
+    fine-tuned finder (beside the classifier kept).
+
+    >>> print("\\n".join(guard_lines({"shipped": {"held_out": [36, 37], "replay": [0, 0], "real": [110, 120]},
+    ...     "classifier": {"held_out": [37, 37], "replay": [0, 0], "real": [108, 120]}, "kept": {"classifier": False},
+    ...     "enforced": True})))
+      read right, photos not trained on: shipped, fine-tuned classifier
+        held-out photos' tiles        36    37  of 37
+        real photos, in a scene      110   108  of 120
+    """
+    tried = [k for k in ("classifier", "finder") if k in guard]
+    head = ", ".join(["shipped"] + [f"fine-tuned {k}" for k in tried])
+    lines = [f"  read right, photos not trained on: {head}"]
+    for check, (right, of) in guard["shipped"].items():
+        if of:
+            cells = "".join(f"{guard[k][check][0]:>6}" for k in tried)
+            lines.append(f"    {CHECK_NAMES[check]:<26}{right:>6}{cells}  of {of}")
+    return lines
+
+
+def _fate(guard: dict, what: str) -> str:
+    """What became of a fine-tuned network: kept, or the shipped one kept and where the new one read worse."""
+    if what not in guard:
+        return "as shipped (not fine-tuned)"
+    worse = guard[f"{what}_worse"]
+    if guard["kept"][what]:
+        return "fine-tuned, kept" + (f" (--no-guard; read worse: {'; '.join(worse)})" if worse else "")
+    return f"as shipped: the fine-tuned one read worse ({'; '.join(worse)})"
 
 
 def readme(card: dict) -> str:

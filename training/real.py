@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image
 
 REAL_HOLDOUT_PERCENT = 35
 CAMERASH = {f"dots-{n}": f"{n}p" for n in range(1, 10)}
@@ -47,3 +49,15 @@ def real_photos(root: Path, holdout: bool = False) -> list[tuple[str, np.ndarray
         if img is not None:
             out.append((label, cv2.cvtColor(img, cv2.COLOR_BGR2RGB)))
     return out
+
+
+def in_scene(jpg: bytes, rng: np.random.Generator) -> bytes:
+    """A real single-tile photo at hand-photo scale: pasted, about 1/9 of the height, on a plain table."""
+    tile = Image.open(io.BytesIO(jpg)).convert("RGB")
+    canvas = Image.new("RGB", (1600, 1200), tuple(int(v) for v in rng.integers(40, 200, 3)))
+    h = 135
+    tile = tile.resize((round(tile.width * h / tile.height), h), Image.BILINEAR)
+    canvas.paste(tile, (int(rng.integers(200, 1300)), int(rng.integers(200, 900))))
+    buf = io.BytesIO()
+    canvas.save(buf, "JPEG", quality=92)
+    return buf.getvalue()

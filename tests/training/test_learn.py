@@ -18,24 +18,12 @@ import pytest
 from api.cli import main
 from api.datasets.store import Store
 from bench.learn import corrected_photos
-from training import synth
+from tests.training.support import QUICK, ROOT, scenes, train
 from vision.detector import MODELS, TileDetector
 from vision.names import NAMES
 from vision.weights import FILES, load_detector, weights_folder
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")
-# a few steps, nothing replayed (no camerash photos), the finder left as shipped: seconds
-QUICK = ["--steps", "3", "--real", "none", "--finder", "never", "--threads", "1"]
-
-
-def scenes(n: int, seed: int) -> list:
-    styles = [synth.plain_style(), synth.plain_style((200, 220, 235), "blue")]
-    out = []
-    for i in range(n):
-        jpg, _, layout = synth.make_scene(synth.SceneSpec(i, seed, "test", 0.4, 0.6), styles)
-        out.append((jpg, None, layout))
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -44,12 +32,6 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("data")
     corrected_photos(Store(root), "tiny", scenes(6, 11))
     return root
-
-
-def train(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "api.cli", "train", *args], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, "MJ_DATA_DIR": str(data_dir), "YOLO_OFFLINE": "1"},
-                          timeout=600, check=False)
 
 
 @pytest.fixture(scope="module")
