@@ -32,102 +32,21 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from training.fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
+from training.fonts import FONT_PACKAGES, Font, font_files, latin_fonts, mahjong_fonts
+from training.palette import BLACK, BLUE, FACE, GREEN, RED, pick
 from training.plants import FLOWER_PLANT, Plant, draw_plant, throw_plant
 from training.styles import DECOY_PREFIX, DRAWN_STYLES, HELD_OUT_STYLES, MARKS_FILE, SKIP_STYLES
+from training.unicode_tiles import unicode_faces
 from vision.captions import CAPTIONS  # export sets' English captions: a style picks one word per flower
 from vision.names import FACE_NAMES, FLOWER_NAMES
 
-FONT_PACKAGES = (
-    "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-arphic-bkai00mp", "fonts-arphic-bsmi00lp",
-    "fonts-arphic-gbsn00lp", "fonts-arphic-gkai00mp", "fonts-cwtex-kai", "fonts-cwtex-ming", "fonts-cwtex-heib",
-    "fonts-cwtex-yen", "fonts-cwtex-fs", "fonts-wqy-zenhei", "fonts-wqy-microhei", "fonts-hanazono",
-    "fonts-ipafont-mincho", "fonts-ipafont-gothic", "fonts-lxgw-wenkai", "fonts-klee", "fonts-seto",
-    "fonts-noto-cjk", "fonts-noto-core", "fonts-ancient-scripts",
-    # brush and hand-written ones: cursive numerals (草書, 行書) as older sets print them
-    "fonts-aoyagi-kouzan-t", "fonts-aoyagi-soseki", "fonts-kouzan-mouhitsu", "fonts-kiloji", "fonts-dejima-mincho",
-    "fonts-oradano-mincho-gsrr", "fonts-motoya-l-cedar", "fonts-babelstone-han", "fonts-cns11643-kai", "fonts-konatu",
-)
 SS = 2  # drawn at twice the size, then reduced (smooth edges)
 W, H = FACE_W * SS, FACE_H * SS
-NEEDED = "一二三四五六七八九萬東南西北中發梅蘭菊竹春夏秋冬"
-VARIANTS = "伍陸万发幺"  # used where the font has them
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
 SEASONS, FLOWERS = "春夏秋冬", "梅蘭菊竹"
 LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf")
-LATIN_NEEDED = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-RED = [(200, 30, 30), (180, 20, 40), (215, 50, 30), (160, 25, 25), (225, 60, 60)]
-GREEN = [(20, 130, 60), (40, 110, 40), (10, 100, 80), (60, 150, 50), (20, 90, 50)]
-BLUE = [(30, 60, 160), (20, 40, 120), (40, 90, 180), (20, 70, 130), (60, 60, 150)]
-BLACK = [(20, 20, 20), (40, 30, 30), (30, 30, 50), (10, 10, 10)]
-FACE = [(245, 242, 230), (250, 250, 245), (240, 232, 205), (236, 240, 232), (244, 236, 215), (232, 236, 240),
-        (248, 244, 236), (225, 230, 215)]
-
-
-@dataclass(frozen=True)
-class Font:
-    path: Path
-    family: str
-    variants: str  # which of VARIANTS it has
-
-
-def font_files(root: Path) -> list[Font]:
-    """Every unpacked font that has and draws all the glyphs a tile needs (of a collection, its first face)."""
-    from fontTools.ttLib import TTCollection, TTFont
-
-    found = []
-    for path in sorted(root.rglob("*")):
-        if path.suffix.lower() not in (".ttf", ".otf", ".ttc"):
-            continue
-        try:
-            faces = TTCollection(str(path), lazy=True).fonts if path.suffix.lower() == ".ttc" else [
-                TTFont(str(path), lazy=True)]
-        except Exception:  # noqa: BLE001 - a font fontTools cannot read is simply not used
-            continue
-        # of a collection the first face is enough (the others are the same glyphs for other locales)
-        cmap = faces[0].getBestCmap() or {}
-        if all(ord(c) in cmap for c in NEEDED):
-            try:
-                pil = ImageFont.truetype(str(path), 160, index=0)
-            except OSError:  # a bitmap-only font does not scale
-                continue
-            if not all(pil.getmask(c).getbbox() for c in NEEDED):  # some map a glyph they leave blank
-                continue
-            found.append(Font(path, path.stem.split("-")[0].split("_")[0], "".join(
-                c for c in VARIANTS if ord(c) in cmap and pil.getmask(c).getbbox())))
-    return found
-
-
-def latin_fonts(roots: list[Path]) -> list[Path]:
-    """Every font under ``roots`` that draws the Latin letters and digits (an index numeral or a caption in any of
-    them: Noto's, DejaVu's, and the CJK fonts' own; of a collection, its first face)."""
-    from fontTools.ttLib import TTFont
-
-    out = []
-    for path in sorted(p for root in roots for p in root.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc")):
-        try:
-            cmap = TTFont(str(path), lazy=True, fontNumber=0).getBestCmap() or {}
-            pil = ImageFont.truetype(str(path), 80, index=0)
-        except Exception:  # noqa: BLE001 - a font fontTools or FreeType cannot read is simply not used
-            continue
-        if all(ord(c) in cmap and pil.getmask(c).getbbox() for c in LATIN_NEEDED):
-            out.append(path)
-    return out
-
-
-def mahjong_fonts(root: Path) -> list[Path]:
-    from fontTools.ttLib import TTFont
-
-    out = []
-    for path in sorted(root.rglob("*.tt[fc]")):
-        try:
-            cmap = TTFont(str(path), lazy=True, fontNumber=0).getBestCmap() or {}
-        except Exception:  # noqa: BLE001
-            continue
-        if all(cp in cmap for cp in range(0x1F000, 0x1F02A)):
-            out.append(path)
-    return out
 
 
 # Taiwanese and Hong Kong styles (``--hk``): picture flowers with their character and seat numeral, mostly blank white
@@ -318,17 +237,13 @@ class Look:
     back: tuple | None = None  # the colour of the set's backs (a style of ``--hk`` draws its back.png), or None
 
 
-def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
-    return seq[int(rng.integers(len(seq)))]
-
-
 def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) -> Look:
     """One style's choices; fonts are drawn family first (Noto's fourteen weights count as two families)."""
     families = sorted({f.family for f in fonts})
 
     def font() -> Font:
-        family = _pick(rng, families)
-        return _pick(rng, [f for f in fonts if f.family == family])
+        family = pick(rng, families)
+        return pick(rng, [f for f in fonts if f.family == family])
 
     def load(f: Font) -> ImageFont.FreeTypeFont:
         return ImageFont.truetype(str(f.path), 160)
@@ -336,29 +251,29 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
     num, wan, honour = font(), font(), font()
     wan = num if rng.random() < 0.4 else wan
     return Look(
-        face=_pick(rng, FACE), frame=_pick(rng, BLUE + GREEN + BLACK) if rng.random() < 0.25 else None,
+        face=pick(rng, FACE), frame=pick(rng, BLUE + GREEN + BLACK) if rng.random() < 0.25 else None,
         num_font=load(num), wan_font=load(wan), honour_font=load(honour),
-        latin_font=ImageFont.truetype(str(_pick(rng, latin)), 80),
-        num_ink=_pick(rng, BLACK + BLUE + GREEN + BLACK), wan_ink=_pick(rng, RED if rng.random() < 0.85 else BLACK),
-        wind_ink=_pick(rng, BLACK + BLUE + GREEN), wan="万" if "万" in wan.variants and rng.random() < 0.3 else "萬",
+        latin_font=ImageFont.truetype(str(pick(rng, latin)), 80),
+        num_ink=pick(rng, BLACK + BLUE + GREEN + BLACK), wan_ink=pick(rng, RED if rng.random() < 0.85 else BLACK),
+        wind_ink=pick(rng, BLACK + BLUE + GREEN), wan="万" if "万" in wan.variants and rng.random() < 0.3 else "萬",
         five="伍" if "伍" in num.variants and rng.random() < 0.6 else "五",
         six="陸" if "陸" in num.variants and rng.random() < 0.08 else "六",
-        fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發", fa_ink=_pick(rng, GREEN),
-        one_glyph="幺", index=_pick(rng, ("tl", "tr", "tr", "tr", None)),
-        index_ink=_pick(rng, RED + RED + BLACK + BLUE), index_size=float(rng.uniform(0.13, 0.22)),
+        fa="发" if "发" in honour.variants and rng.random() < 0.2 else "發", fa_ink=pick(rng, GREEN),
+        one_glyph="幺", index=pick(rng, ("tl", "tr", "tr", "tr", None)),
+        index_ink=pick(rng, RED + RED + BLACK + BLUE), index_size=float(rng.uniform(0.13, 0.22)),
         coin=int(rng.integers(6)), coin_one=int(rng.integers(6)),
-        dot_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (BLUE, GREEN, RED), (GREEN, RED, BLUE),
+        dot_inks=tuple(pick(rng, p) for p in pick(rng, ((GREEN, BLUE, RED), (BLUE, GREEN, RED), (GREEN, RED, BLUE),
                                                             (BLUE, RED, GREEN), (BLACK, RED, BLUE)))),
         stick=int(rng.integers(3)),
-        stick_inks=tuple(_pick(rng, p) for p in _pick(rng, ((GREEN, BLUE, RED), (GREEN, GREEN, RED),
+        stick_inks=tuple(pick(rng, p) for p in pick(rng, ((GREEN, BLUE, RED), (GREEN, GREEN, RED),
                                                               (BLUE, GREEN, RED), (GREEN, BLACK, RED)))),
-        sticks={n: _pick(rng, v) for n, v in STICK_VARIANTS.items() if rng.random() < 0.35},
+        sticks={n: pick(rng, v) for n, v in STICK_VARIANTS.items() if rng.random() < 0.35},
         white=int(rng.integers(5)),
-        one_sou=int(_pick(rng, (0, 0, 0, 1, 2) if "幺" in num.variants else (0, 0, 0, 2))),
-        white_ink=_pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(5)),
-        flower_inks=(_pick(rng, RED), _pick(rng, GREEN), _pick(rng, BLUE + BLACK)),
+        one_sou=int(pick(rng, (0, 0, 0, 1, 2) if "幺" in num.variants else (0, 0, 0, 2))),
+        white_ink=pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(5)),
+        flower_inks=(pick(rng, RED), pick(rng, GREEN), pick(rng, BLUE + BLACK)),
         margin=float(rng.uniform(0.06, 0.12)), squeeze=float(rng.uniform(0.85, 1.2)),
-        caption=tuple(_pick(rng, words) for words in CAPTIONS),
+        caption=tuple(pick(rng, words) for words in CAPTIONS),
         pictures=tuple((int(rng.integers(len(PICTURES))), int(rng.integers(1, 6)), int(rng.integers(5, 9)))
                        for _ in range(8)),
     )
@@ -619,9 +534,9 @@ def throw_seat(rng: np.random.Generator) -> Seat:
     flower's on the right, some the other way or both alike."""
     season_left = bool(rng.random() < 0.7)
     flower_left = (not season_left) if rng.random() < 0.75 else season_left
-    ink = _pick(rng, RED + BLUE + BLACK)
+    ink = pick(rng, RED + BLUE + BLACK)
     return Seat(latin=bool(rng.random() < 0.75), season_numeral_left=season_left, flower_numeral_left=flower_left,
-                numeral_ink=_pick(rng, RED + BLUE + BLACK), glyph_inks=(ink, ink if rng.random() < 0.6 else _pick(
+                numeral_ink=pick(rng, RED + BLUE + BLACK), glyph_inks=(ink, ink if rng.random() < 0.6 else pick(
                     rng, RED + BLUE + BLACK + GREEN)), size=float(rng.uniform(0.24, 0.32)))
 
 
@@ -677,60 +592,6 @@ def _white(d: ImageDraw.ImageDraw, look: Look, body: tuple) -> None:
                 d.rectangle((x0 + g + k * step, y - step * 0.3, x0 + g + (k + 0.7) * step, y + step * 0.3), fill=ink)
 
 
-# ------------------------------------------------------------------------------- Unicode mahjong glyphs ----
-UNICODE_ORDER = (["1z", "2z", "3z", "4z", "7z", "6z", "5z"] + [f"{n}m" for n in range(1, 10)]
-                 + [f"{n}s" for n in range(1, 10)] + [f"{n}p" for n in range(1, 10)]
-                 + ["5f", "6f", "8f", "7f", "1f", "2f", "3f", "4f"])
-
-
-def _inside_outline(ink: np.ndarray) -> tuple[int, int, int, int]:
-    """The box inside a glyph's drawn tile outline: past the outermost near-full rows and columns of ink."""
-    h, w = ink.shape
-    cols, rows = ink.sum(0) > 0.7 * h, ink.sum(1) > 0.7 * w
-
-    def inward(full: np.ndarray, n: int) -> tuple[int, int]:
-        """Skip the outline's run of full lines at each end (only the run that starts at the edge)."""
-        lo, hi = 0, n - 1
-        while lo < n // 5 and not full[lo]:
-            lo += 1
-        while lo < n // 5 and full[lo]:
-            lo += 1
-        while hi > n - n // 5 and not full[hi]:
-            hi -= 1
-        while hi > n - n // 5 and full[hi]:
-            hi -= 1
-        pad = max(2, n // 60)
-        return (lo + pad, hi - pad + 1) if lo < n // 5 and hi > n - n // 5 else (0, n)
-
-    x0, x1 = inward(cols, w)
-    y0, y1 = inward(rows, h)
-    return x0, y0, x1, y1
-
-
-def unicode_faces(font_path: Path, dest: Path, rng: np.random.Generator) -> None:
-    """A style from a font's mahjong tiles (U+1F000...): the glyph's inside, inked top and bottom apart."""
-    font = ImageFont.truetype(str(font_path), 400)
-    face = _pick(rng, FACE)
-    dest.mkdir(parents=True, exist_ok=True)
-    for i, label in enumerate(UNICODE_ORDER):
-        mask = Image.new("L", (700, 700), 0)
-        ImageDraw.Draw(mask).text((100, 50), chr(0x1F000 + i), font=font, fill=255)
-        bb = mask.getbbox()
-        mask = mask.crop(bb)
-        inner = mask.crop(_inside_outline(np.asarray(mask) > 127))
-        ink_top = _pick(rng, BLACK + BLUE) if label[1] in "mz" else _pick(rng, GREEN + BLUE)
-        ink_bottom = _pick(rng, RED) if label[1] == "m" else ink_top
-        if label in ("7z",):
-            ink_top = ink_bottom = _pick(rng, RED)
-        if label == "6z":
-            ink_top = ink_bottom = _pick(rng, GREEN)
-        canvas = Image.new("RGB", inner.size, face)
-        ink = Image.new("RGB", inner.size, ink_top)
-        ink.paste(Image.new("RGB", (inner.width, inner.height // 2), ink_bottom), (0, inner.height // 2))
-        canvas.paste(ink, (0, 0), inner)
-        canvas.resize((FACE_W, FACE_H), Image.LANCZOS).save(dest / f"{label}.png")
-
-
 @dataclass(frozen=True)
 class Drawn:
     """What ``draw_styles`` drew: the faces' folder, its drawn styles, the CJK fonts they drew from, the Unicode-tile
@@ -779,14 +640,14 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
     for k in range(count):
         look = make_look(rng, fonts, latin)
         if decoys:
-            look = replace(look, index=_pick(rng, ("tl", "tr", "tr")))
+            look = replace(look, index=pick(rng, ("tl", "tr", "tr")))
         if pictures:
             look = replace(look, flower=3 if rng.random() < 0.85 else 4, borrowed=tuple(
-                _pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
+                pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
         if birds_cut and bird_rng.random() < 0.75:
-            look = replace(look, bird=_pick(bird_rng, birds_cut))
+            look = replace(look, bird=pick(bird_rng, birds_cut))
         if hk:
-            look = replace(look, flower=5, seat=throw_seat(rng), plants=throw_plants(rng), back=_pick(rng, BACKS),
+            look = replace(look, flower=5, seat=throw_seat(rng), plants=throw_plants(rng), back=pick(rng, BACKS),
                            white=0 if rng.random() < 0.7 else look.white)
         hk_prefix = HK_HELD_OUT if held_out else HK
         prefix = DECOY_PREFIX[:-1] if decoys else "bp" if pictures else hk_prefix if hk else "dr"

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import ImageDraw
 
+from training.palette import pick
+
 KINDS = ("plum", "orchid", "chrysanthemum", "bamboo")
 FLOWER_PLANT = dict(zip(("5f", "6f", "7f", "8f"), KINDS, strict=True))  # 梅蘭菊竹: each flower's own plant
 
@@ -40,16 +42,12 @@ class Plant:
     shape: int  # seeds the shape: branches, leaves, petals, stalks
 
 
-def _pick(rng: np.random.Generator, seq: list | tuple):  # noqa: ANN202 - an item of seq
-    return seq[int(rng.integers(len(seq)))]
-
-
 def throw_plant(rng: np.random.Generator, kind: str | None = None, potted: float = 0.3) -> Plant:
     """A picture's choices: of ``kind`` (any when None), in a pot with probability ``potted``."""
-    kind = kind or _pick(rng, KINDS)
+    kind = kind or pick(rng, KINDS)
     bloom = {"plum": BLOSSOM, "orchid": PETAL, "chrysanthemum": MUM, "bamboo": BLOSSOM}[kind]
-    return Plant(kind, bool(rng.random() < potted), _pick(rng, LEAF), _pick(rng, bloom), _pick(rng, BARK),
-                 _pick(rng, POT), int(rng.integers(1 << 30)))
+    return Plant(kind, bool(rng.random() < potted), pick(rng, LEAF), pick(rng, bloom), pick(rng, BARK),
+                 pick(rng, POT), int(rng.integers(1 << 30)))
 
 
 def draw_plant(d: ImageDraw.ImageDraw, plant: Plant, box: tuple[float, float, float, float]) -> None:

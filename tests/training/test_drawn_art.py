@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from training import cli, drawn_art, fetch_art
+from training import cli, drawn_art, fetch_art, fonts, unicode_tiles
 from vision.names import FACE_NAMES, FLOWER_NAMES
 
 DEJAVU = sorted(Path("/usr/share/fonts").rglob("DejaVuSans*.ttf"))
@@ -20,7 +20,7 @@ SHORT = ("SPR", "SUM", "AUT", "WIN", "PLU", "ORC", "CHR", "BAM")
 
 def _look(**changes: object) -> drawn_art.Look:
     assert DEJAVU, "the tests draw with DejaVu (Debian: fonts-dejavu-core)"
-    font = drawn_art.Font(DEJAVU[0], "dejavu", "")
+    font = fonts.Font(DEJAVU[0], "dejavu", "")
     look = drawn_art.make_look(np.random.default_rng(0), [font], [DEJAVU[0]])
     for k, v in changes.items():
         setattr(look, k, v)
@@ -68,7 +68,7 @@ def test_every_tile_draws_and_dots_and_bamboo_differ() -> None:
 
 
 def test_unicode_order_names_every_tile_once() -> None:
-    assert sorted(drawn_art.UNICODE_ORDER) == sorted(FACE_NAMES + FLOWER_NAMES)
+    assert sorted(unicode_tiles.UNICODE_ORDER) == sorted(FACE_NAMES + FLOWER_NAMES)
 
 
 def test_inside_outline_drops_the_drawn_frame_only() -> None:
@@ -76,7 +76,7 @@ def test_inside_outline_drops_the_drawn_frame_only() -> None:
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, 99, 139), outline=255, width=3)
     d.rectangle((20, 10, 30, 129), fill=255)  # a tall stroke inside, near the edge: not a frame
-    box = drawn_art._inside_outline(np.asarray(img) > 127)
+    box = unicode_tiles._inside_outline(np.asarray(img) > 127)
     assert box[0] in range(3, 8) and box[1] in range(3, 8)
     assert box[2] in range(93, 98) and box[3] in range(133, 138)
     assert box[0] < 20
@@ -119,7 +119,7 @@ def test_a_glyph_flower_keeps_the_corner_number_of_an_indexed_style() -> None:
 
 
 def test_each_flower_is_captioned_with_one_of_its_own_words() -> None:
-    font = drawn_art.Font(DEJAVU[0], "dejavu", "")
+    font = fonts.Font(DEJAVU[0], "dejavu", "")
     captions = {drawn_art.make_look(np.random.default_rng(seed), [font], [DEJAVU[0]]).caption for seed in range(40)}
     for caption in captions:
         assert all(word in words for word, words in zip(caption, drawn_art.CAPTIONS, strict=True))
@@ -206,14 +206,14 @@ def test_a_font_that_leaves_a_glyph_blank_is_not_used(tmp_path: Path, blank: str
     font = TTFont(str(DEJAVU[0]))  # every glyph a tile needs mapped to "A", one of them (blank) to the space
     for table in font["cmap"].tables:
         if table.isUnicode():
-            table.cmap.update({ord(c): "space" if c == blank else "A" for c in drawn_art.NEEDED + drawn_art.VARIANTS})
+            table.cmap.update({ord(c): "space" if c == blank else "A" for c in fonts.NEEDED + fonts.VARIANTS})
     font.save(str(tmp_path / "made.ttf"))
-    found = drawn_art.font_files(tmp_path)
-    if blank and blank in drawn_art.NEEDED:
+    found = fonts.font_files(tmp_path)
+    if blank and blank in fonts.NEEDED:
         assert found == []
     else:  # a blank variant is only not offered
         assert [f.path.name for f in found] == ["made.ttf"]
-        assert found[0].variants == drawn_art.VARIANTS.replace(blank, "")
+        assert found[0].variants == fonts.VARIANTS.replace(blank, "")
 
 
 def test_a_decoy_character_tile_shows_another_numeral_under_its_own_index(monkeypatch: pytest.MonkeyPatch) -> None:
