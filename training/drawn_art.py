@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from training import strokes
 from training.fetch_art import FACE_H, FACE_W, contact_sheet, fetch_debs
 from training.fonts import FONT_PACKAGES, Font, font_files, latin_fonts, mahjong_fonts
 from training.palette import BLACK, BLUE, FACE, GREEN, RED, pick
@@ -54,130 +55,6 @@ LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", 
 # ``hk_`` styles never with them), are the held-out variant ``bench/eval_tile_sets.py`` reads
 HK, HK_HELD_OUT = "hk", "hkx"
 HK_HELD_OUT_FAMILIES = ("bkai00mp", "cwheib")
-
-# ------------------------------------------------------------------------------------------------ drawing ----
-def _glyph(text: str, font: ImageFont.FreeTypeFont, ink: tuple[int, int, int], box: tuple[float, float, float, float],
-           canvas: Image.Image, stretch: float = 1.0) -> None:
-    """Draw ``text`` fitted into ``box`` (x0, y0, x1, y1), keeping its shape (``stretch`` > 1 makes it taller)."""
-    x0, y0, x1, y1 = box
-    mask = Image.new("L", (font.size * (len(text) + 1), font.size * 2), 0)
-    ImageDraw.Draw(mask).text((font.size // 4, font.size // 4), text, font=font, fill=255)
-    bb = mask.getbbox()
-    if bb is None:
-        return
-    mask = mask.crop(bb)
-    bw, bh = x1 - x0, y1 - y0
-    scale = min(bw / mask.width, bh / (mask.height * stretch))
-    size = (max(1, round(mask.width * scale)), max(1, round(mask.height * scale * stretch)))
-    mask = mask.resize(size, Image.LANCZOS)
-    at = (round(x0 + (bw - size[0]) / 2), round(y0 + (bh - size[1]) / 2))
-    canvas.paste(Image.new("RGB", size, ink), at, mask)
-
-
-def _coin(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: tuple, kind: int, accent: tuple,
-          face: tuple) -> None:
-    """One dot: ``kind`` picks the coin's drawing (rings, petals, solid, spokes ...)."""
-    def circ(rr: float, fill: tuple | None = None, outline: tuple | None = None, width: int = 0) -> None:
-        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=fill, outline=outline, width=width)
-
-    lw = max(2, round(r * 0.16))
-    if kind == 0:  # concentric rings
-        circ(r, outline=ink, width=lw)
-        circ(r * 0.55, outline=ink, width=lw)
-        circ(r * 0.18, fill=ink)
-    elif kind == 1:  # solid with a light ring and centre
-        circ(r, fill=ink)
-        circ(r * 0.62, outline=face, width=lw)
-        circ(r * 0.2, fill=face)
-    elif kind == 2:  # ring with petals
-        circ(r, outline=ink, width=lw)
-        for k in range(8):
-            a = k * math.pi / 4
-            px, py = cx + math.cos(a) * r * 0.55, cy + math.sin(a) * r * 0.55
-            d.ellipse((px - r * 0.17, py - r * 0.17, px + r * 0.17, py + r * 0.17), fill=ink)
-        circ(r * 0.2, fill=accent)
-    elif kind == 3:  # spokes
-        circ(r, outline=ink, width=lw)
-        for k in range(6):
-            a = k * math.pi / 6
-            dx, dy = math.cos(a) * r * 0.8, math.sin(a) * r * 0.8
-            d.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=ink, width=max(1, lw // 2))
-        circ(r * 0.3, fill=face, outline=ink, width=lw)
-    elif kind == 4:  # thick ring, accent centre
-        circ(r, fill=ink)
-        circ(r * 0.7, fill=face)
-        circ(r * 0.42, fill=accent)
-    else:  # double ring with a square hole (a cash coin)
-        circ(r, fill=ink)
-        circ(r * 0.82, fill=face)
-        circ(r * 0.68, fill=ink)
-        s = r * 0.22
-        d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=face)
-
-
-def _stick(d: ImageDraw.ImageDraw, cx: float, cy: float, length: float, width: float, ink: tuple, angle: float,
-           face: tuple, kind: int) -> None:
-    """One bamboo stick centred at (cx, cy), ``angle`` in radians from vertical, with its joints."""
-    ux, uy = math.sin(angle), -math.cos(angle)   # along the stick
-    vx, vy = -uy, ux                             # across
-    hl, hw = length / 2, width / 2
-
-    def quad(t0: float, t1: float, w: float) -> list[tuple[float, float]]:
-        return [(cx + ux * t0 + vx * w, cy + uy * t0 + vy * w), (cx + ux * t1 + vx * w, cy + uy * t1 + vy * w),
-                (cx + ux * t1 - vx * w, cy + uy * t1 - vy * w), (cx + ux * t0 - vx * w, cy + uy * t0 - vy * w)]
-
-    if kind == 0:  # solid stick, light joints
-        d.polygon(quad(-hl, hl, hw), fill=ink)
-        for t in (-hl * 0.92, 0, hl * 0.92):
-            d.polygon(quad(t - width * 0.08, t + width * 0.08, hw * 1.25), fill=ink)
-            d.line([quad(t, t, hw * 0.8)[0], quad(t, t, hw * 0.8)[2]], fill=face, width=max(1, round(width * 0.1)))
-    elif kind == 1:  # outlined stick with a centre line
-        d.polygon(quad(-hl, hl, hw), outline=ink, width=max(2, round(width * 0.18)))
-        d.line([(cx - ux * hl * 0.9, cy - uy * hl * 0.9), (cx + ux * hl * 0.9, cy + uy * hl * 0.9)], fill=ink,
-               width=max(1, round(width * 0.15)))
-        for t in (-hl, 0, hl):
-            d.polygon(quad(t - width * 0.1, t + width * 0.1, hw * 1.3), fill=ink)
-    else:  # two segments with bulging joints
-        for t0, t1 in ((-hl, -width * 0.12), (width * 0.12, hl)):
-            d.polygon(quad(t0, t1, hw * 0.85), fill=ink)
-        for t in (-hl, 0, hl):
-            p = (cx + ux * t, cy + uy * t)
-            d.ellipse((p[0] - hw * 1.1, p[1] - hw * 0.55, p[0] + hw * 1.1, p[1] + hw * 0.55), fill=ink)
-
-
-# where the n dots / sticks stand, in a unit box (x, y), and which colour slot each takes
-DOTS: dict[int, list[tuple[float, float, int]]] = {
-    2: [(0.5, 0.27, 0), (0.5, 0.73, 1)],
-    3: [(0.22, 0.2, 0), (0.5, 0.5, 1), (0.78, 0.8, 2)],
-    4: [(0.27, 0.27, 0), (0.73, 0.27, 1), (0.27, 0.73, 1), (0.73, 0.73, 0)],
-    5: [(0.24, 0.22, 0), (0.76, 0.22, 1), (0.5, 0.5, 2), (0.24, 0.78, 1), (0.76, 0.78, 0)],
-    6: [(0.28, 0.16, 0), (0.72, 0.16, 0), (0.28, 0.5, 2), (0.72, 0.5, 2), (0.28, 0.84, 2), (0.72, 0.84, 2)],
-    7: [(0.18, 0.12, 0), (0.5, 0.22, 0), (0.82, 0.32, 0), (0.3, 0.6, 2), (0.7, 0.6, 2), (0.3, 0.88, 2),
-        (0.7, 0.88, 2)],
-    8: [(0.28, 0.12, 1), (0.72, 0.12, 1), (0.28, 0.37, 1), (0.72, 0.37, 1), (0.28, 0.63, 1), (0.72, 0.63, 1),
-        (0.28, 0.88, 1), (0.72, 0.88, 1)],
-    9: [(x, y, row) for row, y in enumerate((0.17, 0.5, 0.83)) for x in (0.18, 0.5, 0.82)],
-}
-STICKS: dict[int, list[tuple[float, float, int, float]]] = {  # x, y, colour slot, angle (degrees)
-    2: [(0.5, 0.27, 0, 0), (0.5, 0.73, 1, 0)],
-    3: [(0.5, 0.27, 0, 0), (0.3, 0.73, 1, 0), (0.7, 0.73, 1, 0)],
-    4: [(0.3, 0.27, 0, 0), (0.7, 0.27, 1, 0), (0.3, 0.73, 1, 0), (0.7, 0.73, 0, 0)],
-    5: [(0.22, 0.27, 0, 0), (0.78, 0.27, 1, 0), (0.5, 0.5, 2, 0), (0.22, 0.73, 1, 0), (0.78, 0.73, 0, 0)],
-    6: [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.2, 0.5, 0.8)],
-    7: [(0.5, 0.17, 2, 0)] + [(x, y, c, 0) for y, c in ((0.5, 0), (0.83, 1)) for x in (0.2, 0.5, 0.8)],
-    8: [(0.13, 0.27, 0, 0), (0.37, 0.27, 0, 25), (0.63, 0.27, 0, -25), (0.87, 0.27, 0, 0),
-        (0.13, 0.73, 1, 0), (0.37, 0.73, 1, -25), (0.63, 0.73, 1, 25), (0.87, 0.73, 1, 0)],
-    9: [(x, y, col, 0) for y in (0.17, 0.5, 0.83) for col, x in enumerate((0.2, 0.5, 0.8))],
-}
-# other ways tile sets arrange the sticks; each layout with the number of rows its sticks stand in
-STICK_VARIANTS: dict[int, list[tuple[int, list]]] = {
-    4: [(2, [(x, y, c, 0) for y in (0.27, 0.73) for c, x in enumerate((0.15, 0.85))])],
-    5: [(3, [(0.25, 0.17, 0, 0), (0.75, 0.17, 1, 0), (0.5, 0.5, 2, 0), (0.25, 0.83, 1, 0), (0.75, 0.83, 0, 0)])],
-    6: [(3, [(x, y, c, 0) for y in (0.17, 0.5, 0.83) for c, x in enumerate((0.3, 0.7))])],
-    8: [(2, [(x, y, c, 0) for y, c in ((0.27, 0), (0.73, 1)) for x in (0.13, 0.37, 0.63, 0.87)]),
-        (4, [(x, y, c, 0) for y in (0.125, 0.375, 0.625, 0.875) for c, x in enumerate((0.3, 0.7))])],
-}
-
 
 @dataclass(frozen=True)
 class Seat:
@@ -267,7 +144,7 @@ def make_look(rng: np.random.Generator, fonts: list[Font], latin: list[Path]) ->
         stick=int(rng.integers(3)),
         stick_inks=tuple(pick(rng, p) for p in pick(rng, ((GREEN, BLUE, RED), (GREEN, GREEN, RED),
                                                               (BLUE, GREEN, RED), (GREEN, BLACK, RED)))),
-        sticks={n: pick(rng, v) for n, v in STICK_VARIANTS.items() if rng.random() < 0.35},
+        sticks={n: pick(rng, v) for n, v in strokes.STICK_VARIANTS.items() if rng.random() < 0.35},
         white=int(rng.integers(5)),
         one_sou=int(pick(rng, (0, 0, 0, 1, 2) if "幺" in num.variants else (0, 0, 0, 2))),
         white_ink=pick(rng, BLUE + BLACK + RED), flower=int(rng.integers(5)),
@@ -297,7 +174,7 @@ def _index(img: Image.Image, look: Look, text: str) -> None:
         return
     s = W * look.index_size
     x0 = W * 0.05 if look.index == "tl" else W * 0.95 - s
-    _glyph(text, look.latin_font, look.index_ink, (x0, H * 0.03, x0 + s, H * 0.03 + s), img)
+    strokes.glyph(text, look.latin_font, look.index_ink, (x0, H * 0.03, x0 + s, H * 0.03 + s), img)
 
 
 def _bird(d: ImageDraw.ImageDraw, look: Look, box: tuple) -> None:
@@ -317,22 +194,6 @@ def _bird(d: ImageDraw.ImageDraw, look: Look, box: tuple) -> None:
         d.line((x0 + w * lx, y0 + h * 0.7, x0 + w * lx, y0 + h * 0.9), fill=r, width=max(2, round(w * 0.03)))
 
 
-def _bloom(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, petals: int, ink: tuple, centre: tuple) -> None:
-    for k in range(petals):
-        a = k * 2 * math.pi / petals
-        px, py = cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6
-        d.ellipse((px - r * 0.4, py - r * 0.4, px + r * 0.4, py + r * 0.4), fill=ink)
-    d.ellipse((cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3), fill=centre)
-
-
-def _sun(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, rays: int, ink: tuple) -> None:
-    d.ellipse((cx - r * 0.45, cy - r * 0.45, cx + r * 0.45, cy + r * 0.45), fill=ink)
-    for k in range(rays):
-        a = k * 2 * math.pi / rays
-        d.line((cx + math.cos(a) * r * 0.6, cy + math.sin(a) * r * 0.6, cx + math.cos(a) * r, cy + math.sin(a) * r),
-               fill=ink, width=max(2, round(r * 0.12)))
-
-
 # what a captioned flower may show (sets draw butterflies, suns, leaves, a round flower like a coin, bamboo ...): any
 # of these for any flower, so that a classifier learns to read the caption, not the picture
 PICTURES = ("blooms", "suns", "coin", "sticks", "bird", "none")
@@ -349,17 +210,18 @@ def _picture(d: ImageDraw.ImageDraw, look: Look, art: tuple[int, int, int], box:
     inks = look.flower_inks
     if PICTURES[kind] == "blooms":
         for j, (u, v) in enumerate(spots):
-            _bloom(d, x0 + w * u, y0 + h * v, r, shape, inks[(j + 1) % 3], inks[j % 3])
+            strokes.bloom(d, x0 + w * u, y0 + h * v, r, shape, inks[(j + 1) % 3], inks[j % 3])
     elif PICTURES[kind] == "suns":
         for j, (u, v) in enumerate(spots):
-            _sun(d, x0 + w * u, y0 + h * v, r, shape + 2, inks[(j + 2) % 3])
+            strokes.sun(d, x0 + w * u, y0 + h * v, r, shape + 2, inks[(j + 2) % 3])
     elif PICTURES[kind] == "coin":
-        _coin(d, x0 + w / 2, y0 + h / 2, min(w, h) * 0.42, inks[1], shape % 6, inks[0], look.face)
+        strokes.coin(d, x0 + w / 2, y0 + h / 2, min(w, h) * 0.42, inks[1], shape % 6, inks[0], look.face)
     elif PICTURES[kind] == "sticks":
         for j in range(count):
             u = (j + 0.5) / count
-            _stick(d, x0 + w * u, y0 + h / 2, h * 0.85, w * min(0.16, 0.7 / count), inks[1 + j % 2], math.radians(
-                (shape - 6.5) * 8 * (1 if j % 2 else -1)), look.face, look.stick)
+            angle = math.radians((shape - 6.5) * 8 * (1 if j % 2 else -1))
+            strokes.stick(d, x0 + w * u, y0 + h / 2, h * 0.85, w * min(0.16, 0.7 / count), inks[1 + j % 2], angle,
+                          look.face, look.stick)
     elif PICTURES[kind] == "bird":
         _bird(d, look, box)
 
@@ -424,23 +286,25 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
         numeral = {5: look.five, 6: look.six}.get(shown, NUMERALS[shown - 1])
         top = by0 + bh * (0.12 if look.index else 0.0)
         split = top + (by1 - top) * 0.42
-        _glyph(numeral, look.num_font, look.num_ink, (bx0 + bw * 0.12, top, bx1 - bw * 0.12, split - bh * 0.03), img)
-        _glyph(look.wan, look.wan_font, look.wan_ink, (bx0, split, bx1, by1), img, look.squeeze)
+        numeral_box = (bx0 + bw * 0.12, top, bx1 - bw * 0.12, split - bh * 0.03)
+        strokes.glyph(numeral, look.num_font, look.num_ink, numeral_box, img)
+        strokes.glyph(look.wan, look.wan_font, look.wan_ink, (bx0, split, bx1, by1), img, look.squeeze)
         _index(img, look, index_mark(look, label))
     elif suit == "p":
         if shown == 1:
             r = min(bw, bh) * 0.46
             cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
-            _coin(d, cx, cy, r, look.dot_inks[0], look.coin_one, look.dot_inks[2], look.face)
-            _coin(d, cx, cy, r * 0.45, look.dot_inks[1], look.coin, look.dot_inks[2], look.face)
+            strokes.coin(d, cx, cy, r, look.dot_inks[0], look.coin_one, look.dot_inks[2], look.face)
+            strokes.coin(d, cx, cy, r * 0.45, look.dot_inks[1], look.coin, look.dot_inks[2], look.face)
         else:
             # coins as large as the layout lets them be without touching each other or the face's edge
-            centres = [(bx0 + bw * x, by0 + bh * y, slot) for x, y, slot in DOTS[shown]]
+            centres = [(bx0 + bw * x, by0 + bh * y, slot) for x, y, slot in strokes.DOTS[shown]]
             gap = min(math.dist(a[:2], b[:2]) for i, a in enumerate(centres) for b in centres[i + 1:])
             edge = min(min(x, W - x, y, H - y) for x, y, _ in centres) - W * 0.03
             r = min(gap * 0.47, edge)
             for x, y, slot in centres:
-                _coin(d, x, y, r, look.dot_inks[slot], look.coin, look.dot_inks[2 if slot != 2 else 0], look.face)
+                accent = look.dot_inks[2 if slot != 2 else 0]
+                strokes.coin(d, x, y, r, look.dot_inks[slot], look.coin, accent, look.face)
     elif suit == "s":
         if shown == 1:
             if look.bird is not None:
@@ -448,26 +312,27 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
             elif look.one_sou == 0:
                 _bird(d, look, body)
             elif look.one_sou == 1:
-                _glyph(look.one_glyph, look.num_font, look.stick_inks[0], body, img)
+                strokes.glyph(look.one_glyph, look.num_font, look.stick_inks[0], body, img)
             else:
-                _stick(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bh * 0.9, bw * 0.28, look.stick_inks[0], 0, look.face,
-                       look.stick)
-                _bloom(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bw * 0.2, 6, look.stick_inks[2], look.face)
+                strokes.stick(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bh * 0.9, bw * 0.28, look.stick_inks[0], 0,
+                              look.face, look.stick)
+                strokes.bloom(d, (bx0 + bx1) / 2, (by0 + by1) / 2, bw * 0.2, 6, look.stick_inks[2], look.face)
         else:
-            rows, spots = look.sticks.get(shown, (3 if shown in (7, 9) else 2, STICKS[shown]))
+            rows, spots = look.sticks.get(shown, (3 if shown in (7, 9) else 2, strokes.STICKS[shown]))
             length = bh / rows * 0.86
             width = bw * (0.13 if shown == 8 else 0.16 if shown >= 6 or shown == 5 else 0.2)
             for x, y, slot, ang in spots:
-                _stick(d, bx0 + bw * x, by0 + bh * y, length, width, look.stick_inks[slot], math.radians(ang),
+                strokes.stick(d, bx0 + bw * x, by0 + bh * y, length, width, look.stick_inks[slot], math.radians(ang),
                        look.face, look.stick)
     elif suit == "z":
         if n <= 4:
-            _glyph(WINDS[n - 1], look.honour_font, look.wind_ink, body, img, look.squeeze)
+            strokes.glyph(WINDS[n - 1], look.honour_font, look.wind_ink, body, img, look.squeeze)
             _index(img, look, index_mark(look, label))
         elif n == 6:
-            _glyph(look.fa, look.honour_font, look.fa_ink, body, img, look.squeeze)
+            strokes.glyph(look.fa, look.honour_font, look.fa_ink, body, img, look.squeeze)
         elif n == 7:
-            _glyph("中", look.honour_font, look.wan_ink if look.wan_ink in RED else RED[0], body, img, look.squeeze)
+            red = look.wan_ink if look.wan_ink in RED else RED[0]
+            strokes.glyph("中", look.honour_font, red, body, img, look.squeeze)
         else:
             _white(d, look, body)
     elif look.flower == 5:
@@ -485,20 +350,20 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
                 cx = bx0 + bw * (0.25 + 0.5 * ((j * 37) % 10) / 10)
                 cy = by0 + bh * (0.45 + 0.45 * ((j * 53) % 10) / 10)
                 if n <= 4:  # a season: a sun of rays, so that no season is drawn like the flower of its number
-                    _sun(d, cx, cy, bw * 0.14, 6 + k, look.flower_inks[(k + 2) % 3])
+                    strokes.sun(d, cx, cy, bw * 0.14, 6 + k, look.flower_inks[(k + 2) % 3])
                 else:
-                    _bloom(d, cx, cy, bw * 0.16, 5 + k, look.flower_inks[(k + 1) % 3], look.flower_inks[k % 3])
+                    strokes.bloom(d, cx, cy, bw * 0.16, 5 + k, look.flower_inks[(k + 1) % 3], look.flower_inks[k % 3])
         if look.flower in (0, 1):
             gb = body if look.flower == 0 else (bx0, by0 + bh * 0.05, bx0 + bw * 0.55, by0 + bh * 0.45)
-            _glyph(glyph, look.honour_font, ink, gb, img)
+            strokes.glyph(glyph, look.honour_font, ink, gb, img)
         if look.flower in (3, 4):
             word = look.caption[n - 1]
             top = by0 + bh * (0.72 if look.flower == 3 else 0.35)
-            _glyph(word, look.latin_font, look.num_ink, (bx0, top, bx1, min(by1, top + bh * 0.25)), img)
+            strokes.glyph(word, look.latin_font, look.num_ink, (bx0, top, bx1, min(by1, top + bh * 0.25)), img)
         # the number in a corner; a captioned flower has none (as export sets print them), so the word names it
         if mark := index_mark(look, label):
             s = W * 0.22
-            _glyph(mark, look.latin_font, look.index_ink, (bx1 - s, by0, bx1, by0 + s), img)
+            strokes.glyph(mark, look.latin_font, look.index_ink, (bx1 - s, by0, bx1, by0 + s), img)
     return img.resize((FACE_W, FACE_H), Image.LANCZOS)
 
 
@@ -519,14 +384,15 @@ def _picture_flower(img: Image.Image, d: ImageDraw.ImageDraw, look: Look, label:
     numeral_left = seat.season_numeral_left if season else seat.flower_numeral_left
     left, right = (x0, y0, x0 + s, y0 + s * 1.15), (x1 - s, y0, x1, y0 + s * 1.15)
     glyph_box, numeral_box = (right, left) if numeral_left else (left, right)
-    _glyph((SEASONS if season else FLOWERS)[k], look.honour_font, seat.glyph_inks[0 if season else 1], glyph_box, img)
+    character = (SEASONS if season else FLOWERS)[k]
+    strokes.glyph(character, look.honour_font, seat.glyph_inks[0 if season else 1], glyph_box, img)
     nx0, ny0, nx1, ny1 = numeral_box
     inset = s * 0.18  # a numeral is smaller than the character beside it
     numeral_box = (nx0 + inset, ny0 + inset * 0.5, nx1 - inset, ny1 - inset)
     if seat.latin:
-        _glyph(str(k + 1), look.latin_font, seat.numeral_ink, numeral_box, img)
+        strokes.glyph(str(k + 1), look.latin_font, seat.numeral_ink, numeral_box, img)
     else:
-        _glyph(NUMERALS[k], look.num_font, seat.numeral_ink, numeral_box, img)
+        strokes.glyph(NUMERALS[k], look.num_font, seat.numeral_ink, numeral_box, img)
 
 
 def throw_seat(rng: np.random.Generator) -> Seat:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from training import cli, drawn_art, fetch_art, fonts, unicode_tiles
+from training import cli, drawn_art, fetch_art, fonts, strokes, unicode_tiles
 from vision.names import FACE_NAMES, FLOWER_NAMES
 
 DEJAVU = sorted(Path("/usr/share/fonts").rglob("DejaVuSans*.ttf"))
@@ -53,9 +53,9 @@ def test_sticks_drawn_are_the_count(n: int) -> None:
     assert _blobs(drawn_art.draw_face(look, f"{n}s"), look) == n
 
 
-@pytest.mark.parametrize(("n", "k"), [(n, k) for n, v in drawn_art.STICK_VARIANTS.items() for k in range(len(v))])
+@pytest.mark.parametrize(("n", "k"), [(n, k) for n, v in strokes.STICK_VARIANTS.items() for k in range(len(v))])
 def test_other_stick_layouts_are_the_count(n: int, k: int) -> None:
-    look = _look(stick=0, frame=None, sticks={n: drawn_art.STICK_VARIANTS[n][k]}, index=None)
+    look = _look(stick=0, frame=None, sticks={n: strokes.STICK_VARIANTS[n][k]}, index=None)
     assert _blobs(drawn_art.draw_face(look, f"{n}s"), look) == n
 
 
