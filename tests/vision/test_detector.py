@@ -208,6 +208,63 @@ def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
     assert seen[0] == ((300, 400), 416)
 
 
+def test_a_row_lying_near_45_degrees_is_looked_at_turned_straight() -> None:
+    import cv2
+
+    from vision.detector import DetectorConfig, TileDetector
+
+    # a row of six faces 60 x 80 px, touching, turned 40 degrees on a dark table
+    photo = np.full((900, 900, 3), 40, np.uint8)
+    for k in range(6):
+        photo[410:490, 270 + 62 * k:330 + 62 * k] = 230
+    turn = cv2.getRotationMatrix2D((450, 450), 40, 1.0)
+    photo = cv2.warpAffine(photo, turn, (900, 900), borderValue=(40, 40, 40))
+    faces = np.array([[270.0 + 62 * k, 410, 330 + 62 * k, 490] for k in range(6)])
+    corners = np.stack([faces[:, [0, 1]], faces[:, [2, 1]], faces[:, [2, 3]], faces[:, [0, 3]]], 1)
+    turned = corners @ turn[:, :2].T + turn[:, 2]
+    truth = np.concatenate([turned.min(1), turned.max(1)], 1)  # each face's box in the photo
+
+    seen: list[tuple[int, ...]] = []
+
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        # a finder that boxes bright blobs, the surer the more of its box a blob fills (a straight face: all of it)
+        seen.append(rgb.shape[:2])
+        count, _labels, stats, _centres = cv2.connectedComponentsWithStats((rgb[..., 0] > 128).astype(np.uint8))
+        x, y, w, h, area = stats[1:].T
+        return np.stack([x, y, x + w, y + h], 1).astype(np.float64), area / (w * h)
+
+    det = TileDetector.from_parts(finder=_StandInFinder(predict),
+                                  config=DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=0, zoom_out=0))
+    boxes, conf = det.find(photo)
+    assert len(seen) == 2 and seen[1][0] > 900  # the photo as it lies, then turned straight on a larger canvas
+    assert len(boxes) == 6 and conf.min() > 0.95  # each face boxed alone, its box filled
+    found = sorted(boxes.tolist())
+    for want, got in zip(sorted(truth.tolist()), found, strict=True):
+        assert got == pytest.approx(want, abs=3)  # ... mapped back to the photo: the face's box
+    # as it lies, each face fills about half its box; that look is all where the tilt is under turn_at, or with 0
+    for turn_at in (45.0, 0.0):
+        det.config = DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=0, zoom_out=0, turn_at=turn_at)
+        seen.clear()
+        assert det.find(photo)[1].max() < 0.7 and len(seen) == 1
+    # ... or where it is the surer on average
+
+    def unsure_of_straight(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        boxes, fill = predict(rgb, imgsz, finder)
+        return boxes, 1 - fill
+
+    det = TileDetector.from_parts(finder=_StandInFinder(unsure_of_straight), config=DetectorConfig(
+        imgsz=416, first_imgsz=416, zoom_imgsz=0, zoom_out=0))
+    seen.clear()
+    assert det.find(photo)[1].min() > 0.3 and len(seen) == 2
+    straight = np.full((900, 900, 3), 40, np.uint8)
+    for k in range(6):
+        straight[410:490, 270 + 70 * k:330 + 70 * k] = 230
+    det = TileDetector.from_parts(finder=_StandInFinder(predict),
+                                  config=DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=0, zoom_out=0))
+    seen.clear()
+    assert len(det.find(straight)[0]) == 6 and len(seen) == 1  # a straight row: one look
+
+
 def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
     from vision.detector import FELT, DetectorConfig, TileDetector
 
