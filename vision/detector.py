@@ -526,7 +526,11 @@ def _network_input(crops: np.ndarray) -> np.ndarray:
 def _turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
     """(N, 3, S, S) network crops, each turned by its number of quarter turns (counter-clockwise: bin k of the up head
     turned k times is upright)."""
-    return np.ascontiguousarray(np.stack([np.rot90(c, int(k), axes=(1, 2)) for c, k in zip(crops, turns, strict=True)]))
+    turns = np.asarray(turns, int) % 4
+    out = np.empty_like(crops)
+    for k in np.unique(turns):  # (each turn once for all its crops: a crop's sides are equal)
+        out[turns == k] = np.rot90(crops[turns == k], int(k), axes=(2, 3))
+    return out
 
 
 def _session(path: Path, options: object) -> object:
