@@ -196,12 +196,13 @@ class TileDetector:
         opts.add_session_config_entry("session.force_spinning_stop", "1")
         self._finder = Finder(_session(finder, opts), finder)
         self._set_finder = Finder(_session(set_finder, opts), set_finder) if set_finder else None
-        # the naming networks' threads do not spin: with another process busy on the second core, spinning threads
-        # waited on each other at every layer (a whole set's naming 443 -> 348 ms, its 18 caption lines 150 -> 78 ms;
-        # one thread 342 ms); on an idle machine the 156 crops of a set's photo take 37 against 34 ms spinning
+        # the naming networks' threads do not spin, and the caption reader's one (its many small layers): with another
+        # process busy on the second core, spinning threads waited on each other at every layer (docs/photo.md)
         naming = ort.SessionOptions()
         naming.intra_op_num_threads = 2
         naming.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        one = ort.SessionOptions()
+        one.intra_op_num_threads = 1
         self._classifier = _session(classifier, naming)
         if [o.name for o in self._classifier.get_outputs()] != ["tile", "up", "look"]:
             msg = (f"{classifier} is no tile classifier of this version: its outputs are "
@@ -214,7 +215,7 @@ class TileDetector:
             raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
         self._readers = [Reader.load(_session(r, naming), r) for r in readers]
-        self._captions = CaptionReader(_session(captions, naming), captions) if captions else None
+        self._captions = CaptionReader(_session(captions, one), captions) if captions else None
 
     @classmethod
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
