@@ -526,7 +526,12 @@ def _network_input(crops: np.ndarray) -> np.ndarray:
 
 def _turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
     """(N, 3, S, S) network crops, each turned by its number of quarter turns (counter-clockwise: bin k of the up head
-    turned k times is upright)."""
+    turned k times is upright).
+
+    >>> x = np.arange(12, dtype=np.float32).reshape(3, 1, 2, 2)
+    >>> _turned(x, [0, 1, 2])[:, 0].tolist()
+    [[[0.0, 1.0], [2.0, 3.0]], [[5.0, 7.0], [4.0, 6.0]], [[11.0, 10.0], [9.0, 8.0]]]
+    """
     turns = np.asarray(turns, int) % 4
     out = np.empty_like(crops)
     for k in np.unique(turns):  # (each turn once for all its crops: a crop's sides are equal)
