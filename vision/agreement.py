@@ -31,12 +31,14 @@ def agree(p: np.ndarray, look: np.ndarray, alike: float, weight: float, once: np
     if len(p) < 2 or alike >= 1.0:  # no cosine is above 1
         return p
     unit = look / np.maximum(np.linalg.norm(look, axis=1, keepdims=True), 1e-12)
-    cos = unit @ unit.T
+    # (einsum, not ``@``: on two cores shared with another busy process, OpenBLAS's threads took 8 ms a product here,
+    # einsum 0.5 ms; the products differ in the last bits)
+    cos = np.einsum("ik,jk->ij", unit, unit)
     np.fill_diagonal(cos, -1.0)
     w = np.clip((cos - alike) / (1.0 - alike), 0.0, None)
     votes = np.zeros_like(p)
     votes[np.arange(len(p)), p.argmax(1)] = p.max(1)
     if once is not None:
         votes[:, once] = 0.0
-    q = p + weight * w @ votes
+    q = p + weight * np.einsum("ij,jk->ik", w, votes)
     return q / q.sum(1, keepdims=True)

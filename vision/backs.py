@@ -52,9 +52,8 @@ def ground(crops: np.ndarray) -> np.ndarray:
     px = _middles(crops).transpose(0, 2, 1).reshape(-1, 3)
     chroma = _chroma(px)
     bins = np.floor(chroma[:, :2] / GROUND_BIN).astype(np.int64)
-    keys = bins[:, 0] * 1000 + bins[:, 1]
-    values, counts = np.unique(keys, return_counts=True)
-    common = keys == values[counts.argmax()]
+    keys = bins[:, 0] * 1000 + bins[:, 1]  # (shares are 0 to 1: keys 0 to 50050; the first of equals, the least)
+    common = keys == np.bincount(keys).argmax()
     return px[common].mean(0) / max(float(px[common].sum(1).mean()), 1e-6) * float(np.median(px[common].sum(1)))
 
 
@@ -94,8 +93,11 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     faces = (named != BACK) & (p.max(1) >= SURE_FACE)
     if faces.sum() < 2 or not np.isin(named, (BACK, WHITE)).any():
         return p
-    top = tops(crops)
-    is_white, is_coloured = colours(top, ground(crops[faces]))
+    # the tops of the tiles named back or 5z, the only ones asked of below (the others: neither white nor coloured)
+    either = np.isin(named, (BACK, WHITE))
+    top, is_white, is_coloured = np.zeros((len(p), 3), crops.dtype), np.zeros(len(p), bool), np.zeros(len(p), bool)
+    top[either] = tops(crops[either])
+    is_white[either], is_coloured[either] = colours(top[either], ground(crops[faces]))
     out = p.copy()
     to_back = (named == WHITE) & is_coloured & (p[:, BACK] >= BACK_DOUBT)
     out[to_back] = _swapped(out[to_back])

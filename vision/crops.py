@@ -106,8 +106,10 @@ def _gradients(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.nda
         c0, r0, c1, r1 = (round(v) for v in (cx - half, cy - half, cx + half, cy + half))
         top, left = min(max(r0, 0), h - 1), min(max(c0, 0), w - 1)  # at least a pixel of the photo, edges replicated
         bottom, right = max(min(r1, h), top + 1), max(min(c1, w), left + 1)
-        square = cv2.copyMakeBorder(image[top:bottom, left:right], max(top - r0, 0), max(r1 - bottom, 0),
-                                    max(left - c0, 0), max(c1 - right, 0), cv2.BORDER_REPLICATE)
+        square = image[top:bottom, left:right]
+        if (top, left, bottom, right) != (r0, c0, r1, c1):
+            square = cv2.copyMakeBorder(square, max(top - r0, 0), max(r1 - bottom, 0), max(left - c0, 0),
+                                        max(c1 - right, 0), cv2.BORDER_REPLICATE)
         grey = cv2.cvtColor(cv2.resize(square, (PROBE, PROBE), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY)
         grey = grey.astype(np.float32)
         s, d = cv2.cartToPolar(cv2.Scharr(grey, cv2.CV_32F, 1, 0), cv2.Scharr(grey, cv2.CV_32F, 0, 1))

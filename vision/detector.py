@@ -206,7 +206,14 @@ class TileDetector:
         opts.add_session_config_entry("session.force_spinning_stop", "1")
         self._finder = Finder(_session(finder, opts), finder)
         self._set_finder = Finder(_session(set_finder, opts), set_finder) if set_finder else None
-        self._classifier = _session(classifier, opts)
+        # the naming networks' threads do not spin, and the caption reader's one (its many small layers): with another
+        # process busy on the second core, spinning threads waited on each other at every layer (docs/photo.md)
+        naming = ort.SessionOptions()
+        naming.intra_op_num_threads = 2
+        naming.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        one = ort.SessionOptions()
+        one.intra_op_num_threads = 1
+        self._classifier = _session(classifier, naming)
         if [o.name for o in self._classifier.get_outputs()] != ["tile", "up", "look"]:
             msg = (f"{classifier} is no tile classifier of this version: its outputs are "
                    f"{[o.name for o in self._classifier.get_outputs()]}, detection reads tile, up and look "
@@ -217,8 +224,8 @@ class TileDetector:
             msg = f"{classifier} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
             raise ModelNotFoundError(msg)
         self._crop = _crop_side(self._classifier)
-        self._readers = [Reader.load(_session(r, opts), r) for r in readers]
-        self._captions = CaptionReader(_session(captions, opts), captions) if captions else None
+        self._readers = [Reader.load(_session(r, naming), r) for r in readers]
+        self._captions = CaptionReader(_session(captions, one), captions) if captions else None
 
     @classmethod
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
@@ -547,8 +554,17 @@ def _network_input(crops: np.ndarray) -> np.ndarray:
 
 def _turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
     """(N, 3, S, S) network crops, each turned by its number of quarter turns (counter-clockwise: bin k of the up head
-    turned k times is upright)."""
-    return np.ascontiguousarray(np.stack([np.rot90(c, int(k), axes=(1, 2)) for c, k in zip(crops, turns, strict=True)]))
+    turned k times is upright).
+
+    >>> x = np.arange(12, dtype=np.float32).reshape(3, 1, 2, 2)
+    >>> _turned(x, [0, 1, 2])[:, 0].tolist()
+    [[[0.0, 1.0], [2.0, 3.0]], [[5.0, 7.0], [4.0, 6.0]], [[11.0, 10.0], [9.0, 8.0]]]
+    """
+    turns = np.asarray(turns, int) % 4
+    out = np.empty_like(crops)
+    for k in np.unique(turns):  # (each turn once for all its crops: a crop's sides are equal)
+        out[turns == k] = np.rot90(crops[turns == k], int(k), axes=(2, 3))
+    return out
 
 
 def _session(path: Path, options: object) -> object:
