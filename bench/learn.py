@@ -30,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from api.datasets.labels import Labels
@@ -128,10 +129,12 @@ class Load:
                 "cores": os.cpu_count()}
 
 
-def train(data_dir: Path, name: str, out: Path, replay: Path, minutes: float, seed: int, real: Path) -> dict:
-    """``mjscore train`` in a child process: its exit code, wall time, CPU time and the load meanwhile."""
+def train(data_dir: Path, name: str, out: Path, replay: Path, minutes: float, seed: int, real: Path,
+          options: Sequence[str] = ()) -> dict:
+    """``mjscore train`` in a child process (with ``options`` too): its exit code, wall time, CPU time and the load
+    meanwhile."""
     cmd = [sys.executable, "-m", "api.cli", "train", "--data", name, "--out", str(out), "--minutes", str(minutes),
-           "--replay", str(replay), "--real", str(real), "--seed", str(seed)]
+           "--replay", str(replay), "--real", str(real), "--seed", str(seed), *options]
     env = {**os.environ, "MJ_DATA_DIR": str(data_dir), "YOLO_OFFLINE": "1"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
@@ -157,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=Path, default=paths.real())
     ap.add_argument("--work", type=Path, default=paths.cache() / "bench" / "learn")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--features", action="store_true", help="mjscore train --features: its features learn too")
     args = ap.parse_args(argv)
     from vision.detector import TileDetector
     from vision.weights import load_detector
@@ -183,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         corrected_photos(store, name, hands(style, args.photos, seed["photos"], args.art))
     out = work / "weights"
     if not (out / "card.json").exists():
-        report["train"] = train(work / "data", name, out, replay, args.minutes, args.seed, args.real)
+        report["train"] = train(work / "data", name, out, replay, args.minutes, args.seed, args.real,
+                                ["--features"] * args.features)
         if report["train"]["exit"]:
             print(json.dumps(report, indent=1))
             return 1

@@ -6,8 +6,10 @@ connected layer and the name and up heads; ``features=True``: all of it), so tha
 reads already stays as it was. Those layers train on crops of the labelled boxes, cut as detection cuts them
 (the photo decoded at the detector's working size, each tile turned straight by its tilt), each batch mixed with
 replay crops (tiles of generated hands of the training styles, ``python -m training synth``, and the real camerash
-training photos), so that it learns the new set without forgetting the others. Each crop is turned a random number
-of quarter turns.
+training photos), so that it learns the new set without forgetting the others. On the replay crops it also learns to
+give the names the shipped network gives them (its probabilities, softened: a distillation loss, ``DISTIL``), so
+that what it reads of the sets it was not shown (the held-out style) moves as little as the new set allows. Each crop
+is turned a random number of quarter turns.
 
 The up head learns too: a labelled tile's up direction is the shipped network's, held to the sideways flag the labels
 give (a tile lying sideways points left or right, one upright up or down).
@@ -41,7 +43,10 @@ VARIANTS = 4  # jittered crops per labelled tile (the first unjittered)
 SAVE_SECONDS = 20.0  # a checkpoint this often
 WARM = 0.1  # the schedule's share of steps warming up
 PLAN_AFTER = 5  # steps timed before the rest are planned
+REPLAN = 25  # ... and planned again every this many steps, at the pace so far: a machine grown busy still ends on time
 UP_LOSS = 0.5
+# the distillation loss's weight and temperature: the replay crops' names held to the shipped network's, softened
+DISTIL, TEMPERATURE = 1.0, 2.0
 
 
 @dataclass(frozen=True)
@@ -169,9 +174,13 @@ class Tuner:
         theirs = batch - ours
         mine = round(theirs * REAL_SHARE) if len(replay) and len(real) else theirs if len(real) else 0
         self.pools = [(c, n) for c, n in ((data, ours), (replay, theirs - mine), (real, mine)) if n]
+        self.ours = ours if len(data) else 0  # the first of each batch's crops are labelled ones, the rest replay
         start = torch.load(init, map_location="cpu", weights_only=False)
         self.net = TileNet(len(CLASS_ID))
         self.net.load_state_dict(start["model"])
+        self.shipped = TileNet(len(CLASS_ID))  # the distillation's teacher: the network as it started
+        self.shipped.load_state_dict(start["model"])
+        self.shipped.eval().requires_grad_(False)
         self.frozen_norms = bool(start.get("frozen_norms", False))
         self.features = features
         self.net.features.requires_grad_(features)  # kept as shipped unless ``features``: only the heads learn
@@ -218,7 +227,8 @@ class Tuner:
         return x, y, up
 
     def train_step(self) -> float:
-        """One batch: the names' loss and the up directions' (at ``UP_LOSS``), at this step's rate."""
+        """One batch: the names' loss, the up directions' (at ``UP_LOSS``) and the replay crops' distillation (at
+        ``DISTIL``), at this step's rate."""
         import torch
 
         for group in self.opt.param_groups:
@@ -227,6 +237,11 @@ class Tuner:
         xb = augment(torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255, self.gen)
         names, ups = self.net(xb)
         loss = self.lossf(names, torch.from_numpy(y)) + UP_LOSS * self.lossf(ups, torch.from_numpy(up))
+        if DISTIL and self.ours < len(y):
+            with torch.no_grad():
+                taught = torch.softmax(self.shipped(xb[self.ours:])[0] / TEMPERATURE, 1)
+            own = torch.log_softmax(names[self.ours:] / TEMPERATURE, 1)
+            loss = loss + DISTIL * TEMPERATURE**2 * torch.nn.functional.kl_div(own, taught, reduction="batchmean")
         self.opt.zero_grad()
         loss.backward()
         self.opt.step()
@@ -235,7 +250,9 @@ class Tuner:
     def run(self, steps: int, seconds: float | None = None, progress: Callable[[int, float], None] | None = None,
             save_seconds: float = SAVE_SECONDS) -> None:
         """Train up to ``steps`` steps; with ``seconds``, as many as fit in them, planned after the first
-        ``PLAN_AFTER`` (a resumed run keeps its plan). A checkpoint every ``save_seconds``, and at the end."""
+        ``PLAN_AFTER`` and again every ``REPLAN`` at this session's pace so far (the learning rate's schedule follows
+        the plan; without ``seconds`` a resumed run keeps its plan). A checkpoint every ``save_seconds``, and at the
+        end."""
         if not self.steps:
             self.steps, self.planned = steps, seconds is None
         train_mode(self.net, self.frozen_norms)
@@ -247,9 +264,10 @@ class Tuner:
             loss = self.train_step()
             self.step += 1
             self.losses.append(round(loss, 4))
-            if not self.planned and self.step - first == PLAN_AFTER:
+            done = self.step - first
+            if seconds is not None and done >= PLAN_AFTER and (not self.planned or done % REPLAN == 0):
                 took = time.monotonic() - started
-                self.steps = plan_steps(seconds - took, took / PLAN_AFTER, self.steps - self.step) + self.step
+                self.steps = plan_steps(seconds - took, took / done, steps - self.step) + self.step
                 self.planned = True
             if progress:
                 progress(self.step, loss)

@@ -95,6 +95,24 @@ def test_the_steps_are_planned_to_fit_the_time_after_the_first_few(init: Path, t
     assert again.resume() and (again.step, again.steps) == (tuner.step, tuner.steps)
 
 
+def test_a_run_on_a_machine_grown_busy_is_planned_again_and_ends_on_time(init: Path, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [0.0]
+    monkeypatch.setattr(finetune.time, "monotonic", lambda: now[0])
+    tuner = _tuner(init, tmp_path / "a.pt")
+
+    def step() -> float:  # a second a step at first, then three (another job took a core)
+        now[0] += 1.0 if tuner.step < finetune.PLAN_AFTER else 3.0
+        return 0.0
+
+    monkeypatch.setattr(tuner, "train_step", step)
+    tuner.run(1000, seconds=100.0)
+    # planned after 5 steps at 1 s: 95 more; after 25, at 65 s, 35 s left at 2.6 s a step (the pace so far): 13 more,
+    # ending at 104 s, where the first plan ran to 290 s
+    assert tuner.step == tuner.steps == 38
+    assert now[0] == 104.0
+
+
 def test_labelled_tiles_are_cut_upright_or_sideways_as_labelled(tmp_path: Path) -> None:
     jpg, _, layout = synth.make_scene(synth.SceneSpec(1, 5, "test", 0.5, 0.5), [synth.plain_style()])
     (tmp_path / "a.jpg").write_bytes(jpg)
