@@ -87,6 +87,28 @@ def test_the_convolutional_features_stay_as_shipped_unless_asked(init: Path, tmp
     assert bool(moved) is features  # weights and batch-norm statistics alike
 
 
+def test_the_replay_crops_are_held_to_the_shipped_networks_names(init: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    replay = _crops(60, 2)
+
+    def drift(distil: float) -> float:  # how far the tuned network's names of the replay crops moved from the start's
+        monkeypatch.setattr(finetune, "DISTIL", distil)
+        tuner = Tuner(init, _crops(40, 1), replay, _crops(0, 3), tmp_path / f"{distil}.pt", seed=3, batch=16,
+                      features=True, lr=5e-3)
+        tuner.run(12)
+        x = torch.from_numpy(replay.x).permute(0, 3, 1, 2).float() / 255
+        with torch.no_grad():
+            start = torch.softmax(tuner.shipped(x)[0], 1)
+            now = torch.log_softmax(tuner.net(x)[0], 1)
+        return float(torch.nn.functional.kl_div(now, start, reduction="batchmean"))
+
+    held, free = drift(4.0), drift(0.0)
+    assert held < 0.5 * free, (held, free)
+
+
 def test_the_steps_are_planned_to_fit_the_time_after_the_first_few(init: Path, tmp_path: Path) -> None:
     tuner = _tuner(init, tmp_path / "a.pt")
     tuner.run(1000, seconds=0.0)  # no time: the first steps timed, then one more
