@@ -107,8 +107,9 @@ class DetectorConfig:
     # none) is looked at again turned straight (``crops.photo_tilt``), and that look's boxes, turned back, are taken
     # when the finder is surer of them on average (0: never). See ``find``. On 60 generated hands (3-12 MP) of each of
     # kd_jade, kd_traditional and gn_postmodern, 4 lying 33 to 42 degrees off, tiles read right 1064 / 1072 / 1052 ->
-    # 1090 / 1085 / 1062 of 1113; ``bench.eval_layout --detector`` 408 -> 430 of 500 exact. At 20 degrees the
-    # held-out hands read a tile fewer (one lying 21.5 degrees off) and the layout 434; at 30, 427
+    # 1092 / 1086 / 1062 of 1113; ``bench.eval_layout --detector`` 408 -> 433 of 500 exact. At 20 degrees the
+    # held-out hands read a tile fewer (one lying 21.5 degrees off) and the layout 434; at 30, 427 (both measured
+    # before the canvas was felt)
     turn_at: float = 25.0
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     # the most tiles a look keeps (ultralytics' default): a whole set laid out is 144 tiles (at 120 the surest 120
@@ -268,8 +269,10 @@ class TileDetector:
             return boxes, conf
         turned, back = _turn(rgb, tilt)
         boxes2, conf2 = self._find_as_it_lies(turned)
+        boxes2, inside = _boxes_turned_back(boxes2, back, rgb.shape)
+        boxes2, conf2 = boxes2[inside], conf2[inside]
         if len(boxes2) and conf2.mean() > conf.mean():
-            return _boxes_turned_back(boxes2, back, rgb.shape), conf2
+            return boxes2, conf2
         return boxes, conf
 
     def _find_as_it_lies(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -580,8 +583,8 @@ def _session(path: Path, options: object) -> object:
 
 def _turn(rgb: np.ndarray, tilt: float) -> tuple[np.ndarray, np.ndarray]:
     """``rgb`` turned by ``tilt`` (radians, as ``crops.tilts``: turned by it, tiles so tilted lie straight) on a canvas
-    that holds all of it, edges replicated; and the affine map (2, 3) from the turned photo's pixels back to
-    ``rgb``'s."""
+    of felt green that holds all of it (edges replicated, the finder boxed their streaks: a held-out hand 27 degrees
+    off, 3 boxes); and the affine map (2, 3) from the turned photo's pixels back to ``rgb``'s."""
     import cv2
 
     h, w = rgb.shape[:2]
@@ -589,22 +592,25 @@ def _turn(rgb: np.ndarray, tilt: float) -> tuple[np.ndarray, np.ndarray]:
     c, s = abs(m[0, 0]), abs(m[0, 1])
     size = (round(w * c + h * s), round(w * s + h * c))
     m[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
-    turned = cv2.warpAffine(rgb, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    turned = cv2.warpAffine(rgb, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=FELT)
     return turned, cv2.invertAffineTransform(m)
 
 
-def _boxes_turned_back(boxes: np.ndarray, back: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+def _boxes_turned_back(boxes: np.ndarray, back: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Boxes (N, 4, xyxy) of a turned photo as boxes of the photo: each the box of its four corners mapped ``back``,
-    cut to the photo (``shape``).
+    cut to the photo (``shape``); and which of them have their middle in the photo (the others lie on the canvas).
 
     >>> back = np.array([[0.0, -1.0, 100.0], [1.0, 0.0, 0.0]])  # a quarter turn
-    >>> _boxes_turned_back(np.array([[10.0, 20.0, 30.0, 60.0]]), back, (200, 200, 3)).tolist()
-    [[40.0, 10.0, 80.0, 30.0]]
+    >>> boxes, inside = _boxes_turned_back(np.array([[10.0, 20.0, 30.0, 60.0], [10, 120, 30, 160]]), back, (200, 200))
+    >>> boxes.tolist(), inside.tolist()
+    ([[40.0, 10.0, 80.0, 30.0], [0.0, 10.0, 0.0, 30.0]], [True, False])
     """
     corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1)
     mapped = corners @ back[:, :2].T + back[:, 2]
     h, w = shape[:2]
-    return np.clip(np.concatenate([mapped.min(1), mapped.max(1)], 1), 0, [w, h, w, h])
+    middle = mapped.mean(1)
+    inside = (middle >= 0).all(1) & (middle[:, 0] < w) & (middle[:, 1] < h)
+    return np.clip(np.concatenate([mapped.min(1), mapped.max(1)], 1), 0, [w, h, w, h]), inside
 
 
 def _close(boxes: np.ndarray, big: float) -> bool:
