@@ -186,7 +186,7 @@ class Tuner:
         self.net.features.requires_grad_(features)  # kept as shipped unless ``features``: only the heads learn
         learnt = [p for p in self.net.parameters() if p.requires_grad]
         self.opt = torch.optim.AdamW(learnt, lr=lr, weight_decay=1e-4)
-        self.step, self.steps, self.planned, self.losses = 0, 0, False, []
+        self.step, self.steps, self.most, self.planned, self.losses = 0, 0, 0, False, []
         self.rng = np.random.default_rng(seed)
         self.gen = torch.Generator().manual_seed(seed)  # the jitter's
         torch.manual_seed(seed)  # dropout's
@@ -203,6 +203,7 @@ class Tuner:
         self.opt.load_state_dict(state["opt"])
         self.step, self.steps, self.planned, self.losses = state["step"], state["steps"], state["planned"], state[
             "losses"]
+        self.most = state.get("most", self.steps)
         self.rng.bit_generator.state = state["rng"]
         self.gen.set_state(state["gen"])
         torch.set_rng_state(state["torch"])
@@ -213,7 +214,7 @@ class Tuner:
 
         tmp = self.ckpt.with_suffix(".tmp")
         torch.save({"model": self.net.state_dict(), "opt": self.opt.state_dict(), "step": self.step,
-                    "steps": self.steps, "planned": self.planned, "losses": self.losses,
+                    "steps": self.steps, "most": self.most, "planned": self.planned, "losses": self.losses,
                     "rng": self.rng.bit_generator.state, "gen": self.gen.get_state(), "torch": torch.get_rng_state(),
                     "frozen_norms": self.frozen_norms}, tmp)
         tmp.replace(self.ckpt)
@@ -249,12 +250,13 @@ class Tuner:
 
     def run(self, steps: int, seconds: float | None = None, progress: Callable[[int, float], None] | None = None,
             save_seconds: float = SAVE_SECONDS) -> None:
-        """Train up to ``steps`` steps; with ``seconds``, as many as fit in them, planned after the first
+        """Train up to ``steps`` steps (a resumed run: as many as its first session was given); with ``seconds``, as
+        many as fit in them, planned after the first
         ``PLAN_AFTER`` and again every ``REPLAN`` at this session's pace so far (the learning rate's schedule follows
         the plan; without ``seconds`` a resumed run keeps its plan). A checkpoint every ``save_seconds``, and at the
         end."""
-        if not self.steps:
-            self.steps, self.planned = steps, seconds is None
+        if not self.steps:  # (a resumed run keeps the most steps its first session was given)
+            self.steps, self.most, self.planned = steps, steps, seconds is None
         train_mode(self.net, self.frozen_norms)
         if not self.features:
             self.net.features.eval()
@@ -267,7 +269,7 @@ class Tuner:
             done = self.step - first
             if seconds is not None and done >= PLAN_AFTER and (not self.planned or done % REPLAN == 0):
                 took = time.monotonic() - started
-                self.steps = plan_steps(seconds - took, took / done, steps - self.step) + self.step
+                self.steps = plan_steps(seconds - took, took / done, self.most - self.step) + self.step
                 self.planned = True
             if progress:
                 progress(self.step, loss)

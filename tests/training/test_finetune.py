@@ -133,6 +133,24 @@ def test_a_run_on_a_machine_grown_busy_is_planned_again_and_ends_on_time(init: P
     # ending at 104 s, where the first plan ran to 290 s
     assert tuner.step == tuner.steps == 38
     assert now[0] == 104.0
+    # resumed with time to spare, a run is planned again within the most steps its first session was given
+
+    class Killed(Exception):
+        pass
+
+    def kill_at_four(step: int, _loss: float) -> None:
+        if step == 4:
+            raise Killed
+
+    first = _tuner(init, tmp_path / "b.pt")
+    monkeypatch.setattr(first, "train_step", lambda: 0.0)
+    with pytest.raises(Killed):
+        first.run(40, seconds=100.0, progress=kill_at_four, save_seconds=0)
+    resumed = _tuner(init, tmp_path / "b.pt")
+    monkeypatch.setattr(resumed, "train_step", lambda: 0.0)
+    assert resumed.resume() and resumed.step == 3
+    resumed.run(3000, seconds=1000.0)  # (mjscore train asks --steps, 3000, of every session)
+    assert resumed.step == resumed.steps == 40
 
 
 def test_labelled_tiles_are_cut_upright_or_sideways_as_labelled(tmp_path: Path) -> None:
