@@ -213,7 +213,7 @@ def test_a_row_lying_near_45_degrees_is_looked_at_turned_straight() -> None:
 
     from vision.detector import DetectorConfig, TileDetector
 
-    # a row of six faces 60 x 80 px, touching, turned 40 degrees on a dark table
+    # a row of six faces 60 x 80 px, 2 px apart, turned 40 degrees on a dark table
     photo = np.full((900, 900, 3), 40, np.uint8)
     for k in range(6):
         photo[410:490, 270 + 62 * k:330 + 62 * k] = 230
