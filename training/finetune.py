@@ -269,7 +269,8 @@ class Tuner:
             done = self.step - first
             if seconds is not None and done >= PLAN_AFTER and (not self.planned or done % REPLAN == 0):
                 took = time.monotonic() - started
-                self.steps = plan_steps(seconds - took, took / done, self.most - self.step) + self.step
+                least = 0 if self.planned else 1  # (planned again, the run may end here: at its most steps)
+                self.steps = plan_steps(seconds - took, took / done, self.most - self.step, least) + self.step
                 self.planned = True
             if progress:
                 progress(self.step, loss)

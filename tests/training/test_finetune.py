@@ -151,6 +151,11 @@ def test_a_run_on_a_machine_grown_busy_is_planned_again_and_ends_on_time(init: P
     assert resumed.resume() and resumed.step == 3
     resumed.run(3000, seconds=1000.0)  # (mjscore train asks --steps, 3000, of every session)
     assert resumed.step == resumed.steps == 40
+    # ... and a run whose most steps fall on a plan made again ends there, not a step beyond
+    capped = _tuner(init, tmp_path / "c.pt")
+    monkeypatch.setattr(capped, "train_step", lambda: 0.0)
+    capped.run(2 * finetune.REPLAN, seconds=1000.0)
+    assert capped.step == capped.steps == 2 * finetune.REPLAN
 
 
 def test_labelled_tiles_are_cut_upright_or_sideways_as_labelled(tmp_path: Path) -> None:
