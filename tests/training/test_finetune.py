@@ -30,6 +30,16 @@ def init(tmp_path: Path) -> Path:
     return tmp_path / "init.pt"
 
 
+class Killed(Exception):
+    """A run killed (``kill_at_four``)."""
+
+
+def kill_at_four(step: int, _loss: float) -> None:
+    """A progress callback that kills the run as its fourth step ends."""
+    if step == 4:
+        raise Killed
+
+
 def _tuner(init: Path, ckpt: Path) -> Tuner:
     return Tuner(init, _crops(40, 1), _crops(60, 2), _crops(20, 3), ckpt, seed=3, batch=8)
 
@@ -50,16 +60,9 @@ def test_a_run_stopped_and_resumed_ends_as_one_that_ran_through(init: Path, tmp_
     through.run(6)
     assert through.steps == 6 and through.planned
 
-    class Killed(Exception):
-        pass
-
-    def kill_after_four(step: int, _loss: float) -> None:
-        if step == 4:
-            raise Killed
-
     stopped = _tuner(init, tmp_path / "stopped.pt")
     with pytest.raises(Killed):
-        stopped.run(6, progress=kill_after_four, save_seconds=0)  # killed before its fourth step's checkpoint
+        stopped.run(6, progress=kill_at_four, save_seconds=0)  # killed before its fourth step's checkpoint
     resumed = _tuner(init, tmp_path / "stopped.pt")
     assert resumed.resume() and resumed.step == 3 and resumed.steps == 6
     resumed.run(100)  # the plan saved wins over the one asked
@@ -134,14 +137,6 @@ def test_a_run_on_a_machine_grown_busy_is_planned_again_and_ends_on_time(init: P
     assert tuner.step == tuner.steps == 38
     assert now[0] == 104.0
     # resumed with time to spare, a run is planned again within the most steps its first session was given
-
-    class Killed(Exception):
-        pass
-
-    def kill_at_four(step: int, _loss: float) -> None:
-        if step == 4:
-            raise Killed
-
     first = _tuner(init, tmp_path / "b.pt")
     monkeypatch.setattr(first, "train_step", lambda: 0.0)
     with pytest.raises(Killed):
