@@ -218,7 +218,7 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
             f"less than {config.reader_sure:g} is "
             "read again, once, turned upright by the classifier's up head, and " + (
                 "each name is weighed by how likely the reading is for a tile of that name: the numeral it prints, "
-                "or none (`vision/detector.py`, `mix_marks`)" if marks else "the reader's names are averaged half "
+                "or none (`vision/readers.py`, `mix_marks`)" if marks else "the reader's names are averaged half "
                 "and half with the classifier's (`vision/detector.py`, `DetectorConfig.reader_gate`, "
                 "`reader_sure`, `reader_weight`)"),
             "",

@@ -22,12 +22,13 @@ import numpy as np
 from vision.agreement import agree
 from vision.backs import coloured_backs
 from vision.captions import CaptionReader
-from vision.crops import CROP, crop_tiles, photo_tilt, tile_sides, tilts
+from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.finder import Finder
 from vision.image import ImageInput, load_image
-from vision.names import FLOWER_NAMES, NAMES
+from vision.names import NAMES
+from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
@@ -41,12 +42,6 @@ CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx")
 # a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``training/caption.py``)
 CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
-FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
-# the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
-# when its set prints one: a suit tile its number, a flower its number in its row (0..8 for 1..9; -1: none)
-MARK_NAMES = (*"123456789", "other")
-MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n[1] == "f" else -1
-                    for n in NAMES[:-1]] + [-1])
 
 # a photo whose first look finds fewer than FEW tiles, or tiles whose median side is more than CLOSE of the photo's
 # long side (synthetic hand photos: at most 0.155; camerash's close-ups of touching tiles 0.21 to 0.36), is a
@@ -224,7 +219,7 @@ class TileDetector:
         if classes != len(NAMES):
             msg = f"{classifier} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
             raise ModelNotFoundError(msg)
-        self._crop = _crop_side(self._classifier)
+        self._crop = crop_side(self._classifier)
         self._readers = [Reader.load(_session(r, naming), r) for r in readers]
         self._captions = CaptionReader(_session(captions, one), captions) if captions else None
 
@@ -267,9 +262,9 @@ class TileDetector:
         tilt = photo_tilt(rgb, boxes[np.argsort(-conf)[:TILT_PROBES]])
         if abs(tilt) < np.radians(c.turn_at):
             return boxes, conf
-        turned, back = _turn(rgb, tilt)
+        turned, back = turned_straight(rgb, tilt, FELT)
         boxes2, conf2 = self._find_as_it_lies(turned)
-        boxes2, inside = _boxes_turned_back(boxes2, back, rgb.shape)
+        boxes2, inside = boxes_turned_back(boxes2, back, rgb.shape)
         boxes2, conf2 = boxes2[inside], conf2[inside]
         if len(boxes2) and conf2.mean() > conf.mean():
             return boxes2, conf2
@@ -476,70 +471,6 @@ class TileDetector:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Reader:
-    """A reader: a network that reads again, upright, the tiles that may be of its family (``load`` it)."""
-
-    session: object  # an onnxruntime.InferenceSession
-    ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
-    side: int  # the crop side it was exported for
-    marks: bool = False  # the mark reader: it reads a tile's index numeral (``MARK_NAMES``), not its name
-
-    @property
-    def flowers(self) -> bool:
-        """The flower reader: it names flowers only."""
-        return len(self.ids) > 0 and set(self.ids) <= set(FLOWERS)
-
-    @classmethod
-    def load(cls, session: object, path: Path) -> Reader:
-        """A reader's session and its names, from the model's metadata (``names``: its names in order, ``other``
-        last); a model without them is no reader."""
-        names = session.get_modelmeta().custom_metadata_map.get("names", "").split(",")
-        if tuple(names) == MARK_NAMES:
-            return cls(session, np.zeros(0, np.int64), _crop_side(session), marks=True)
-        if len(names) < 2 or names[-1] != "other" or not set(names[:-1]) <= set(NAMES) or len(set(names)) < len(names):
-            msg = (f"{path} is no reader: its metadata names {names[:-1] or 'no tiles'}, a reader names some of the "
-                   f"tiles and then 'other' (python -m training reader)")
-            raise ModelNotFoundError(msg)
-        return cls(session, np.array([NAMES.index(n) for n in names[:-1]]), _crop_side(session))
-
-
-def mix_reading(p: np.ndarray, q: np.ndarray, ids: np.ndarray, weight: float) -> np.ndarray:
-    """The classifier's names ``p`` (N, 43) averaged with a reader's ``q`` (N, len(ids) + 1: the names ``ids``, then
-    other), the reader's counting ``weight``. The reader's ``other`` is shared among the other names as the
-    classifier shares them.
-
-    >>> p = np.zeros((1, len(NAMES))); p[0, NAMES.index("1p")] = 0.8; p[0, NAMES.index("7f")] = 0.2
-    >>> q = np.array([[0, 0, 0, 0, 0, 0, 0.9, 0, 0.1]])  # the flower reader: 7f, surely
-    >>> m = mix_reading(p, q, np.arange(NAMES.index("1f"), NAMES.index("8f") + 1), 0.5)
-    >>> NAMES[int(m.argmax())], round(float(m[0, NAMES.index("1p")]), 2), round(float(m.sum()), 6)
-    ('7f', 0.45, 1.0)
-    """
-    r = p.copy()
-    r[:, ids] = 0.0
-    r *= q[:, -1:] / np.maximum(r.sum(1, keepdims=True), 1e-12)
-    r[:, ids] = q[:, :-1]
-    m = (1.0 - weight) * p + weight * r
-    return m / m.sum(1, keepdims=True)  # when the classifier gave the family all, the reader's other went nowhere
-
-
-def mix_marks(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
-    """The classifier's names ``p`` (N, 43) weighed by what the mark reader saw (``q``, N, 10: the numerals 1..9,
-    then none): a tile of a name that prints numeral k (``MARK_OF``) may show k or, in a set without indices, none
-    (q[k] + q[none]); any other tile shows none (q[none]). ``weight``: the power the reading is taken to (0: none).
-
-    >>> p = np.zeros((1, len(NAMES))); p[0, NAMES.index("7p")] = 0.9; p[0, NAMES.index("6p")] = 0.1
-    >>> q = np.array([[0, 0, 0, 0, 0, 0.98, 0, 0, 0, 0.02]])  # a "6", surely
-    >>> m = mix_marks(p, q, 1.0); NAMES[int(m.argmax())], round(float(m.sum()), 6)
-    ('6p', 1.0)
-    >>> bool(np.allclose(mix_marks(p, np.eye(10)[[9]], 1.0), p))  # no numeral seen: the names as they were
-    True
-    """
-    seen = np.where(MARK_OF >= 0, q[:, MARK_OF.clip(0)] + q[:, -1:], q[:, -1:])
-    m = p * seen ** weight
-    return m / np.maximum(m.sum(1, keepdims=True), 1e-12)
-
-
 def _more_turns(turns: int, upright: int) -> list[int]:
     """The quarter turns (1 to 3) of an unsurely named crop seen again, ``turns`` - 1 of them: its ``upright`` turn
     first (0: none known), then 1, 2, 3.
@@ -581,38 +512,6 @@ def _session(path: Path, options: object) -> object:
         raise ModelNotFoundError(msg) from exc
 
 
-def _turn(rgb: np.ndarray, tilt: float) -> tuple[np.ndarray, np.ndarray]:
-    """``rgb`` turned by ``tilt`` (radians, as ``crops.tilts``: turned by it, tiles so tilted lie straight) on a canvas
-    of felt green that holds all of it (edges replicated, the finder boxed their streaks: a held-out hand 27 degrees
-    off, 3 boxes); and the affine map (2, 3) from the turned photo's pixels back to ``rgb``'s."""
-    import cv2
-
-    h, w = rgb.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), float(np.degrees(tilt)), 1.0)
-    c, s = abs(m[0, 0]), abs(m[0, 1])
-    size = (round(w * c + h * s), round(w * s + h * c))
-    m[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
-    turned = cv2.warpAffine(rgb, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=FELT)
-    return turned, cv2.invertAffineTransform(m)
-
-
-def _boxes_turned_back(boxes: np.ndarray, back: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Boxes (N, 4, xyxy) of a turned photo as boxes of the photo: each the box of its four corners mapped ``back``,
-    cut to the photo (``shape``); and which of them have their middle in the photo (the others lie on the canvas).
-
-    >>> back = np.array([[0.0, -1.0, 100.0], [1.0, 0.0, 0.0]])  # a quarter turn
-    >>> boxes, inside = _boxes_turned_back(np.array([[10.0, 20.0, 30.0, 60.0], [10, 120, 30, 160]]), back, (200, 200))
-    >>> boxes.tolist(), inside.tolist()
-    ([[40.0, 10.0, 80.0, 30.0], [0.0, 10.0, 0.0, 30.0]], [True, False])
-    """
-    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1)
-    mapped = corners @ back[:, :2].T + back[:, 2]
-    h, w = shape[:2]
-    middle = mapped.mean(1)
-    inside = (middle >= 0).all(1) & (middle[:, 0] < w) & (middle[:, 1] < h)
-    return np.clip(np.concatenate([mapped.min(1), mapped.max(1)], 1), 0, [w, h, w, h]), inside
-
-
 def _close(boxes: np.ndarray, big: float) -> bool:
     """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
     pixels."""
@@ -622,12 +521,6 @@ def _close(boxes: np.ndarray, big: float) -> bool:
 def _side(boxes: np.ndarray) -> float:
     """The median of the boxes' longer sides."""
     return float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
-
-
-def _crop_side(session: object) -> int:
-    """The crop side an ONNX tile network was exported for (its input's last dimension)."""
-    side = session.get_inputs()[0].shape[-1]
-    return side if isinstance(side, int) else CROP
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -103,7 +103,8 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
 def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
     """The up head takes an upside-down WINTER tile for upright; the flower reader, sure it is upside down, sends
     the caption reader to its top, one band; unsure, both ends are read."""
-    from vision.detector import NAMES, DetectorConfig, Reader, TileDetector
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+    from vision.readers import Reader
 
     class Classifier:  # 5f 0.45, 1s 0.35, the art upright as it lies
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:

@@ -390,7 +390,8 @@ class _StandInReader:
 
 
 def test_the_flower_reader_reads_likely_flowers_turned_upright() -> None:
-    from vision.detector import NAMES, DetectorConfig, Reader, TileDetector
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+    from vision.readers import Reader
 
     reader = _StandInReader()
 
@@ -432,7 +433,8 @@ class _Meta:
 
 
 def test_a_reader_is_known_by_the_names_in_its_metadata() -> None:
-    from vision.detector import MARK_NAMES, NAMES, Reader
+    from vision.detector import NAMES
+    from vision.readers import MARK_NAMES, Reader
 
     characters = ",".join(f"{n}m" for n in range(1, 10)) + ",other"
     reader = Reader.load(_Meta(characters), Path("m.onnx"))
@@ -447,7 +449,8 @@ def test_a_reader_is_known_by_the_names_in_its_metadata() -> None:
 
 
 def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
-    from vision.detector import NAMES, DetectorConfig, Reader, TileDetector
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+    from vision.readers import Reader
 
     class Classifier:  # 6m 0.6, 5m 0.4 for every crop, upright
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
@@ -472,7 +475,8 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
 
 
 def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads() -> None:
-    from vision.detector import MARK_NAMES, NAMES, DetectorConfig, Reader, TileDetector
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+    from vision.readers import MARK_NAMES, Reader
 
     class Classifier:  # 7p 0.7, 6p 0.2, 5z 0.1 for every crop, upright
         def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:

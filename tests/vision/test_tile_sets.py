@@ -127,7 +127,8 @@ def test_picture_flowers_read_as_their_flowers(flower_row: dict) -> None:
 
 def test_a_seat_numeral_weighs_a_season_and_the_flower_of_its_row_alike() -> None:
     """The mark reader's numeral 1 is a seat: it says 1f or 5f (or a suit's one) but not which of the two."""
-    from vision.detector import MARK_NAMES, NAMES, mix_marks
+    from vision.names import NAMES
+    from vision.readers import MARK_NAMES, mix_marks
 
     p = np.zeros((1, len(NAMES)))
     p[0, [NAMES.index("1f"), NAMES.index("5f"), NAMES.index("2f")]] = 0.5, 0.3, 0.2

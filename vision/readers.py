@@ -1,0 +1,92 @@
+"""The readers: networks that each read again, upright, the tiles that may be of their family (characters, flowers)
+or the index numeral a set may print on them (marks), and how their readings are mixed into the classifier's names
+(``vision/detector.py`` asks them; ``python -m training reader`` trains them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.crops import CROP
+from vision.errors import ModelNotFoundError
+from vision.names import FLOWER_NAMES, NAMES
+
+FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
+# the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
+# when its set prints one: a suit tile its number, a flower its number in its row (0..8 for 1..9; -1: none)
+MARK_NAMES = (*"123456789", "other")
+MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n[1] == "f" else -1
+                    for n in NAMES[:-1]] + [-1])
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """A reader: a network that reads again, upright, the tiles that may be of its family (``load`` it)."""
+
+    session: object  # an onnxruntime.InferenceSession
+    ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
+    side: int  # the crop side it was exported for
+    marks: bool = False  # the mark reader: it reads a tile's index numeral (``MARK_NAMES``), not its name
+
+    @property
+    def flowers(self) -> bool:
+        """The flower reader: it names flowers only."""
+        return len(self.ids) > 0 and set(self.ids) <= set(FLOWERS)
+
+    @classmethod
+    def load(cls, session: object, path: Path) -> Reader:
+        """A reader's session and its names, from the model's metadata (``names``: its names in order, ``other``
+        last); a model without them is no reader."""
+        names = session.get_modelmeta().custom_metadata_map.get("names", "").split(",")
+        if tuple(names) == MARK_NAMES:
+            return cls(session, np.zeros(0, np.int64), crop_side(session), marks=True)
+        if len(names) < 2 or names[-1] != "other" or not set(names[:-1]) <= set(NAMES) or len(set(names)) < len(names):
+            msg = (f"{path} is no reader: its metadata names {names[:-1] or 'no tiles'}, a reader names some of the "
+                   f"tiles and then 'other' (python -m training reader)")
+            raise ModelNotFoundError(msg)
+        return cls(session, np.array([NAMES.index(n) for n in names[:-1]]), crop_side(session))
+
+
+def mix_reading(p: np.ndarray, q: np.ndarray, ids: np.ndarray, weight: float) -> np.ndarray:
+    """The classifier's names ``p`` (N, 43) averaged with a reader's ``q`` (N, len(ids) + 1: the names ``ids``, then
+    other), the reader's counting ``weight``. The reader's ``other`` is shared among the other names as the
+    classifier shares them.
+
+    >>> p = np.zeros((1, len(NAMES))); p[0, NAMES.index("1p")] = 0.8; p[0, NAMES.index("7f")] = 0.2
+    >>> q = np.array([[0, 0, 0, 0, 0, 0, 0.9, 0, 0.1]])  # the flower reader: 7f, surely
+    >>> m = mix_reading(p, q, np.arange(NAMES.index("1f"), NAMES.index("8f") + 1), 0.5)
+    >>> NAMES[int(m.argmax())], round(float(m[0, NAMES.index("1p")]), 2), round(float(m.sum()), 6)
+    ('7f', 0.45, 1.0)
+    """
+    r = p.copy()
+    r[:, ids] = 0.0
+    r *= q[:, -1:] / np.maximum(r.sum(1, keepdims=True), 1e-12)
+    r[:, ids] = q[:, :-1]
+    m = (1.0 - weight) * p + weight * r
+    return m / m.sum(1, keepdims=True)  # when the classifier gave the family all, the reader's other went nowhere
+
+
+def mix_marks(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
+    """The classifier's names ``p`` (N, 43) weighed by what the mark reader saw (``q``, N, 10: the numerals 1..9,
+    then none): a tile of a name that prints numeral k (``MARK_OF``) may show k or, in a set without indices, none
+    (q[k] + q[none]); any other tile shows none (q[none]). ``weight``: the power the reading is taken to (0: none).
+
+    >>> p = np.zeros((1, len(NAMES))); p[0, NAMES.index("7p")] = 0.9; p[0, NAMES.index("6p")] = 0.1
+    >>> q = np.array([[0, 0, 0, 0, 0, 0.98, 0, 0, 0, 0.02]])  # a "6", surely
+    >>> m = mix_marks(p, q, 1.0); NAMES[int(m.argmax())], round(float(m.sum()), 6)
+    ('6p', 1.0)
+    >>> bool(np.allclose(mix_marks(p, np.eye(10)[[9]], 1.0), p))  # no numeral seen: the names as they were
+    True
+    """
+    seen = np.where(MARK_OF >= 0, q[:, MARK_OF.clip(0)] + q[:, -1:], q[:, -1:])
+    m = p * seen ** weight
+    return m / np.maximum(m.sum(1, keepdims=True), 1e-12)
+
+
+def crop_side(session: object) -> int:
+    """The crop side an ONNX tile network was exported for (its input's last dimension)."""
+    side = session.get_inputs()[0].shape[-1]
+    return side if isinstance(side, int) else CROP
