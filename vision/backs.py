@@ -14,6 +14,9 @@ tells which: two other tiles read as backs are of one colour, not white (the set
 are coloured), or the tile lies in a row beside a tile read ``5z`` (its pung; not the end of a row of four, back, 5z,
 5z and a back or a ``5z``: a concealed kong of white dragons in a white-backed set, one end perhaps misread). No more
 white dragons are read than a set holds (four).
+
+The other way round, where colour cannot tell: a tile read ``5z`` that ends a row of four alone on the photo, round
+two tiles of one other name, is a back (``kong_backs``). White, X, X, white is no meld; a concealed kong shows so.
 """
 
 from __future__ import annotations
@@ -104,15 +107,52 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     named = out.argmax(1)
     backs = named == BACK
     set_colour = _pair(top[backs & is_coloured])  # backs read on the photo are coloured: the set's backs are
-    far = np.linalg.norm(centres[:, None] - centres[None], axis=2) / np.maximum(widths[:, None], 1e-6)
-    np.fill_diagonal(far, np.inf)
-    near = far < NEIGHBOUR
+    near = _near(centres, widths)
     beside_white = (near & (named == WHITE)[None]).any(1) & ~_kong_ends(near, named, backs & is_white)
     room = SET_COPIES - int((named == WHITE).sum())
     candidates = np.flatnonzero(backs & is_white & (set_colour | beside_white) & (p[:, WHITE] >= WHITE_DOUBT))
     for i in candidates[np.argsort(-p[candidates, WHITE])][:max(room, 0)]:
         out[i] = _swapped(out[i])
     return out
+
+
+def kong_backs(p: np.ndarray, centres: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The names ``p`` (N, names) with a tile read ``5z`` made a back where it ends a row of four, alone on the photo,
+    whose two middle tiles are read as one face (not a white dragon) and whose other end is read a back or ``5z``: a
+    concealed kong shown with its ends face down, in a set whose backs are as white as its blank white dragon (no
+    meld reads white, X, X, white). ``centres`` and ``widths`` as in ``coloured_backs``. A name changed swaps the two
+    names' probabilities.
+
+    >>> p = np.zeros((5, BACK + 1)); p[[0, 3], WHITE] = 0.9; p[[1, 2, 4], 7] = 0.9  # 5z 8m 8m 5z, then an 8m
+    >>> row = np.array([[0.0, 0], [60, 0], [120, 0], [180, 0], [240, 0]])
+    >>> kong_backs(p[:4], row[:4], np.full(4, 60.0)).argmax(1).tolist() == [BACK, 7, 7, BACK]
+    True
+    >>> kong_backs(p, row, np.full(5, 60.0)).argmax(1).tolist() == [WHITE, 7, 7, WHITE, 7]  # a row of five
+    True
+    """
+    named = p.argmax(1)
+    ends = np.isin(named, (BACK, WHITE))
+    if (named == WHITE).sum() == 0 or ends.sum() < 2 or len(p) < 4:
+        return p
+    near = _near(centres, widths)
+    count = near.sum(1)
+    out = p.copy()
+    for i in np.flatnonzero((named == WHITE) & (count == 1)):
+        j = int(np.flatnonzero(near[i])[0])
+        k = [int(k) for k in np.flatnonzero(near[j]) if k != i]
+        if count[j] != 2 or len(k) != 1 or count[k[0]] != 2 or named[j] != named[k[0]] or ends[j]:
+            continue
+        last = [int(m) for m in np.flatnonzero(near[k[0]]) if m != j]
+        if len(last) == 1 and count[last[0]] == 1 and ends[last[0]]:
+            out[i] = _swapped(out[i])
+    return out
+
+
+def _near(centres: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """(N, N): whether two tiles lie side by side in a row (their centres less than NEIGHBOUR widths apart)."""
+    far = np.linalg.norm(centres[:, None] - centres[None], axis=2) / np.maximum(widths[:, None], 1e-6)
+    np.fill_diagonal(far, np.inf)
+    return far < NEIGHBOUR
 
 
 def _kong_ends(near: np.ndarray, named: np.ndarray, white_backs: np.ndarray) -> np.ndarray:

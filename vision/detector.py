@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.agreement import agree
-from vision.backs import coloured_backs
+from vision.backs import coloured_backs, kong_backs
 from vision.captions import CaptionReader
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
@@ -164,6 +164,10 @@ class DetectorConfig:
     # set's backs coloured or the tile lies beside a white dragon, and a tile named 5z whose top is coloured is a back
     # (``vision/backs.py``)
     backs_by_colour: bool = True
+    # a tile read 5z that ends a row of four alone, white, X, X and a back or 5z, is a concealed kong's back
+    # (``vision/backs.py``): in a set whose backs are white, the fine-tuned classifiers of ``mjscore train`` read them
+    # as its blank white dragon (bench/learn.py's dr_58, 60 hands: 10 of 13 backs read 5z were such ends)
+    kong_backs: bool = True
 
     def __post_init__(self) -> None:
         if self.turns not in (1, 2, 3, 4):
@@ -384,6 +388,8 @@ class TileDetector:
         p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
         if c.backs_by_colour:  # a back is coloured, a face is not (``vision/backs.py``)
             p = coloured_backs(p, x, (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1))
+        if c.kong_backs:  # white, X, X, white is no meld but a concealed kong (``vision/backs.py``)
+            p = kong_backs(p, (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1))
         return p, up
 
     def _read(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,

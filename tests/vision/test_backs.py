@@ -4,8 +4,9 @@ their tops against the photo's faces, where the photo says how its set's backs l
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.backs import BACK, WHITE, coloured_backs
+from vision.backs import BACK, WHITE, coloured_backs, kong_backs
 from vision.names import CLASS_ID
 
 IVORY, JADE = (0.93, 0.91, 0.84), (0.45, 0.05, 0.04)
@@ -129,3 +130,21 @@ def test_nothing_changes_without_faces_to_compare() -> None:
     p = _named(["back", "5z"])
     assert np.array_equal(coloured_backs(p, np.stack([_crop(IVORY), _crop(GREEN)]), _row(2), np.full(2, 60.0)), p)
     assert WHITE != BACK
+
+
+@pytest.mark.parametrize(("row", "read"), [
+    ("5z 3s 3s 5z", "back 3s 3s back"),  # a concealed kong of a white-backed set, both ends read as its blank 5z
+    ("back 3s 3s 5z", "back 3s 3s back"),
+    ("5z 3s 3s 5z 4s", "5z 3s 3s 5z 4s"),  # a row of five: concealed tiles, not a kong
+    ("5z 3s 4s 5z", "5z 3s 4s 5z"),  # the middle two differ
+    ("5z 5z 5z 5z", "5z 5z 5z 5z"),  # a kong of white dragons
+    ("5z 3s 3s", "5z 3s 3s"),
+])
+def test_a_white_dragon_ending_a_row_of_four_round_a_pair_is_a_kongs_back(row: str, read: str) -> None:
+    names = row.split()
+    lone = _named([*names, "5z"])  # and a white dragon alone, far off: no row
+    centres = np.concatenate([_row(len(names)), [[2000.0, 2000.0]]])
+    out = kong_backs(lone, centres, np.full(len(names) + 1, 60.0))
+    assert [list(CLASS_ID)[k] for k in out.argmax(1)] == [*read.split(), "5z"]
+    changed = out.argmax(1) != lone.argmax(1)
+    assert np.allclose(out[changed][:, [BACK, WHITE]], lone[changed][:, [WHITE, BACK]])  # the two swapped
