@@ -20,18 +20,19 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from api.render import score_table
 from scorer import ScorerError
-from scorer.request import RULE_SETS, answer_line, error_object, score_parsed
+from scorer.request import RULE_SETS, answer_line, error_json, error_object, score_parsed
 
 if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only for the photo commands
     from api.pipeline import Detector, Reading
 
 COMMANDS = ("score", "batch", "photo", "detect", "serve", "train")
+MAX_LINE = 65_536  # the longest line of a batch read (a request is a few hundred characters)
 TRAIN_EXTRA = ("torch", "ultralytics", "onnx")  # what `mjscore train` needs beyond the runtime
 
 
@@ -227,15 +228,33 @@ def fail(code: str, message: str, as_json: bool) -> int:
 
 
 def run_batch(lines: TextIO, out: TextIO, default_rules: str | None = None) -> int:
-    """JSON Lines in, one result per line out; a bad line yields an error object and the batch goes on."""
+    """JSON Lines in, one result per line out; a bad line yields an error object and the batch goes on. A line is
+    read MAX_LINE characters at most: a longer one (a file without line breaks, a gigabyte of digits) is skipped
+    unread and answered so, in constant memory."""
     failures = 0
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
+    for number, (line, whole) in enumerate(_lines(lines), start=1):
+        if not whole:
+            text, ok = error_json("bad_request", f"line {number}: longer than {MAX_LINE:,} characters, not read "
+                                                 f"(a request is one JSON object of a few hundred)"), False
+        elif not line.strip():
             continue
-        text, ok = answer_line(line, number, default_rules)
+        else:
+            text, ok = answer_line(line, number, default_rules)
         failures += not ok
         out.write(text + "\n")
     return failures
+
+
+def _lines(stream: TextIO) -> Iterator[tuple[str, bool]]:
+    """Each line of ``stream`` and True, or, for a line over MAX_LINE characters, "" and False (the line read
+    through in pieces and dropped)."""
+    while line := stream.readline(MAX_LINE + 1):
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            yield line, True
+            continue
+        while (rest := stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+            pass
+        yield "", False
 
 
 def _batch(args: argparse.Namespace) -> int:

@@ -30,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,7 +38,7 @@ from api.datasets.labels import Labels
 from api.datasets.store import Store
 from bench.eval_vision import eval_hands, eval_real_in_scene, held_out_hands, real_photos
 from training import paths, synth
-from training.measure import read_right
+from training.measure import match, read_right
 from vision.names import NAMES
 
 CANDIDATES = ("fluffy", "gn_*", "kd_*", "xm_*", "uc_*", "dr_4?", "dr_5?")
@@ -67,6 +68,23 @@ def read_share(model, scenes: list) -> float:  # noqa: ANN001
         a, b = read_right(truth, model(jpg))
         ok, n = ok + a, n + b
     return round(ok / max(n, 1), 4)
+
+
+def mistakes(model, scenes: list, top: int = 8) -> dict:  # noqa: ANN001
+    """What ``model`` reads wrong of the scenes' tiles, by kind: not found by the finder, a back and a white dragon
+    taken for each other (alike in a set whose white dragon is blank and whose backs are white: no crop tells them
+    apart), another name; and the commonest [true, read, count]."""
+    kinds, names = Counter(), Counter()
+    for jpg, truth, *_ in scenes:
+        dets = model(jpg)
+        for (label, _), j in zip(truth, match([box for _, box in truth], [d[2] for d in dets]), strict=True):
+            read = None if j is None else dets[j][0]
+            if read == label:
+                continue
+            kinds["not_found" if read is None else "back_white" if {label, read} == {"back", "5z"} else "name"] += 1
+            names[(label, read)] += 1
+    return {**{k: kinds[k] for k in ("not_found", "back_white", "name")},
+            "commonest": [[t, r, n] for (t, r), n in names.most_common(top)]}
 
 
 def scan(art: Path, patterns: tuple[str, ...], n: int, seed: int) -> list[dict]:
@@ -202,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     photos = real_photos(args.real)
     faces = frozenset(NAMES[:42])
     report["style_test"] = {"hands": len(test), "tiles": sum(len(s[1]) for s in test),
-                            "before": read_share(shipped, test), "after": read_share(learnt, test)}
+                            "before": read_share(shipped, test), "after": read_share(learnt, test),
+                            "mistakes_after": mistakes(learnt, test)}
     report["held_out_style"] = {k: eval_hands(m, held)["all"] for k, m in (("before", shipped), ("after", learnt))}
     report["real_in_scene"] = {k: eval_real_in_scene(m, photos, faces) for k, m in (("before", shipped),
                                                                                     ("after", learnt))}
@@ -218,12 +237,15 @@ def main(argv: list[str] | None = None) -> int:
 def verdict(r: dict) -> list[str]:
     """The figures against the targets, one line each."""
     s, h, q = r["style_test"], r["held_out_style"], r["real_in_scene"]
+    m = s["mistakes_after"]
     wall = r.get("train", {}).get("wall_seconds", r["trained_time"]["wall_seconds"])
     held = [h[k]["read_right"] for k in ("before", "after")]
     real = [q[k]["top1"] for k in ("before", "after")]
     return [
         f"{r['style']}, {s['hands']} fresh hands ({s['tiles']} tiles): read right {s['before']:.4f} -> "
         f"{s['after']:.4f} (target >= {TARGET}: {'met' if s['after'] >= TARGET else 'missed'})",
+        f"  its tiles read wrong after: {m['not_found']} not found, {m['back_white']} backs and white dragons taken "
+        f"for each other, {m['name']} other names",
         f"held-out style {', '.join(synth.HELD_OUT_STYLES)}: {held[0]:.4f} -> {held[1]:.4f} "
         f"({'no worse' if held[1] >= held[0] else 'worse'})",
         f"real photos in a scene: {real[0]:.4f} -> {real[1]:.4f} ({'no worse' if real[1] >= real[0] else 'worse'})",

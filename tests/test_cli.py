@@ -70,9 +70,37 @@ def test_batch_keeps_going_past_bad_lines() -> None:
     assert answers[3]["payments"]["S"] == -19
 
 
+class _Pieces(io.StringIO):
+    """A stream that notes the longest piece read from it at once."""
+
+    longest = 0
+
+    def readline(self, size: int | None = -1, /) -> str:
+        piece = super().readline(size)
+        self.longest = max(self.longest, len(piece))
+        return piece
+
+
+@pytest.mark.parametrize("end", ["\n", ""])
+def test_a_batch_line_too_long_is_answered_unread(end: str) -> None:
+    from api.cli import MAX_LINE
+
+    hand = '{"hand": "[555z]123p789s456m5s+5s"}'
+    fits = hand + " " * (MAX_LINE - len(hand) - 1) + "\n"  # MAX_LINE characters with its line break: read
+    lines = _Pieces(f"{hand}\n{'9' * (5 * MAX_LINE)}\n{fits}{'[' * (MAX_LINE + 1)}{end}")
+    out = io.StringIO()
+    assert run_batch(lines, out, default_rules="mcr") == 2
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["ok"] for a in answers] == [True, False, True, False]
+    assert answers[1]["error"] == {"code": "bad_request", "message": f"line 2: longer than {MAX_LINE:,} characters, "
+                                   "not read (a request is one JSON object of a few hundred)"}
+    assert answers[3]["error"]["message"].startswith("line 4: longer than")
+    assert lines.longest <= MAX_LINE + 1  # read in pieces, never a whole line of 5 * MAX_LINE
+
+
 def test_batch_answers_json_python_cannot_read() -> None:
     hand = '"hand": "[555z]123p789s456m5s+5s"'
-    lines = io.StringIO(f'{{{hand}, "honba": {"9" * 5000}}}\n' + "[" * 100_000 + f"\n{{{hand}}}\n")
+    lines = io.StringIO(f'{{{hand}, "honba": {"9" * 5000}}}\n' + "[" * 60_000 + f"\n{{{hand}}}\n")
     out = io.StringIO()
     assert run_batch(lines, out, default_rules="mcr") == 2
     answers = [json.loads(line) for line in out.getvalue().splitlines()]

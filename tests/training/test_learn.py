@@ -131,3 +131,15 @@ def test_without_the_training_extra_it_says_how_to_install_it(monkeypatch: pytes
     assert main(["train", "--data", "x"]) == 2
     assert capsys.readouterr().err == ("mjscore train: torch not installed; training needs the training extra: "
                                        "pip install 'mjscore[train]'\n")
+
+
+def test_the_benchmarks_mistakes_are_told_by_kind() -> None:
+    from bench.learn import mistakes
+
+    truth = [("back", (0, 0, 10, 14)), ("5z", (12, 0, 22, 14)), ("3s", (24, 0, 34, 14)), ("7f", (36, 0, 46, 14)),
+             ("1m", (48, 0, 58, 14))]
+    read = [("5z", 0.9, (0, 0, 10, 14)), ("back", 0.8, (12, 0, 22, 14)), ("3s", 0.9, (24, 0, 34, 14)),
+            ("1s", 0.7, (36, 0, 46, 14))]  # the 1m not found
+    m = mistakes(lambda _jpg: read, [(b"", truth), (b"", truth)])
+    assert (m["not_found"], m["back_white"], m["name"]) == (2, 4, 2)
+    assert m["commonest"][0][2] == 2 and ["7f", "1s", 2] in m["commonest"] and ["1m", None, 2] in m["commonest"]
