@@ -136,6 +136,17 @@ def turned(x: np.ndarray, up: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray
     return np.ascontiguousarray(out), (up + turns) % 4
 
 
+def distillation(names: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:  # noqa: F821
+    """How far a network's names (logits, N x names) are from those another taught (logits), both softened at
+    ``TEMPERATURE``: the KL divergence per crop, times the temperature squared (its gradients then weigh as the
+    names' own loss does)."""
+    import torch
+
+    own = torch.log_softmax(names / TEMPERATURE, 1)
+    return TEMPERATURE**2 * torch.nn.functional.kl_div(own, torch.softmax(taught / TEMPERATURE, 1),
+                                                       reduction="batchmean")
+
+
 def plan_steps(seconds: float, step_seconds: float, most: int, least: int = 1) -> int:
     """The steps that fit in ``seconds`` at ``step_seconds`` each, from ``least`` to ``most``.
 
@@ -240,9 +251,8 @@ class Tuner:
         loss = self.lossf(names, torch.from_numpy(y)) + UP_LOSS * self.lossf(ups, torch.from_numpy(up))
         if DISTIL and self.ours < len(y):
             with torch.no_grad():
-                taught = torch.softmax(self.shipped(xb[self.ours:])[0] / TEMPERATURE, 1)
-            own = torch.log_softmax(names[self.ours:] / TEMPERATURE, 1)
-            loss = loss + DISTIL * TEMPERATURE**2 * torch.nn.functional.kl_div(own, taught, reduction="batchmean")
+                taught = self.shipped(xb[self.ours:])[0]
+            loss = loss + DISTIL * distillation(names[self.ours:], taught)
         self.opt.zero_grad()
         loss.backward()
         self.opt.step()

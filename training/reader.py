@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from training.classifier import augment, export, load_real, load_synth, train_mode
+from training.finetune import distillation
 from vision.names import CLASS_ID
 
 FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10)),
@@ -143,6 +144,18 @@ def family_score(weights: dict, family: str) -> Callable[[np.ndarray], np.ndarra
     return score
 
 
+def _teacher(weights: dict, names: int, device: str, init: Path) -> torch.nn.Module:  # noqa: F821
+    """The starting reader, fixed, whose right names the new one is held to (``train_reader``'s ``keep``)."""
+    from training.net import TileNet
+
+    net = TileNet(names).to(device)
+    if any(v.shape != net.state_dict()[k].shape for k, v in weights.items() if k in net.state_dict()):
+        msg = f"--keep holds a reader to its start's names: {init} is no reader of this family (its names differ)"
+        raise ValueError(msg)
+    net.load_state_dict(weights)
+    return net.eval()
+
+
 def _batches(x: np.ndarray, turn: int = 0, device: str = "cpu") -> Iterator[torch.Tensor]:  # noqa: F821
     """Crops (N, S, S, 3, uint8) as the network's input on ``device``, 512 at a time, turned ``turn`` quarter turns."""
     import torch
@@ -174,12 +187,14 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
 
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
                  size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower",
-                 hard_others: float = 0.0, device: str = "cpu") -> dict:
+                 hard_others: float = 0.0, device: str = "cpu", keep: float = 0.0) -> dict:
     """Train (or resume) the ``family`` reader run in ``run`` for ``steps`` batches on a one-cycle schedule peaking
     at ``lr``, starting from the checkpoint ``init`` (a classifier run's, or another reader run's of the same family
     to go on training it); checkpoints every 250 steps. ``hard_others``: the share of the other tiles that are the
     ones ``init`` takes most for the family (``load_reader_crops``); ``device``: where PyTorch trains it (the crops
-    are jittered on the CPU)."""
+    are jittered on the CPU); ``keep``: the weight of a second loss that holds the reader to the names ``init`` gives
+    the crops it names right (``finetune.distillation``), so that it learns new sets without forgetting what it read
+    (``init`` must then be a reader of the same family: a run's or a shipped one's twin, ``ship.twin_checkpoint``)."""
     import torch
 
     from training.net import TileNet
@@ -198,7 +213,8 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     # a run's steps, family (runs from before the families were flower runs) and hard share stay as started
     started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower"),
                                         "hard_others": state.get("hard_others", 0.0)}
-    for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others)):
+    started |= {} if state is None else {"keep": state.get("keep", 0.0)}
+    for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others), ("keep", keep)):
         if started and started[key] != want:
             msg = f"the reader run {run} was started with {key} {started[key]}: resume it so, or start another run"
             raise ValueError(msg)
@@ -217,6 +233,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     log.info(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
              f"loaded in {time.time() - t0:.0f} s")
     net = TileNet(len(names)).to(device)
+    teacher = _teacher(init_weights, len(names), device, init) if keep else None
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     start, history = 0, []
@@ -241,7 +258,14 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         flip = torch.rand(len(idx), generator=gen) < 0.5
         xb[flip] = torch.rot90(xb[flip], 2, (2, 3))
         logits, up = net(xb.to(device))
-        loss = lossf(logits, torch.from_numpy(y[idx]).to(device)) + 0.5 * lossf(up, flip.long().to(device) * 2)
+        yb = torch.from_numpy(y[idx]).to(device)
+        loss = lossf(logits, yb) + 0.5 * lossf(up, flip.long().to(device) * 2)
+        if teacher is not None:
+            with torch.no_grad():
+                taught = teacher(xb.to(device))[0]
+            right = taught.argmax(1) == yb
+            if right.any():
+                loss = loss + keep * distillation(logits[right], taught[right])
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -253,13 +277,14 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
             history.append(rec)
             log.info(json.dumps(rec))
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "step": step, "steps": steps, "family": family, "hard_others": hard_others,
+                        "step": step, "steps": steps, "family": family, "hard_others": hard_others, "keep": keep,
                         "frozen_norms": frozen_norms,
                         "history": history}, ckpt)
             te = time.time()
     export(net.cpu(), run / f"{family}_reader.onnx", size, names, look=False)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
                "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "hard_others": hard_others,
+               "keep": keep,
                "history": history, "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary

@@ -85,6 +85,43 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
+def test_keep_holds_a_reader_to_the_names_its_start_gives_right(tmp_path: Path) -> None:
+    import torch
+
+    from training.finetune import distillation
+    from training.net import TileNet
+
+    data = synth.generate(tmp_path / "ds", {"train": 2, "val": 1}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
+                          progress=False, flowers=(1.0, 8)).parent
+    torch.manual_seed(0)
+    start = TileNet(len(reader_names("flower")))
+    init = tmp_path / "reader.pt"
+    torch.save({"model": start.state_dict()}, init)
+    x, y = load_reader_crops([data], REAL, "train", 32, np.random.default_rng(0), "flower")
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255
+    with torch.no_grad():
+        taught = start.eval()(xt)[0]
+    right = taught.argmax(1) == torch.from_numpy(y)
+    assert right.sum() >= 5
+    drift = {}
+    for keep in (0.0, 5.0):
+        run = tmp_path / f"keep{keep}"
+        summary = train_reader([data], REAL, run, 30, init, lr=3e-3, size=32, threads=1, keep=keep)
+        assert summary["keep"] == keep
+        net = TileNet(len(reader_names("flower")))
+        net.load_state_dict(torch.load(run / "last.pt", weights_only=False)["model"])
+        with torch.no_grad():
+            drift[keep] = float(distillation(net.eval()(xt[right])[0], taught[right]))
+    assert drift[5.0] < 0.5 * drift[0.0]
+    with pytest.raises(ValueError, match="started with keep 5.0"):
+        train_reader([data], REAL, tmp_path / "keep5.0", 30, init, lr=3e-3, size=32, threads=1)
+    classifier = tmp_path / "classifier.pt"
+    torch.save({"model": TileNet(len(NAMES)).state_dict()}, classifier)
+    with pytest.raises(ValueError, match="no reader of this family"):
+        train_reader([data], REAL, tmp_path / "other", 3, classifier, size=32, threads=1, keep=1.0)
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
 def test_hard_others_are_the_other_tiles_scored_most_like_the_family(tmp_path: Path) -> None:
     data = synth.generate(tmp_path / "ds", {"train": 1, "val": 2}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
                           progress=False, flowers=(1.0, 8)).parent
