@@ -219,7 +219,8 @@ class Store:
                 (folder / sub).mkdir(parents=True, exist_ok=True)
             con.execute("INSERT INTO datasets VALUES (?, ?, ?)", (name, _now(), who))
             self._audit(con, who, "create_dataset", name, None, "")
-        return self.progress(name)
+            answer = self._progress(con, name)
+        return answer
 
     def _free(self, con: sqlite3.Connection, name: str) -> Path:
         """The folder a dataset named ``name`` would have; ``ConflictError`` dataset_exists when it is taken."""
@@ -247,7 +248,8 @@ class Store:
             move = Moved(inside(self.root, name), target)
             staged.append(move)
             move.apply()
-        return self.progress(new)
+            answer = self._progress(con, new)
+        return answer
 
     def delete(self, name: str, who: str) -> str:
         """Delete a dataset, losing nothing: its folder is set aside as ``.deleted/<name>-<UTC time>/`` with a
@@ -321,7 +323,8 @@ class Store:
             files = Staged({target / HISTORY: None})
             staged.append(files)
             files.apply()
-        return self.progress(name)
+            answer = self._progress(con, name)
+        return answer
 
     def exists(self, name: str) -> bool:
         dataset_name(name)
@@ -354,16 +357,19 @@ class Store:
     def progress(self, name: str) -> dict[str, Any]:
         """Photos by status, groups, boxes, and the count of each tile over the photos a person has checked."""
         with self._read(f"reading dataset {name}") as con:
-            con = self._require(con, name)
-            tiles: Counter[str] = Counter()
-            for row in self._latest(con, name, CHECKED):
-                lab = json.loads(row["labels"])
-                tiles.update(b["tile"] for b in lab["boxes"])
-            boxes = con.execute("SELECT coalesce(sum(boxes), 0) FROM photos WHERE dataset=?", (name,)).fetchone()[0]
-            groups = con.execute("SELECT count(DISTINCT CASE grp WHEN '' THEN name ELSE grp END) FROM photos "
-                                 "WHERE dataset=?", (name,)).fetchone()[0]
-            return {"name": name, **self._counts(con, name), "groups": groups, "boxes": boxes,
-                    "tiles": dict(sorted(tiles.items(), key=lambda kv: _tile_order(kv[0])))}
+            return self._progress(self._require(con, name), name)
+
+    def _progress(self, con: sqlite3.Connection, name: str) -> dict[str, Any]:
+        """``progress`` on ``con`` (a writer answers what it committed, whatever commits next)."""
+        tiles: Counter[str] = Counter()
+        for row in self._latest(con, name, CHECKED):
+            lab = json.loads(row["labels"])
+            tiles.update(b["tile"] for b in lab["boxes"])
+        boxes = con.execute("SELECT coalesce(sum(boxes), 0) FROM photos WHERE dataset=?", (name,)).fetchone()[0]
+        groups = con.execute("SELECT count(DISTINCT CASE grp WHEN '' THEN name ELSE grp END) FROM photos "
+                             "WHERE dataset=?", (name,)).fetchone()[0]
+        return {"name": name, **self._counts(con, name), "groups": groups, "boxes": boxes,
+                "tiles": dict(sorted(tiles.items(), key=lambda kv: _tile_order(kv[0])))}
 
     @staticmethod
     def _latest(con: sqlite3.Connection, name: str, statuses: tuple[str, ...]) -> list[sqlite3.Row]:
@@ -409,7 +415,8 @@ class Store:
             self._audit(con, who, "add_photo", name, photo,
                         f"{labels.width}x{labels.height}, {len(labels.boxes)} boxes{'; ' + note if note else ''}")
             files.apply()
-        return self.photo(name, photo)
+            answer = self._record(con, name, photo)
+        return answer
 
     @staticmethod
     def _free_name(con: sqlite3.Connection, name: str, filename: str) -> str:
@@ -425,14 +432,18 @@ class Store:
         """The photo's current labels with its version and who saved it when."""
         photo_name(photo)
         with self._read(f"reading {photo}") as con:
-            con = self._require(con, name)
-            row = con.execute("SELECT p.version, p.saved_at, p.saved_by, p.sha256, v.labels FROM photos p JOIN "
-                              "versions v ON v.dataset=p.dataset AND v.photo=p.name AND v.version=p.version "
-                              "WHERE p.dataset=? AND p.name=?", (name, photo)).fetchone()
-            if row is None:
-                raise NotFoundError(f"no photo {photo!r} in dataset {name!r}", "photo_not_found")
-            return {"dataset": name, "photo": photo, "version": row["version"], "saved_at": row["saved_at"],
-                    "saved_by": row["saved_by"], "sha256": row["sha256"], **json.loads(row["labels"])}
+            return self._record(self._require(con, name), name, photo)
+
+    @staticmethod
+    def _record(con: sqlite3.Connection, name: str, photo: str) -> dict[str, Any]:
+        """``photo`` on ``con`` (a writer answers what it committed, whatever commits next)."""
+        row = con.execute("SELECT p.version, p.saved_at, p.saved_by, p.sha256, v.labels FROM photos p JOIN "
+                          "versions v ON v.dataset=p.dataset AND v.photo=p.name AND v.version=p.version "
+                          "WHERE p.dataset=? AND p.name=?", (name, photo)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no photo {photo!r} in dataset {name!r}", "photo_not_found")
+        return {"dataset": name, "photo": photo, "version": row["version"], "saved_at": row["saved_at"],
+                "saved_by": row["saved_by"], "sha256": row["sha256"], **json.loads(row["labels"])}
 
     def image_path(self, name: str, photo: str) -> Path:
         """The photo's file (after checking that the dataset holds it)."""
@@ -471,7 +482,8 @@ class Store:
                         (version, labels.status, labels.group, len(labels.boxes), at, who, name, photo))
             self._audit(con, who, "save", name, photo, f"version {version}: {len(labels.boxes)} boxes, {labels.status}")
             files.apply()
-        return self.photo(name, photo)
+            answer = self._record(con, name, photo)
+        return answer
 
     def delete_photo(self, name: str, photo: str, base: int, who: str) -> None:
         """Remove a photo, its files and its versions (if its current version is ``base``)."""
