@@ -10,11 +10,13 @@ Several files change together in three steps, so that a database commit can sit 
     staged.finish()    # ... the commit held: drop the old files, flush the folders
 
 ``Staged.discard()`` removes whatever is left (temporary files, kept old files) when the work stops early.
+``Moved`` renames a whole folder in the same three steps (a dataset renamed, or set aside when deleted).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 import uuid
@@ -109,6 +111,40 @@ class Staged:
                 with contextlib.suppress(OSError):
                     old.unlink()
         self._old.clear()
+
+
+class Moved:
+    """A folder renamed within one file system, in the steps of ``Staged``: ``apply``, then ``undo`` or ``finish``.
+    The target must not exist (an empty folder there would be replaced silently); its parent is made if missing."""
+
+    def __init__(self, source: Path, target: Path) -> None:
+        self.source, self.target = source, target
+        self._moved = False
+        self._made_parent = False
+
+    def apply(self) -> None:
+        if self.target.exists() or self.target.is_symlink():
+            raise FileExistsError(errno.EEXIST, "the target exists already", str(self.target))
+        if not self.target.parent.is_dir():
+            self.target.parent.mkdir(parents=True)
+            self._made_parent = True
+        os.rename(self.source, self.target)
+        self._moved = True
+
+    def undo(self) -> None:
+        """Move the folder back (and remove the parent made for it)."""
+        with contextlib.suppress(OSError):
+            if self._moved:
+                os.rename(self.target, self.source)
+                self._moved = False
+            if self._made_parent:
+                self.target.parent.rmdir()
+                self._made_parent = False
+
+    def finish(self) -> None:
+        """Flush both parents: the rename is there to stay."""
+        for folder in {self.source.parent, self.target.parent}:
+            _fsync_dir(folder)
 
 
 def write_file(path: Path, data: bytes) -> None:

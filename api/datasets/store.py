@@ -6,6 +6,7 @@
       <dataset>/labels/<stem>.txt   its YOLO labels: "cls cx cy w h" per box, classes of vision.names.NAMES
       <dataset>/meta/<stem>.json    its sidecar: the labels object (boxes with sideways, melds, win, hand, group,
                                     status), the version, who saved it and when
+      .deleted/<dataset>-<UTC time>/   a deleted dataset's folder, set aside with history.json: its rows
 
 The database is the source of truth; the files are written from it, atomically, inside the same transaction
 (``api.datasets.files.Staged``), so that a failed write or commit leaves the previous version, files included.
@@ -28,8 +29,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from api.datasets.errors import BadLabelsError, ConflictError, NotFoundError, storage_error
-from api.datasets.files import Staged
+from api.datasets.errors import BadArchiveError, BadLabelsError, ConflictError, NotFoundError, storage_error
+from api.datasets.files import Moved, Staged
 from api.datasets.labels import FIELDS, STATUSES, Labels
 from api.datasets.names import dataset_name, inside, photo_name
 from vision.names import CLASS_ID
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 DB_NAME = "index.sqlite3"
 SCHEMA_VERSION = 1
 BUSY_SECONDS = 30.0
+TRASH = ".deleted"  # deleted datasets' folders: no dataset name starts with a dot
+HISTORY = "history.json"  # in each: the deleted dataset's rows
+HISTORY_FORMAT = 1
 CHECKED = ("labelled", "reviewed")  # the statuses a person has looked at: what export and the tile counts use
 
 _SCHEMA = """
@@ -58,6 +62,16 @@ CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, who TEXT NOT NULL, action TEXT NOT NULL,
     dataset TEXT NOT NULL, photo TEXT, detail TEXT NOT NULL);
 """
+
+# the tables that hold a dataset's rows, each with the column naming the dataset, and the columns history.json keeps
+_KEYS = {"datasets": "name", "photos": "dataset", "versions": "dataset", "audit": "dataset"}
+_COLUMNS = {
+    "datasets": ("name", "created_at", "created_by"),
+    "photos": ("dataset", "name", "sha256", "width", "height", "version", "status", "grp", "boxes", "added_at",
+               "added_by", "saved_at", "saved_by"),
+    "versions": ("dataset", "photo", "version", "labels", "saved_at", "saved_by"),
+    "audit": ("at", "who", "action", "dataset", "photo", "detail"),
+}
 
 
 def _now() -> str:
@@ -150,15 +164,16 @@ class Store:
             con.close()
 
     @contextlib.contextmanager
-    def _changing(self, doing: str) -> Iterator[tuple[sqlite3.Connection, list[Staged]]]:
-        """A write transaction that also changes files: the block stages them (``Staged``, added to the list) and
-        applies them before the commit; if anything fails, the commit included, the old files are put back."""
-        staged: list[Staged] = []
+    def _changing(self, doing: str) -> Iterator[tuple[sqlite3.Connection, list[Staged | Moved]]]:
+        """A write transaction that also changes files: the block stages them (``Staged`` or ``Moved``, added to the
+        list) and applies them before the commit; if anything fails, the commit included, the old files are put
+        back, the last change first."""
+        staged: list[Staged | Moved] = []
         try:
             with self._write(doing) as con:
                 yield con, staged
         except BaseException:
-            for files in staged:
+            for files in reversed(staged):
                 files.undo()
             raise
         for files in staged:
@@ -204,7 +219,112 @@ class Store:
                 (folder / sub).mkdir(parents=True, exist_ok=True)
             con.execute("INSERT INTO datasets VALUES (?, ?, ?)", (name, _now(), who))
             self._audit(con, who, "create_dataset", name, None, "")
-        return self.progress(name)
+            answer = self._progress(con, name)
+        return answer
+
+    def _free(self, con: sqlite3.Connection, name: str) -> Path:
+        """The folder a dataset named ``name`` would have; ``ConflictError`` dataset_exists when it is taken."""
+        folder = inside(self.root, name)
+        if con.execute("SELECT 1 FROM datasets WHERE name=?", (name,)).fetchone():
+            raise ConflictError(f"dataset {name!r} exists already", "dataset_exists")
+        if folder.exists() or folder.is_symlink():
+            raise ConflictError(f"a folder named {name!r} lies in the data folder already (not a dataset of the "
+                                f"index); move it away first", "dataset_exists")
+        return folder
+
+    def rename(self, name: str, new: str, who: str) -> dict[str, Any]:
+        """Rename a dataset: its rows (photos, versions, the log) and its folder change in one transaction; the log
+        says ``rename_dataset``. ``ConflictError`` dataset_exists when ``new`` is taken (renaming to the same name
+        changes nothing)."""
+        dataset_name(new)
+        if new == name:
+            return self.progress(name)
+        with self._changing(f"renaming dataset {name}") as (con, staged):
+            self._require(con, name)
+            target = self._free(con, new)
+            for table, key in _KEYS.items():
+                con.execute(f"UPDATE {table} SET {key}=? WHERE {key}=?", (new, name))
+            self._audit(con, who, "rename_dataset", new, None, f"from {name}")
+            move = Moved(inside(self.root, name), target)
+            staged.append(move)
+            move.apply()
+            answer = self._progress(con, new)
+        return answer
+
+    def delete(self, name: str, who: str) -> str:
+        """Delete a dataset, losing nothing: its folder is set aside as ``.deleted/<name>-<UTC time>/`` with a
+        ``history.json`` of its rows (the dataset, its photos, every version, its log), and its rows leave the
+        index; one ``delete_dataset`` row stays in the log, saying where it went. Returns the folder's name under
+        ``.deleted`` (``restore`` brings it back)."""
+        dataset_name(name)
+        with self._changing(f"deleting dataset {name}") as (con, staged):
+            self._require(con, name)
+            at = _now()
+            kept = self._trash_name(name, at)
+            history = {"format": HISTORY_FORMAT, "deleted_at": at, "deleted_by": who,
+                       **{table: self._rows(con, table, name) for table in _KEYS}}
+            for table, key in _KEYS.items():
+                con.execute(f"DELETE FROM {table} WHERE {key}=?", (name,))
+            self._audit(con, who, "delete_dataset", name, None, f"moved to {TRASH}/{kept}")
+            target = inside(self.root, TRASH, kept)
+            move = Moved(inside(self.root, name), target)
+            staged.append(move)
+            move.apply()
+            files = Staged({target / HISTORY: json.dumps(history, indent=1, ensure_ascii=False).encode()})
+            staged.append(files)
+            files.apply()
+        return kept
+
+    def _trash_name(self, name: str, at: str) -> str:
+        """``<name>-<UTC time>`` (``set1-20250501T100000Z``), with ``-2``, ``-3`` ... when that is taken."""
+        stamp = at.replace("-", "").replace(":", "")
+        kept, n = f"{name}-{stamp}", 1
+        while inside(self.root, TRASH, kept).exists():
+            n += 1
+            kept = f"{name}-{stamp}-{n}"
+        return kept
+
+    @staticmethod
+    def _rows(con: sqlite3.Connection, table: str, name: str) -> list[dict[str, Any]]:
+        """A dataset's rows of ``table`` as ``history.json`` holds them (each version's labels as an object)."""
+        rows = [dict(r) for r in con.execute(f"SELECT {', '.join(_COLUMNS[table])} FROM {table} WHERE "
+                                             f"{_KEYS[table]}=? ORDER BY rowid", (name,))]
+        return [{**r, "labels": json.loads(r["labels"])} if table == "versions" else r for r in rows]
+
+    def restore(self, kept: str, who: str, name: str | None = None) -> dict[str, Any]:
+        """Bring back a deleted dataset from ``.deleted/<kept>/``, as ``name`` (by default the name it had): its
+        rows from ``history.json`` go back into the index and its folder back into place; the log says
+        ``restore_dataset``. ``NotFoundError`` dataset_not_found when there is no such folder."""
+        folder = inside(self.root, TRASH, kept)
+        try:
+            history = json.loads((folder / HISTORY).read_bytes())
+            rows = {table: history[table] for table in _KEYS}
+            name = dataset_name(name or rows["datasets"][0]["name"])
+        except FileNotFoundError:
+            raise NotFoundError(f"no deleted dataset {kept!r} in {TRASH}", "dataset_not_found") from None
+        except OSError as exc:
+            raise storage_error(exc, f"reading {TRASH}/{kept}/{HISTORY}") from exc
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise BadArchiveError(f"{TRASH}/{kept}/{HISTORY} is not a history this store wrote: {exc!r}") from None
+        with self._changing(f"restoring dataset {name}") as (con, staged):
+            target = self._free(con, name)
+            for table, key in _KEYS.items():
+                columns = _COLUMNS[table]
+                insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+                for row in rows[table]:
+                    values = {**row, key: name}
+                    if table == "versions":
+                        values["labels"] = json.dumps(row["labels"])
+                    con.execute(insert, [values[c] for c in columns])
+            self._audit(con, who, "restore_dataset", name, None, f"from {TRASH}/{kept}")
+            move = Moved(folder, target)
+            staged.append(move)
+            move.apply()
+            files = Staged({target / HISTORY: None})
+            staged.append(files)
+            files.apply()
+            answer = self._progress(con, name)
+        return answer
 
     def exists(self, name: str) -> bool:
         dataset_name(name)
@@ -237,16 +357,19 @@ class Store:
     def progress(self, name: str) -> dict[str, Any]:
         """Photos by status, groups, boxes, and the count of each tile over the photos a person has checked."""
         with self._read(f"reading dataset {name}") as con:
-            con = self._require(con, name)
-            tiles: Counter[str] = Counter()
-            for row in self._latest(con, name, CHECKED):
-                lab = json.loads(row["labels"])
-                tiles.update(b["tile"] for b in lab["boxes"])
-            boxes = con.execute("SELECT coalesce(sum(boxes), 0) FROM photos WHERE dataset=?", (name,)).fetchone()[0]
-            groups = con.execute("SELECT count(DISTINCT CASE grp WHEN '' THEN name ELSE grp END) FROM photos "
-                                 "WHERE dataset=?", (name,)).fetchone()[0]
-            return {"name": name, **self._counts(con, name), "groups": groups, "boxes": boxes,
-                    "tiles": dict(sorted(tiles.items(), key=lambda kv: _tile_order(kv[0])))}
+            return self._progress(self._require(con, name), name)
+
+    def _progress(self, con: sqlite3.Connection, name: str) -> dict[str, Any]:
+        """``progress`` on ``con`` (a writer answers what it committed, whatever commits next)."""
+        tiles: Counter[str] = Counter()
+        for row in self._latest(con, name, CHECKED):
+            lab = json.loads(row["labels"])
+            tiles.update(b["tile"] for b in lab["boxes"])
+        boxes = con.execute("SELECT coalesce(sum(boxes), 0) FROM photos WHERE dataset=?", (name,)).fetchone()[0]
+        groups = con.execute("SELECT count(DISTINCT CASE grp WHEN '' THEN name ELSE grp END) FROM photos "
+                             "WHERE dataset=?", (name,)).fetchone()[0]
+        return {"name": name, **self._counts(con, name), "groups": groups, "boxes": boxes,
+                "tiles": dict(sorted(tiles.items(), key=lambda kv: _tile_order(kv[0])))}
 
     @staticmethod
     def _latest(con: sqlite3.Connection, name: str, statuses: tuple[str, ...]) -> list[sqlite3.Row]:
@@ -292,7 +415,8 @@ class Store:
             self._audit(con, who, "add_photo", name, photo,
                         f"{labels.width}x{labels.height}, {len(labels.boxes)} boxes{'; ' + note if note else ''}")
             files.apply()
-        return self.photo(name, photo)
+            answer = self._record(con, name, photo)
+        return answer
 
     @staticmethod
     def _free_name(con: sqlite3.Connection, name: str, filename: str) -> str:
@@ -308,14 +432,18 @@ class Store:
         """The photo's current labels with its version and who saved it when."""
         photo_name(photo)
         with self._read(f"reading {photo}") as con:
-            con = self._require(con, name)
-            row = con.execute("SELECT p.version, p.saved_at, p.saved_by, p.sha256, v.labels FROM photos p JOIN "
-                              "versions v ON v.dataset=p.dataset AND v.photo=p.name AND v.version=p.version "
-                              "WHERE p.dataset=? AND p.name=?", (name, photo)).fetchone()
-            if row is None:
-                raise NotFoundError(f"no photo {photo!r} in dataset {name!r}", "photo_not_found")
-            return {"dataset": name, "photo": photo, "version": row["version"], "saved_at": row["saved_at"],
-                    "saved_by": row["saved_by"], "sha256": row["sha256"], **json.loads(row["labels"])}
+            return self._record(self._require(con, name), name, photo)
+
+    @staticmethod
+    def _record(con: sqlite3.Connection, name: str, photo: str) -> dict[str, Any]:
+        """``photo`` on ``con`` (a writer answers what it committed, whatever commits next)."""
+        row = con.execute("SELECT p.version, p.saved_at, p.saved_by, p.sha256, v.labels FROM photos p JOIN "
+                          "versions v ON v.dataset=p.dataset AND v.photo=p.name AND v.version=p.version "
+                          "WHERE p.dataset=? AND p.name=?", (name, photo)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no photo {photo!r} in dataset {name!r}", "photo_not_found")
+        return {"dataset": name, "photo": photo, "version": row["version"], "saved_at": row["saved_at"],
+                "saved_by": row["saved_by"], "sha256": row["sha256"], **json.loads(row["labels"])}
 
     def image_path(self, name: str, photo: str) -> Path:
         """The photo's file (after checking that the dataset holds it)."""
@@ -354,7 +482,8 @@ class Store:
                         (version, labels.status, labels.group, len(labels.boxes), at, who, name, photo))
             self._audit(con, who, "save", name, photo, f"version {version}: {len(labels.boxes)} boxes, {labels.status}")
             files.apply()
-        return self.photo(name, photo)
+            answer = self._record(con, name, photo)
+        return answer
 
     def delete_photo(self, name: str, photo: str, base: int, who: str) -> None:
         """Remove a photo, its files and its versions (if its current version is ``base``)."""
@@ -393,8 +522,8 @@ class Store:
         """Who did what to the dataset, newest first."""
         with self._read(f"reading the log of {name}") as con:
             con = self._require(con, name)
-            rows = con.execute("SELECT at, who, action, photo, detail FROM audit WHERE dataset=? ORDER BY id DESC "
-                               "LIMIT ?", (name, limit)).fetchall()
+            rows = con.execute("SELECT at, who, action, photo, detail FROM audit WHERE dataset=? ORDER BY at DESC, "
+                               "id DESC LIMIT ?", (name, limit)).fetchall()
             return [dict(r) for r in rows]
 
     def note(self, name: str, who: str, action: str, detail: str) -> None:

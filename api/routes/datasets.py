@@ -126,11 +126,15 @@ def list_datasets(who: WhoDep, store: StoreDep) -> dict[str, Any]:
              openapi_extra=docs.json_body({"a new dataset": {"name": "my-set"}}))
 async def create_dataset(request: Request, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     """Body ``{"name": "my-set"}``; answers the new dataset's progress."""
-    body = await read_json(request)
-    if not isinstance(body, dict) or set(body) != {"name"}:
-        raise ApiError(422, "bad_request", 'the body must be {"name": "my-set"}')
-    name = dataset_name(body["name"])
+    name = _name_body(await read_json(request), "my-set")
     return await anyio.to_thread.run_sync(store.create, name, who)
+
+
+def _name_body(body: Any, example: str) -> str:
+    """The dataset name of a body ``{"name": ...}`` (422 bad_request for another shape, 400 bad_name)."""
+    if not isinstance(body, dict) or set(body) != {"name"}:
+        raise ApiError(422, "bad_request", f'the body must be {{"name": "{example}"}}')
+    return dataset_name(body["name"])
 
 
 @router.get("/{dataset}", summary="A dataset's progress", responses=docs.answers(docs.PROGRESS))
@@ -139,10 +143,26 @@ def progress(dataset: str, who: WhoDep, store: StoreDep) -> dict[str, Any]:
     return store.progress(dataset)
 
 
+@router.patch("/{dataset}", summary="Rename a dataset", responses=docs.answers(docs.PROGRESS | {"name": "my-set-2"}),
+              openapi_extra=docs.json_body({"a new name": {"name": "my-set-2"}}))
+async def rename_dataset(dataset: str, request: Request, who: WhoDep, store: StoreDep) -> dict[str, Any]:
+    """Body ``{"name": "my-set-2"}``: the dataset, its photos, versions and log under the new name; its progress."""
+    dataset_name(dataset)
+    new = _name_body(await read_json(request), "my-set-2")
+    return await anyio.to_thread.run_sync(store.rename, dataset, new, who)
+
+
+@router.delete("/{dataset}", status_code=204, summary="Delete a dataset", responses=docs.ERRORS)
+def delete_dataset(dataset: str, who: WhoDep, store: StoreDep) -> Response:
+    """Take the dataset out of the list; its folder is kept under ``.deleted/`` with its history (docs/annotate.md)."""
+    store.delete(dataset, who)
+    return Response(status_code=204)
+
+
 @router.get("/{dataset}/log", summary="Who changed what", responses=docs.answers(docs.LOG))
 def audit_log(dataset: str, who: WhoDep, store: StoreDep,
               limit: Annotated[int, Query(ge=1, le=10_000)] = 200) -> dict[str, Any]:
-    """The dataset's audit log, newest first: when, who, what (create, add, save, delete, import, export)."""
+    """The dataset's audit log, newest first: when, who, what (create, rename, add, save, delete, import, export)."""
     return {"log": store.audit(dataset, limit)}
 
 

@@ -146,6 +146,74 @@ $("create").addEventListener("click", async () => {
   } catch (err) { fail("not created", err); }
 });
 
+// --- renaming and deleting the dataset open ---------------------------------------------------------------------
+
+function enterClicks(input, button) {
+  $(input).addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !$(button).disabled) { e.preventDefault(); $(button).click(); }
+  });
+}
+enterClicks("renameTo", "renameDo");
+enterClicks("deleteConfirm", "deleteDo");
+$("deleteConfirm").addEventListener("input", () => { $("deleteDo").disabled = $("deleteConfirm").value !== S.dataset; });
+
+$("renameOpen").addEventListener("click", async () => {
+  if (!S.dataset) { setStatus("open a dataset first", true); return; }
+  if (S.saving) return;
+  const old = S.dataset;
+  $("renameTo").value = old;
+  const choice = ask($("renameBox"), ["renameDo", "renameCancel"]);
+  $("renameTo").focus();
+  $("renameTo").select();
+  const name = (await choice) === "renameDo" ? $("renameTo").value.trim() : "";
+  if (!name || name === old) return;
+  try {
+    await api("PATCH", ds(), { name });
+  } catch (err) { fail("not renamed", err); return; }
+  S.dataset = name;  // the photo open stays open, its edits too
+  if (S.rec) S.rec.dataset = name;
+  try {
+    fillDatasets((await api("GET", "/v1/datasets")).datasets);
+    await refreshList();
+  } catch (err) { fail(`renamed to ${name}; the list is not refreshed`, err); return; }
+  renderAll();
+  updateHash();
+  setStatus(`renamed ${old} to ${name}`);
+});
+
+$("deleteOpen").addEventListener("click", async () => {
+  if (!S.dataset) { setStatus("open a dataset first", true); return; }
+  if (!(await leaveOk())) return;
+  const name = S.dataset, names = [...$("dataset").options].map((o) => o.value).filter(Boolean);
+  $("deleteText").textContent = `${name} and its ${S.photos.length} photo(s) leave the list. The service keeps ` +
+    "them in its data folder under .deleted/, from where they can be restored (docs/annotate.md).";
+  $("deleteConfirm").value = "";
+  $("deleteDo").disabled = true;
+  const choice = ask($("deleteBox"), ["deleteDo", "deleteCancel"]);
+  $("deleteConfirm").focus();
+  if ((await choice) !== "deleteDo") return;
+  try {
+    await api("DELETE", ds());
+  } catch (err) { fail("not deleted", err); return; }
+  closeDataset();
+  try {
+    const list = (await api("GET", "/v1/datasets")).datasets;
+    fillDatasets(list);
+    if (list.length) await openDataset(list[Math.min(Math.max(0, names.indexOf(name)), list.length - 1)].name);
+  } catch (err) { fail(`deleted ${name}; the list is not refreshed`, err); return; }
+  setStatus(`dataset ${name} deleted (the service keeps it under .deleted/)`);
+});
+
+function closeDataset() {
+  S.dataset = "";
+  S.photos = [];
+  clearPhoto();
+  renderList();
+  $("progress").textContent = "No dataset open.";
+  $("tiles").textContent = "";
+  updateHash();
+}
+
 async function openDataset(name, photo) {
   S.dataset = name;
   $("dataset").value = name;

@@ -184,7 +184,8 @@ def test_openapi_has_every_endpoint_with_examples(client):
     spec = client.get("/openapi.json").json()
     ops = {(m, p): op for p, item in spec["paths"].items() for m, op in item.items()}
     datasets = {(m, "/v1/datasets" + p) for m, p in (
-        ("get", ""), ("post", ""), ("get", "/{dataset}"), ("get", "/{dataset}/log"), ("get", "/{dataset}/photos"),
+        ("get", ""), ("post", ""), ("get", "/{dataset}"), ("patch", "/{dataset}"), ("delete", "/{dataset}"),
+        ("get", "/{dataset}/log"), ("get", "/{dataset}/photos"),
         ("post", "/{dataset}/photos"), ("get", "/{dataset}/photos/{photo}"), ("put", "/{dataset}/photos/{photo}"),
         ("delete", "/{dataset}/photos/{photo}"), ("get", "/{dataset}/photos/{photo}/image"),
         ("get", "/{dataset}/photos/{photo}/versions"), ("post", "/{dataset}/photos/{photo}/prelabel"),

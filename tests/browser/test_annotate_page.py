@@ -1,6 +1,7 @@
 """The annotation page in a real browser (Debian's Chromium, driven by Playwright) against the real service:
 open a dataset, load two photos, correct a label and a sideways flag by keyboard, undo and redo, save, reload,
-export; the zip passes ultralytics' dataset check. The page is served under a strict Content-Security-Policy."""
+export, rename the dataset, delete another; the zip passes ultralytics' dataset check. The page is served under a
+strict Content-Security-Policy."""
 
 from __future__ import annotations
 
@@ -136,7 +137,29 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
         zip_path = tmp_path / "hands.zip"
         download.value.save_as(zip_path)
         stored = api_get(url, "/v1/datasets/hands/photos/hand-a.jpg")
+
+        # rename the dataset: the photo stays open; delete a throwaway one, its name typed to confirm
+        page.click("#renameOpen")
+        page.fill("#renameTo", "hands-renamed")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#status:has-text('renamed hands to hands-renamed')")
+        assert page.input_value("#dataset") == "hands-renamed" and page.inner_text("#photoName") == "hand-a.jpg"
+        assert "d=hands-renamed" in page.url and "p=hand-a.jpg" in page.url
+        page.fill("#newName", "scratch")
+        page.click("#create")
+        page.wait_for_selector("#status:has-text('dataset scratch created')")
+        page.click("#deleteOpen")
+        page.keyboard.type("scratc")  # the field has the focus; the button waits for the whole name
+        assert page.is_disabled("#deleteDo")
+        page.keyboard.type("h")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#status:has-text('dataset scratch deleted')")
+        assert page.locator("#dataset option").all_inner_texts() == ["(choose)", "hands-renamed (2)"]
+        page.wait_for_selector("#photoName:has-text('hand-a.jpg')")
+        listed = [d["name"] for d in api_get(url, "/v1/datasets")["datasets"]]
     assert problems == []
+    assert listed == ["hands-renamed"]
+    assert [p.name.rsplit("-", 1)[0] for p in (tmp_path / "data" / ".deleted").iterdir()] == ["scratch"]
     assert [b["tile"] for b in stored["boxes"]][:2] == ["1m", "3m"] and stored["boxes"][1]["sideways"] is True
     assert stored["saved_by"] == "tester" and stored["status"] == "labelled"
 

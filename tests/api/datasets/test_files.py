@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from api.datasets import files
-from api.datasets.files import Staged, write_file
+from api.datasets.files import Moved, Staged, write_file
 
 
 def _leftovers(folder: Path) -> list[str]:
@@ -83,3 +83,17 @@ def test_none_removes_a_file(tmp_path: Path):
     assert not a.exists()
     staged.undo()
     assert a.read_bytes() == b"x"
+
+
+def test_a_moved_folder_goes_back_on_undo_and_never_replaces_one(tmp_path: Path):
+    source = tmp_path / "set1"
+    write_file(source / "labels" / "a.txt", b"x")
+    move = Moved(source, tmp_path / ".deleted" / "set1-1")
+    move.apply()
+    assert (tmp_path / ".deleted" / "set1-1" / "labels" / "a.txt").read_bytes() == b"x" and not source.exists()
+    move.undo()  # e.g. the commit failed: back, and the parent made for it gone
+    assert (source / "labels" / "a.txt").read_bytes() == b"x" and sorted(tmp_path.iterdir()) == [source]
+    (tmp_path / "set2").mkdir()  # os.rename would replace an empty folder silently
+    with pytest.raises(FileExistsError):
+        Moved(source, tmp_path / "set2").apply()
+    assert (source / "labels" / "a.txt").exists()

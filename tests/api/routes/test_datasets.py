@@ -62,7 +62,8 @@ def _disk(data: Path) -> dict[str, bytes]:
 def test_with_no_token_set_the_datasets_are_off(data: Path):
     with TestClient(make_app(FakeDetector(), data_dir=data)) as c:
         for method, path in (("GET", "/v1/datasets"), ("POST", "/v1/datasets"), ("GET", "/v1/datasets/x/export"),
-                             ("PUT", "/v1/datasets/x/photos/a.jpg")):
+                             ("PUT", "/v1/datasets/x/photos/a.jpg"), ("PATCH", "/v1/datasets/x"),
+                             ("DELETE", "/v1/datasets/x")):
             r = c.request(method, path, headers=AUTH, json={"name": "x"})
             assert error_of(r) == (403, "annotate_disabled") and "MJ_ANNOTATE_TOKEN" in r.json()["error"]["message"]
     assert not data.exists()
@@ -74,7 +75,9 @@ def test_a_missing_or_wrong_token_is_refused(api: TestClient, data: Path, header
     headers = {"Authorization": header} if header is not None else {}
     before = _disk(data)
     for r in (api.get("/v1/datasets", headers=headers), api.get("/v1/datasets/set1/photos", headers=headers),
-              _upload(api, jpeg(), headers=headers), api.post("/v1/datasets", json={"name": "b"}, headers=headers)):
+              _upload(api, jpeg(), headers=headers), api.post("/v1/datasets", json={"name": "b"}, headers=headers),
+              api.patch("/v1/datasets/set1", json={"name": "b"}, headers=headers),
+              api.delete("/v1/datasets/set1", headers=headers)):
         assert error_of(r) == (401, "unauthorized")
         assert r.headers["www-authenticate"].startswith("Bearer")
     assert _disk(data) == before
@@ -333,6 +336,140 @@ def test_prelabel_suggests_without_saving(api: TestClient, fake: FakeDetector):
     r = api.post("/v1/datasets/set1/photos/hand.jpg/prelabel", headers=AUTH)
     assert r.status_code == 200 and len(r.json()["boxes"]) == 14
     assert api.get("/v1/datasets/set1/photos/hand.jpg", headers=AUTH).json()["version"] == 1
+
+
+# --- renaming and deleting a dataset ----------------------------------------------------------------------------
+
+
+def _names(c: TestClient) -> list[str]:
+    return [d["name"] for d in c.get("/v1/datasets", headers=AUTH).json()["datasets"]]
+
+
+def test_rename_keeps_photos_versions_files_and_the_log(api: TestClient, data: Path):
+    rec = _upload(api, jpeg()).json()
+    api.put("/v1/datasets/set1/photos/hand.jpg", json={**rec, "status": "reviewed"}, headers=AUTH)
+    saved = api.get("/v1/datasets/set1/photos/hand.jpg", headers=AUTH).json()
+    files_before = _disk(data / "set1")
+    r = api.patch("/v1/datasets/set1", json={"name": "hands"}, headers={**AUTH, "X-Annotator": "bob"})
+    assert r.status_code == 200, r.text
+    assert r.json() | {"tiles": None} == {"name": "hands", "photos": 1, "todo": 0, "labelled": 0, "reviewed": 1,
+                                          "groups": 1, "boxes": 14, "tiles": None}
+    assert _names(api) == ["hands"] and _disk(data / "hands") == files_before and not (data / "set1").exists()
+    assert api.get("/v1/datasets/hands/photos/hand.jpg", headers=AUTH).json() == {**saved, "dataset": "hands"}
+    versions = api.get("/v1/datasets/hands/photos/hand.jpg/versions", headers=AUTH).json()["versions"]
+    assert [(v["version"], v["status"]) for v in versions] == [(2, "reviewed"), (1, "todo")]
+    log = api.get("/v1/datasets/hands/log", headers=AUTH).json()["log"]
+    assert [(e["who"], e["action"], e["detail"]) for e in log][:1] == [("bob", "rename_dataset", "from set1")]
+    assert [e["action"] for e in log[1:]] == ["save", "add_photo", "create_dataset"]
+    for r in (api.get("/v1/datasets/set1", headers=AUTH), api.put("/v1/datasets/set1/photos/hand.jpg", json=saved,
+                                                                  headers=AUTH)):
+        assert error_of(r) == (404, "dataset_not_found")
+
+
+def test_rename_refusals_change_nothing(api: TestClient, data: Path):
+    _upload(api, jpeg())
+    api.post("/v1/datasets", json={"name": "other"}, headers=AUTH)
+    before = _disk(data)
+    json_type = {**AUTH, "Content-Type": "application/json"}
+    for r, answer in (
+        (api.patch("/v1/datasets/set1", json={"name": "other"}, headers=AUTH), (409, "dataset_exists")),
+        (api.patch("/v1/datasets/set1", json={"name": "../x"}, headers=AUTH), (400, "bad_name")),
+        (api.patch("/v1/datasets/set1", json={"name": 7}, headers=AUTH), (400, "bad_name")),
+        (api.patch("/v1/datasets/SET1", json={"name": "x"}, headers=AUTH), (400, "bad_name")),
+        (api.patch("/v1/datasets/nope", json={"name": "x"}, headers=AUTH), (404, "dataset_not_found")),
+        (api.patch("/v1/datasets/set1", json={"new": "x"}, headers=AUTH), (422, "bad_request")),
+        (api.patch("/v1/datasets/set1", json=["x"], headers=AUTH), (422, "bad_request")),
+        (api.patch("/v1/datasets/set1", content=b"{nope", headers=json_type), (400, "bad_request")),
+        (api.patch("/v1/datasets/set1", content=b"{}", headers={**AUTH, "Content-Type": "text/plain"}),
+         (415, "unsupported_media_type")),
+        (api.delete("/v1/datasets/nope", headers=AUTH), (404, "dataset_not_found")),
+        (api.delete("/v1/datasets/Set1", headers=AUTH), (400, "bad_name")),
+    ):
+        assert error_of(r) == answer, r.text
+    assert _disk(data) == before and _names(api) == ["other", "set1"]
+
+
+def test_delete_sets_the_dataset_aside_and_frees_its_name(api: TestClient, data: Path):
+    rec = _upload(api, jpeg()).json()
+    api.put("/v1/datasets/set1/photos/hand.jpg", json={**rec, "status": "labelled"}, headers=AUTH)
+    files_before = _disk(data / "set1")
+    assert api.delete("/v1/datasets/set1", headers=AUTH).status_code == 204
+    assert _names(api) == [] and not (data / "set1").exists()
+    (kept,) = (data / ".deleted").iterdir()
+    history = json.loads((kept / "history.json").read_text())
+    moved = _disk(kept)
+    assert kept.name.startswith("set1-") and moved == {**files_before, "history.json": moved["history.json"]}
+    assert [(v["photo"], v["version"], v["labels"]["status"]) for v in history["versions"]] == [
+        ("hand.jpg", 1, "todo"), ("hand.jpg", 2, "labelled")]
+    assert history["deleted_by"] == "alice" and [p["name"] for p in history["photos"]] == ["hand.jpg"]
+    assert error_of(api.get("/v1/datasets/set1/photos", headers=AUTH)) == (404, "dataset_not_found")
+    assert api.post("/v1/datasets", json={"name": "set1"}, headers=AUTH).json()["photos"] == 0  # made again
+    log = api.get("/v1/datasets/set1/log", headers=AUTH).json()["log"]
+    assert [(e["action"], e["detail"]) for e in log] == [("create_dataset", ""),
+                                                         ("delete_dataset", f"moved to .deleted/{kept.name}")]
+
+
+@pytest.mark.parametrize(("code", "status", "name"), [
+    (errno.ENOSPC, 507, "storage_full"),
+    (errno.EROFS, 503, "storage_unavailable"),
+])
+def test_a_disk_that_refuses_to_rename_or_delete(api: TestClient, data: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 code: int, status: int, name: str):
+    _upload(api, jpeg())
+    before = _disk(data)
+
+    def refuse(*args: Any) -> None:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(files.os, "rename", refuse)
+    for r in (api.patch("/v1/datasets/set1", json={"name": "hands"}, headers=AUTH),
+              api.delete("/v1/datasets/set1", headers=AUTH)):
+        assert error_of(r) == (status, name) and "nothing was changed" in r.json()["error"]["message"]
+    monkeypatch.undo()
+    assert _disk(data) == before and _names(api) == ["set1"]
+    assert not (data / ".deleted").exists()
+
+
+def test_a_rename_among_saves_answers_each_whole(data: Path, fake: FakeDetector):
+    app = make_app(fake, data_dir=data, annotate_token=TOKEN, access_log=False)
+    n = 8
+
+    async def run() -> tuple[list[httpx.Response], httpx.Response]:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+                await c.post("/v1/datasets", json={"name": "set1"}, headers=AUTH)
+                for k in range(n):
+                    added = await c.post("/v1/datasets/set1/photos", headers=AUTH, data={"prelabel": "false"},
+                                         files={"file": (f"p{k}.jpg", photo(k), "image/jpeg")})
+                    assert added.status_code == 201
+                body = {"version": 1, "boxes": boxes(), "status": "labelled", "win": 13, "melds": []}
+
+                async def save(k: int) -> httpx.Response:  # one every 5 ms, the rename among them
+                    await asyncio.sleep(0.005 * k)
+                    return await c.put(f"/v1/datasets/set1/photos/p{k}.jpg", json=body, headers=AUTH)
+
+                async def rename() -> httpx.Response:
+                    await asyncio.sleep(0.005 * n / 2)
+                    return await c.patch("/v1/datasets/set1", json={"name": "hands"}, headers=AUTH)
+
+                *answers, renamed = await asyncio.gather(*[save(k) for k in range(n)], rename())
+                return answers, renamed
+
+    answers, renamed = asyncio.run(run())
+    assert renamed.status_code == 200, renamed.text
+    assert all(r.status_code == 200 or error_of(r) == (404, "dataset_not_found") for r in answers)
+    with TestClient(app) as c:
+        assert _names(c) == ["hands"]
+        stored = {p["photo"]: p["version"] for p in c.get("/v1/datasets/hands/photos", headers=AUTH).json()["photos"]}
+        log = c.get("/v1/datasets/hands/log", headers=AUTH).json()["log"]
+    assert stored == {f"p{k}.jpg": 2 if r.status_code == 200 else 1 for k, r in enumerate(answers)}
+    assert sum(e["action"] == "save" for e in log) == sum(r.status_code == 200 for r in answers)
+    for photo_name, version in stored.items():  # each sidecar is its photo's current version
+        meta = json.loads((data / "hands" / "meta" / photo_name.replace(".jpg", ".json")).read_text())
+        assert meta["version"] == version
+    assert sorted(p.name for p in data.iterdir()) == ["hands", "index.sqlite3"]
+    assert not [p for p in (data / "hands").rglob(".*")]  # no temporary file left
 
 
 # --- export and import ---------------------------------------------------------------------------------------
