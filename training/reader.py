@@ -32,6 +32,8 @@ from vision.names import CLASS_ID
 
 FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10)),
             "dot": tuple(f"{n}p" for n in range(1, 10))}
+OTHERS = 1.2  # a reader trains on this many other tiles per tile of its family
+ALL = 1e9  # ... or, picking them again as it learns (``mine_every``), holds every other tile of the data
 # the mark reader reads a tile's index numeral, whatever the tile: its names are the numerals, and ``other`` for a
 # tile that prints none (or a letter)
 MARKS = tuple("123456789")
@@ -93,8 +95,37 @@ def reader_labels(cls: np.ndarray, family: str) -> np.ndarray:
     return np.where(hit.any(1), hit.argmax(1), len(ids))
 
 
+def mined(score: Callable[[np.ndarray], np.ndarray], x: np.ndarray, y: np.ndarray, other: int, hard_share: float,
+          rng: np.random.Generator, others: float = OTHERS) -> np.ndarray:
+    """The crops (indices, sorted) to train on now: every crop of the family, and ``others`` times as many other
+    tiles, ``hard_share`` of them those ``score`` (upright crops -> how much they look like the family) scores
+    highest and the rest drawn at random.
+
+    >>> y = np.array([0, 1, 2, 2, 2, 2, 2, 2]); look = np.array([0, 0, 0.9, 0.1, 0.8, 0.2, 0.3, 0])
+    >>> mined(lambda c: look[c[:, 0, 0, 0]], np.arange(8)[:, None, None, None], y, 2, 1.0, np.random.default_rng(0),
+    ...       others=1.0)[:4].tolist()
+    [0, 1, 2, 4]
+    """
+    family, rest = np.flatnonzero(y != other), np.flatnonzero(y == other)
+    n = min(len(rest), int(len(family) * others))
+    n_hard = int(n * hard_share)
+    hardest = rest[np.argsort(-score(x[rest]), kind="stable")[:n_hard]] if n_hard else rest[:0]
+    pool = np.setdiff1d(rest, hardest)
+    return np.sort(np.concatenate([family, hardest, rng.choice(pool, min(len(pool), n - n_hard), replace=False)]))
+
+
+def _family_share(net: torch.nn.Module, x: np.ndarray, other: int, device: str) -> np.ndarray:  # noqa: F821
+    """The reader's probability that upright crops (N, S, S, 3, uint8) are of its family: one less its ``other``."""
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        out = [1 - torch.softmax(net(xb)[0], 1)[:, other].cpu().numpy() for xb in _batches(x, 0, device)]
+    return np.concatenate(out) if out else np.zeros(0)
+
+
 def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: np.random.Generator, family: str,
-                      others: float = 1.2, hard: Callable[[np.ndarray], np.ndarray] | None = None,
+                      others: float = OTHERS, hard: Callable[[np.ndarray], np.ndarray] | None = None,
                       hard_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Upright crops of every tile of the family in the datasets' ``split`` and ``others`` times as many other tiles;
     for ``train`` also the training part of the real photos (all of them: upright already).
@@ -187,14 +218,16 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
 
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
                  size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower",
-                 hard_others: float = 0.0, device: str = "cpu", keep: float = 0.0) -> dict:
+                 hard_others: float = 0.0, device: str = "cpu", keep: float = 0.0, mine_every: int = 0) -> dict:
     """Train (or resume) the ``family`` reader run in ``run`` for ``steps`` batches on a one-cycle schedule peaking
     at ``lr``, starting from the checkpoint ``init`` (a classifier run's, or another reader run's of the same family
     to go on training it); checkpoints every 250 steps. ``hard_others``: the share of the other tiles that are the
     ones ``init`` takes most for the family (``load_reader_crops``); ``device``: where PyTorch trains it (the crops
     are jittered on the CPU); ``keep``: the weight of a second loss that holds the reader to the names ``init`` gives
     the crops it names right (``finetune.distillation``), so that it learns new sets without forgetting what it read
-    (``init`` must then be a reader of the same family: a run's or a shipped one's twin, ``ship.twin_checkpoint``)."""
+    (``init`` must then be a reader of the same family: a run's or a shipped one's twin, ``ship.twin_checkpoint``);
+    ``mine_every``: the hard others are picked again every so many steps, by the reader being trained, from every
+    other tile of the data (0: once, by ``init``), so that what it starts to take for the family is shown to it."""
     import torch
 
     from training.net import TileNet
@@ -213,8 +246,9 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     # a run's steps, family (runs from before the families were flower runs) and hard share stay as started
     started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower"),
                                         "hard_others": state.get("hard_others", 0.0)}
-    started |= {} if state is None else {"keep": state.get("keep", 0.0)}
-    for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others), ("keep", keep)):
+    started |= {} if state is None else {"keep": state.get("keep", 0.0), "mine_every": state.get("mine_every", 0)}
+    for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others), ("keep", keep),
+                      ("mine_every", mine_every)):
         if started and started[key] != want:
             msg = f"the reader run {run} was started with {key} {started[key]}: resume it so, or start another run"
             raise ValueError(msg)
@@ -227,8 +261,9 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         x, y = load_mark_crops(data, "train", size, rng)
         xv, yv = load_mark_crops(data, "val", size, rng)
     else:
-        hard = family_score(init_weights, family) if hard_others else None
-        x, y = load_reader_crops(data, real, "train", size, rng, family, hard=hard, hard_share=hard_others)
+        hard = family_score(init_weights, family) if hard_others and not mine_every else None
+        x, y = load_reader_crops(data, real, "train", size, rng, family, others=ALL if mine_every else OTHERS,
+                                 hard=hard, hard_share=hard_others)
         xv, yv = load_reader_crops(data, real, "val", size, rng, family)
     log.info(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
              f"loaded in {time.time() - t0:.0f} s")
@@ -253,7 +288,11 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     train_mode(net, frozen_norms)
     te = time.time()
     for step in range(start + 1, steps + 1):
-        idx = np.sort(rng.integers(0, len(x), batch))
+        if mine_every and (step == start + 1 or (step - 1) % mine_every == 0):
+            shown = mined(lambda c: _family_share(net, c, other, device), x, y, other, hard_others, rng)
+            train_mode(net, frozen_norms)
+        idx = np.sort(shown[rng.integers(0, len(shown), batch)]) if mine_every else np.sort(rng.integers(0, len(x),
+                                                                                                      batch))
         xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen)
         flip = torch.rand(len(idx), generator=gen) < 0.5
         xb[flip] = torch.rot90(xb[flip], 2, (2, 3))
@@ -278,13 +317,14 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
             log.info(json.dumps(rec))
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                         "step": step, "steps": steps, "family": family, "hard_others": hard_others, "keep": keep,
+                        "mine_every": mine_every,
                         "frozen_norms": frozen_norms,
                         "history": history}, ckpt)
             te = time.time()
     export(net.cpu(), run / f"{family}_reader.onnx", size, names, look=False)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
                "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "hard_others": hard_others,
-               "keep": keep,
+               "keep": keep, "mine_every": mine_every,
                "history": history, "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary

@@ -15,6 +15,7 @@ from training.reader import (
     family_score,
     load_mark_crops,
     load_reader_crops,
+    mined,
     reader_labels,
     reader_names,
     train_reader,
@@ -119,6 +120,30 @@ def test_keep_holds_a_reader_to_the_names_its_start_gives_right(tmp_path: Path) 
     torch.save({"model": TileNet(len(NAMES)).state_dict()}, classifier)
     with pytest.raises(ValueError, match="no reader of this family"):
         train_reader([data], REAL, tmp_path / "other", 3, classifier, size=32, threads=1, keep=1.0)
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
+def test_mining_picks_the_hard_others_again_from_every_other_tile(tmp_path: Path) -> None:
+    import torch
+
+    from training.net import TileNet
+
+    data = synth.generate(tmp_path / "ds", {"train": 2, "val": 1}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
+                          progress=False, flowers=(1.0, 8)).parent
+    init = tmp_path / "reader.pt"
+    torch.save({"model": TileNet(len(reader_names("flower"))).state_dict()}, init)
+    once = train_reader([data], REAL, tmp_path / "once", 2, init, size=32, threads=1, hard_others=0.5)
+    mining = train_reader([data], REAL, tmp_path / "mining", 4, init, size=32, threads=1, hard_others=0.5,
+                          mine_every=2)
+    assert mining["mine_every"] == 2 and mining["history"][-1]["step"] == 4
+    assert mining["train_crops"] > once["train_crops"]  # every other tile held, to pick from
+    with pytest.raises(ValueError, match="started with mine_every 2"):
+        train_reader([data], REAL, tmp_path / "mining", 4, init, size=32, threads=1, hard_others=0.5)
+    y = np.array([0, 8, 8, 8, 8])
+    look = np.array([0.0, 0.1, 0.9, 0.2, 0.8])
+    picked = mined(lambda c: look[c[:, 0, 0, 0]], np.arange(5)[:, None, None, None], y, 8, 1.0,
+                   np.random.default_rng(0), others=2.0)
+    assert picked.tolist() == [0, 2, 4]  # the flower and the two others it takes most for flowers
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
