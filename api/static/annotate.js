@@ -130,7 +130,7 @@ function fillDatasets(list) {
 $("dataset").addEventListener("change", async () => {
   const name = $("dataset").value;
   if (!(await leaveOk())) { $("dataset").value = S.dataset; return; }
-  if (name) await openDataset(name); else clearPhoto();
+  if (name) await openDataset(name); else closeDataset();
 });
 
 $("create").addEventListener("click", async () => {

@@ -156,6 +156,11 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
         page.wait_for_selector("#status:has-text('dataset scratch deleted')")
         assert page.locator("#dataset option").all_inner_texts() == ["(choose)", "hands-renamed (2)"]
         page.wait_for_selector("#photoName:has-text('hand-a.jpg')")
+        page.select_option("#dataset", "")  # (choose): no dataset open, none to add photos to
+        page.wait_for_selector("#progress:has-text('No dataset open.')")
+        page.set_input_files("#files", [str(photos[1])])
+        page.wait_for_selector("#status:has-text('open or create a dataset first')")
+        assert "d=" not in page.url
         listed = [d["name"] for d in api_get(url, "/v1/datasets")["datasets"]]
     assert problems == []
     assert listed == ["hands-renamed"]
