@@ -245,8 +245,8 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
         raise ValueError(msg)
     # a run's steps, family (runs from before the families were flower runs) and hard share stay as started
     started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower"),
-                                        "hard_others": state.get("hard_others", 0.0)}
-    started |= {} if state is None else {"keep": state.get("keep", 0.0), "mine_every": state.get("mine_every", 0)}
+                                        "hard_others": state.get("hard_others", 0.0), "keep": state.get("keep", 0.0),
+                                        "mine_every": state.get("mine_every", 0)}
     for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others), ("keep", keep),
                       ("mine_every", mine_every)):
         if started and started[key] != want:
@@ -287,12 +287,12 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     gen = torch.Generator().manual_seed(start)
     train_mode(net, frozen_norms)
     te = time.time()
+    shown = np.arange(len(x))  # the crops batches are drawn from (``mine_every``: picked again as it learns)
     for step in range(start + 1, steps + 1):
         if mine_every and (step == start + 1 or (step - 1) % mine_every == 0):
             shown = mined(lambda c: _family_share(net, c, other, device), x, y, other, hard_others, rng)
             train_mode(net, frozen_norms)
-        idx = np.sort(shown[rng.integers(0, len(shown), batch)]) if mine_every else np.sort(rng.integers(0, len(x),
-                                                                                                      batch))
+        idx = np.sort(shown[rng.integers(0, len(shown), batch)])
         xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen)
         flip = torch.rand(len(idx), generator=gen) < 0.5
         xb[flip] = torch.rot90(xb[flip], 2, (2, 3))
