@@ -211,7 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=60)
     ap.add_argument("--sets", type=int, default=20, help="photos of tile sets laid out in grids, held-out style")
-    ap.add_argument("--art", type=Path, default=paths.art() / "faces")
+    ap.add_argument("--art", type=Path, default=paths.art() / "faces",
+                    help="tile styles (the held-out one among them); the 12 MP speed photo is drawn from all of "
+                         "them, so compare its ratio only between runs with the same --art")
     ap.add_argument("--real", type=Path, default=paths.real())
     ap.add_argument("--out", type=Path, default=paths.bench_file())
     ap.add_argument("--runs", type=int, default=20)
