@@ -261,11 +261,10 @@ class Tuner:
     def run(self, steps: int, seconds: float | None = None, progress: Callable[[int, float], None] | None = None,
             save_seconds: float = SAVE_SECONDS) -> None:
         """Train up to ``steps`` steps (a resumed run: as many as its first session was given); with ``seconds``, as
-        many as fit in them, planned after the first
-        ``PLAN_AFTER`` and again every ``REPLAN`` at this session's pace so far (the learning rate's schedule follows
-        the plan; without ``seconds`` a resumed run keeps its plan). A checkpoint every ``save_seconds``, and at the
-        end."""
-        if not self.steps:  # (a resumed run keeps the most steps its first session was given)
+        many as fit in them, planned after the first ``PLAN_AFTER`` and again every ``REPLAN`` at this session's pace
+        so far (the learning rate's schedule follows the plan; without ``seconds`` a resumed run keeps its plan). A
+        checkpoint every ``save_seconds``, and at the end."""
+        if not self.steps:
             self.steps, self.most, self.planned = steps, steps, seconds is None
         train_mode(self.net, self.frozen_norms)
         if not self.features:

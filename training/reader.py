@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -114,13 +114,15 @@ def mined(score: Callable[[np.ndarray], np.ndarray], x: np.ndarray, y: np.ndarra
     return np.sort(np.concatenate([family, hardest, rng.choice(pool, min(len(pool), n - n_hard), replace=False)]))
 
 
-def _family_share(net: torch.nn.Module, x: np.ndarray, other: int, device: str) -> np.ndarray:  # noqa: F821
-    """The reader's probability that upright crops (N, S, S, 3, uint8) are of its family: one less its ``other``."""
+def _family_share(net: torch.nn.Module, x: np.ndarray, ids: Sequence[int],  # noqa: F821
+                  device: str = "cpu") -> np.ndarray:
+    """A network's probability that upright crops (N, S, S, 3, uint8) are of a family: its names ``ids`` summed (in
+    eval mode: a network in training is put back by ``train_mode``)."""
     import torch
 
     net.eval()
     with torch.no_grad():
-        out = [1 - torch.softmax(net(xb)[0], 1)[:, other].cpu().numpy() for xb in _batches(x, 0, device)]
+        out = [torch.softmax(net(xb)[0], 1)[:, list(ids)].sum(1).cpu().numpy() for xb in _batches(x, 0, device)]
     return np.concatenate(out) if out else np.zeros(0)
 
 
@@ -157,22 +159,13 @@ def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: 
 def family_score(weights: dict, family: str) -> Callable[[np.ndarray], np.ndarray]:
     """A network's (a classifier's or a reader's of ``family``) probability that upright crops (N, S, S, 3, uint8) are
     of the family: the family's names summed, or one less the reader's ``other``."""
-    import torch
-
     from training.net import TileNet
 
     n = weights["cls.weight"].shape[0]
     net = TileNet(n)
     net.load_state_dict(weights)
-    net.eval()
     ids = [CLASS_ID[t] for t in FAMILIES[family]] if n == len(CLASS_ID) else list(range(len(FAMILIES[family])))
-
-    def score(x: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            out = [torch.softmax(net(xb)[0], 1)[:, ids].sum(1).numpy() for xb in _batches(x)]
-        return np.concatenate(out) if out else np.zeros(0)
-
-    return score
+    return lambda x: _family_share(net, x, ids)
 
 
 def _teacher(weights: dict, names: int, device: str, init: Path) -> torch.nn.Module:  # noqa: F821
@@ -290,7 +283,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     shown = np.arange(len(x))  # the crops batches are drawn from (``mine_every``: picked again as it learns)
     for step in range(start + 1, steps + 1):
         if mine_every and (step == start + 1 or (step - 1) % mine_every == 0):
-            shown = mined(lambda c: _family_share(net, c, other, device), x, y, other, hard_others, rng)
+            shown = mined(lambda c: _family_share(net, c, range(other), device), x, y, other, hard_others, rng)
             train_mode(net, frozen_norms)
         idx = np.sort(shown[rng.integers(0, len(shown), batch)])
         xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen)

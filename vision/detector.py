@@ -386,10 +386,12 @@ class TileDetector:
         if self._captions is not None:
             p = self._read_captions(rgb, boxes, tilt, p, up, half)
         p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
-        if c.backs_by_colour:  # a back is coloured, a face is not (``vision/backs.py``)
-            p = coloured_backs(p, x, (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1))
-        if c.kong_backs:  # white, X, X, white is no meld but a concealed kong (``vision/backs.py``)
-            p = kong_backs(p, (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1))
+        if c.backs_by_colour or c.kong_backs:  # backs and white dragons told apart (``vision/backs.py``)
+            centres, widths = (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1)
+            if c.backs_by_colour:  # a back is coloured, a face is not
+                p = coloured_backs(p, x, centres, widths)
+            if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
+                p = kong_backs(p, centres, widths)
         return p, up
 
     def _read(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
