@@ -68,7 +68,7 @@ def _drawn_art(args: argparse.Namespace) -> int:
     if args.held_out and not args.hk:
         args.parser.error("--held-out goes with --hk")
     drawn = draw_styles(args.cache, args.styles, args.seed, args.decoys, args.borrow, args.any_latin, args.birds,
-                        args.hk, args.held_out)
+                        args.hk, args.held_out, args.seat_decoys)
     print(f"{drawn.styles} drawn styles from {drawn.fonts} fonts, {drawn.unicode} Unicode-tile styles in "
           f"{drawn.faces}; check {drawn.sheet}")
     return 0
@@ -317,6 +317,11 @@ def parser() -> argparse.ArgumentParser:
                       help="draw Taiwanese and Hong Kong styles hk_NN instead: flowers and seasons as plant pictures "
                            "with their character (梅蘭菊竹, 春夏秋冬) and a seat numeral 1-4 in a corner, most white "
                            "dragons a blank white face, a coloured back (back.png)")
+    kind.add_argument("--seat-decoys", type=Path, metavar="FACES",
+                      help="draw hd_NN instead: --hk styles whose every suit tile prints a corner index in the seat "
+                           "numeral's ink, and whose 1s shows the bird of a fetched set's 1s in FACES (not the "
+                           "held-out style's), in half of them among leaves: a picture with a corner numeral and no "
+                           "character is no flower")
     p.add_argument("--held-out", action="store_true",
                    help="with --hk: the held-out variant hkx_NN, drawn with font families the hk_NN styles never "
                         "draw with (evaluation only: bench/eval_tile_sets.py)")

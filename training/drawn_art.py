@@ -16,8 +16,9 @@ picture it has seen on another set's flower; with ``--birds`` as well, most styl
 stick) cut from a fetched set's one of bamboo: a picture without a caption is no flower.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
-``dx_NN/<label>.png``, ``bp_NN/<label>.png``. Usage: ``python -m training drawn-art [--cache cache/art]
-[--styles 24] [--seed 0] [--decoys | --borrow cache/art/faces [--birds]]``.
+``dx_NN/<label>.png``, ``bp_NN/<label>.png``, ``hk_NN``, ``hkx_NN``, ``hd_NN``. Usage: ``python -m training drawn-art
+[--cache cache/art] [--styles 24] [--seed 0] [--decoys | --borrow cache/art/faces [--birds] | --hk [--held-out] |
+--seat-decoys cache/art/faces]``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", 
 # dragons, a coloured back; ``hkx_`` styles, drawn with ``--held-out``, only with these font families (and the
 # ``hk_`` styles never with them), are the held-out variant ``bench/eval_tile_sets.py`` reads
 HK, HK_HELD_OUT = "hk", "hkx"
+# seat decoys (``--seat-decoys``): ``hk_``-like styles whose every suit tile prints a corner index in the seat
+# numeral's ink, and whose 1s shows a fetched set's bird, in half of them among leaves: a picture and a corner numeral
+# without a character is no flower (the held-out style's 1s is such a bird, with a red 1 in its corner)
+SEAT_DECOYS = "hd"
 HK_HELD_OUT_FAMILIES = ("bkai00mp", "cwheib")
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class Look:
     caption: tuple             # the flowers' English words (one of each of CAPTIONS), used by flower 3 and 4
     borrowed: tuple = ()       # flower 3: per flower, a picture cut from a fetched set's tile (RGBA) or None (its own)
     bird: object = None        # the one of bamboo: a picture cut from a fetched set's 1s (RGBA), or None (its own)
+    bird_plant: Plant | None = None  # drawn behind a borrowed bird: a bird among leaves (``--seat-decoys``)
     seat: Seat | None = None   # flower 5: how the character and the seat numeral stand on a picture flower
     plants: tuple = ()         # flower 5: per flower, its picture (``plants.Plant``)
     back: tuple | None = None  # the colour of the set's backs (a style of ``--hk`` draws its back.png), or None
@@ -308,6 +314,8 @@ def draw_face(look: Look, label: str, decoy: int | None = None) -> Image.Image:
     elif suit == "s":
         if shown == 1:
             if look.bird is not None:
+                if look.bird_plant is not None:
+                    draw_plant(d, look.bird_plant, body)
                 _paste_picture(img, look.bird, body)
             elif look.one_sou == 0:
                 _bird(d, look, body)
@@ -471,13 +479,14 @@ class Drawn:
 
 
 def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = False, borrow: Path | None = None,
-                any_latin: bool = False, birds: bool = False, hk: bool = False, held_out: bool = False) -> Drawn:
+                any_latin: bool = False, birds: bool = False, hk: bool = False, held_out: bool = False,
+                seat_decoys: Path | None = None) -> Drawn:
     """Draw ``count`` styles (seeded by ``seed``) into ``cache/faces`` from the fonts of Debian's packages (fetched
-    into ``cache/fonts``), then, unless ``decoys``, ``borrow`` or ``hk``, the Unicode-tile styles; ``decoys``,
-    ``borrow``, ``any_latin``, ``birds``, ``hk`` and ``held_out`` as the command's options say (``python -m training
-    drawn-art --help``)."""
-    if sum((decoys, borrow is not None, hk)) > 1:
-        msg = "decoys, borrow and hk draw different styles: one of them"
+    into ``cache/fonts``), then, unless ``decoys``, ``borrow``, ``hk`` or ``seat_decoys``, the Unicode-tile styles;
+    ``decoys``, ``borrow``, ``any_latin``, ``birds``, ``hk``, ``held_out`` and ``seat_decoys`` (the fetched faces
+    the birds are cut from) as the command's options say (``python -m training drawn-art --help``)."""
+    if sum((decoys, borrow is not None, hk, seat_decoys is not None)) > 1:
+        msg = "decoys, borrow, hk and seat_decoys draw different styles: one of them"
         raise ValueError(msg)
     if held_out and not hk:
         msg = "held_out goes with hk"
@@ -486,13 +495,14 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
         msg = "birds go with borrow FACES"
         raise ValueError(msg)
     pictures = borrowable_pictures(borrow, NOT_BORROWED) if borrow else []
-    birds_cut = borrowable_pictures(borrow, NOT_BIRDS, ("1s",), BIRD_CUT) if borrow and birds else []
-    if borrow and not pictures or birds and not birds_cut:
-        msg = f"no fetched {'flowers' if not pictures else 'ones of bamboo'} to borrow under {borrow}"
+    birds_from = seat_decoys or (borrow if birds else None)
+    birds_cut = borrowable_pictures(birds_from, NOT_BIRDS, ("1s",), BIRD_CUT) if birds_from else []
+    if borrow and not pictures or birds_from and not birds_cut:
+        msg = f"no fetched {'flowers' if borrow and not pictures else 'ones of bamboo'} to borrow under {birds_from}"
         raise FileNotFoundError(msg)
     root = fetch_debs(cache / "fonts", FONT_PACKAGES)
     fonts = font_files(root)
-    if hk:  # the held-out variant draws with font families no training style of its kind draws with
+    if hk or seat_decoys:  # the held-out variant draws with font families no training style of its kind draws with
         fonts = [f for f in fonts if (f.family in HK_HELD_OUT_FAMILIES) == held_out]
     if not fonts:
         msg = f"no CJK font with the tile glyphs under {root}"
@@ -510,13 +520,18 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
         if pictures:
             look = replace(look, flower=3 if rng.random() < 0.85 else 4, borrowed=tuple(
                 pick(rng, pictures) if rng.random() < 0.75 else None for _ in range(8)))
-        if birds_cut and bird_rng.random() < 0.75:
+        if birds and birds_cut and bird_rng.random() < 0.75:
             look = replace(look, bird=pick(bird_rng, birds_cut))
-        if hk:
+        if hk or seat_decoys:
             look = replace(look, flower=5, seat=throw_seat(rng), plants=throw_plants(rng), back=pick(rng, BACKS),
                            white=0 if rng.random() < 0.7 else look.white)
+        if seat_decoys and look.seat is not None:
+            look = replace(look, index=pick(bird_rng, ("tl", "tr")), index_ink=look.seat.numeral_ink,
+                           bird=pick(bird_rng, birds_cut),
+                           bird_plant=throw_plant(bird_rng) if bird_rng.random() < 0.5 else None)
         hk_prefix = HK_HELD_OUT if held_out else HK
-        prefix = DECOY_PREFIX[:-1] if decoys else "bp" if pictures else hk_prefix if hk else "dr"
+        prefix = (DECOY_PREFIX[:-1] if decoys else "bp" if pictures else hk_prefix if hk else
+                  SEAT_DECOYS if seat_decoys else "dr")
         dest = faces / f"{prefix}_{k:02d}"
         dest.mkdir(parents=True, exist_ok=True)
         if look.back is not None:
@@ -530,7 +545,7 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
             if rng.random() < 0.3:
                 img = img.filter(ImageFilter.GaussianBlur(0.6))
             img.save(dest / f"{label}.png")
-    tiled = [] if decoys or pictures or hk else mahjong_fonts(root)
+    tiled = [] if decoys or pictures or hk or seat_decoys else mahjong_fonts(root)
     for path in tiled:
         unicode_faces(path, faces / f"uc_{path.stem.split('-')[0].split('_')[0].lower()}", rng)
     contact_sheet(faces, cache / "contact_sheet.png")

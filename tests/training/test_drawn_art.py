@@ -188,6 +188,32 @@ def test_a_borrowed_bird_is_the_one_of_bamboo_below_its_index(tmp_path: Path) ->
     assert (np.asarray(drawn_art.draw_face(replace(look, bird=None), "1s")).astype(int) != face).any()
 
 
+def test_a_seat_decoy_bird_stands_among_leaves(tmp_path: Path) -> None:
+    """A seat decoy's 1s: a plant picture as a picture flower shows, the borrowed bird over it, the corner index in
+    the seat numeral's ink, and no character: a picture and a numeral that are no flower."""
+    bird = Image.new("RGBA", (60, 60), (0, 0, 0, 0))
+    ImageDraw.Draw(bird).ellipse((10, 10, 50, 50), fill=(0, 0, 200, 255))
+    plant = drawn_art.throw_plant(np.random.default_rng(1), "bamboo")
+    look = _look(index="tl", frame=None, face=(250, 250, 245), bird=bird, bird_plant=plant, index_ink=(200, 30, 30))
+    among, alone = (np.asarray(drawn_art.draw_face(replace(look, bird_plant=p), "1s")).astype(int)
+                    for p in (plant, None))
+    blue = np.abs(among - (0, 0, 200)).sum(2) < 60
+    assert blue.sum() > 1000 and (blue == (np.abs(alone - (0, 0, 200)).sum(2) < 60)).mean() > 0.99  # the bird on top
+    leaves = (np.abs(among - alone).sum(2) > 60) & ~blue
+    assert leaves.sum() > 500  # the plant around it
+    red = np.abs(among - (200, 30, 30)).sum(2) < 90
+    assert red[:30, :60].any() and not red[:30, 90:].any()  # the index in its corner, no character in the other
+
+
+def test_seat_decoys_draw_alone(tmp_path: Path) -> None:
+    for kind in ({"hk": True}, {"decoys": True}, {"borrow": tmp_path}):
+        with pytest.raises(ValueError, match="one of them"):
+            drawn_art.draw_styles(tmp_path, 1, seat_decoys=tmp_path, **kind)  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError, match="no fetched ones of bamboo"):
+        drawn_art.draw_styles(tmp_path, 1, seat_decoys=tmp_path)
+    assert not any(tmp_path.iterdir())  # refused before anything is fetched or drawn
+
+
 def test_only_the_packages_not_yet_fetched_are_downloaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[list[str]] = []
     monkeypatch.setattr(fetch_art, "_run", lambda cmd, **kw: calls.append(cmd))
