@@ -6,6 +6,7 @@ drawn style and the real photos read no worse?
    Unicode-tile styles, the drawn styles no shipped network saw: ``dr_40`` on, from ``python -m training drawn-art
    --styles 60``); the worst read (the held-out ``kd_traditional`` aside: it is the check of step 4) is the set;
    ``--style`` names it instead.
+   Every hand of a set shows its one back (``scene.set_back``: a set has one), unless ``--any-back``.
 2. data: ``--photos`` hands of that set (3-12 MP), their true labels being the corrections, go into an annotation
    store through its own API (``api.datasets.store``); replay data (generated hands of the training styles) is made
    once under ``--work``.
@@ -15,7 +16,8 @@ drawn style and the real photos read no worse?
    the held-out style's hands as ``bench/eval_vision.py`` draws them, and the held-out real photos pasted in a scene
    (``real_top1_in_scene``).
 
-Usage: ``python -m bench.learn --art cache/art/faces [--style dr_42] [--seed 0] [--work cache/bench/learn]``;
+Usage: ``python -m bench.learn --art cache/art/faces [--style dr_42] [--seed 0] [--work cache/bench/learn]
+[--any-back]``;
 prints the figures and writes them to ``--work``/learn.json.
 """
 
@@ -32,6 +34,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from api.datasets.labels import Labels
@@ -47,9 +50,11 @@ TARGET, MINUTES = 0.99, 15.0
 SEEDS = {"scan": 3001, "photos": 3002, "test": 3003, "replay": 3004}  # plus --seed
 
 
-def hands(style: str, n: int, seed: int, art: Path, min_mp: float = 3.0, max_mp: float = 12.0) -> list:
-    """``n`` generated hands of ``style``: (JPEG, true tiles (label, box), layout)."""
-    styles = synth.load_styles(art, include=[style])
+def hands(style: str, n: int, seed: int, art: Path, one_back: bool = True, min_mp: float = 3.0,
+          max_mp: float = 12.0) -> list:
+    """``n`` generated hands of ``style``: (JPEG, true tiles (label, box), layout); ``one_back``: photos of one set,
+    whose face-down tiles all show its one back (``scene.set_back``), else a back thrown for each photo."""
+    styles = [replace(s, one_back=one_back) for s in synth.load_styles(art, include=[style])]
     out = []
     for i in range(n):
         jpg, _lines, layout = synth.make_scene(synth.SceneSpec(i, seed, style, min_mp, max_mp), styles)
@@ -87,7 +92,7 @@ def mistakes(model, scenes: list, top: int = 8) -> dict:  # noqa: ANN001
             "commonest": [[t, r, n] for (t, r), n in names.most_common(top)]}
 
 
-def scan(art: Path, patterns: tuple[str, ...], n: int, seed: int) -> list[dict]:
+def scan(art: Path, patterns: tuple[str, ...], n: int, seed: int, one_back: bool = True) -> list[dict]:
     """The shipped detector's share of tiles read right on ``n`` hands of each candidate style, worst first."""
     from vision.detector import TileDetector
 
@@ -97,7 +102,7 @@ def scan(art: Path, patterns: tuple[str, ...], n: int, seed: int) -> list[dict]:
     rows = []
     for name in names:
         try:
-            scenes = hands(name, n, seed, art)
+            scenes = hands(name, n, seed, art, one_back)
         except FileNotFoundError:  # not a full style (skipped by load_styles)
             continue
         rows.append({"style": name, "tiles": sum(len(s[1]) for s in scenes), "read_right": read_share(model, scenes)})
@@ -179,30 +184,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=paths.cache() / "bench" / "learn")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--features", action="store_true", help="mjscore train --features: its features learn too")
+    ap.add_argument("--any-back", action="store_true",
+                    help="each photo's backs of a colour thrown for it, as the runs before 2026-11-25's fourth "
+                         "session drew them (default: a set's photos all show its one back)")
     args = ap.parse_args(argv)
     from vision.detector import TileDetector
     from vision.weights import load_detector
 
     seed = {k: v + args.seed for k, v in SEEDS.items()}
-    report: dict = {"seed": args.seed, "target": TARGET, "minutes": args.minutes}
+    one_back = not args.any_back
+    report: dict = {"seed": args.seed, "target": TARGET, "minutes": args.minutes,
+                    "backs": "one per set" if one_back else "thrown per photo"}
     t0 = time.monotonic()
     if args.style:
         style = args.style
     else:
-        rows = scan(args.art, tuple(args.candidates), args.scan, seed["scan"])
+        rows = scan(args.art, tuple(args.candidates), args.scan, seed["scan"], one_back)
         report["scan"] = rows
         style = next(r["style"] for r in rows if r["style"] not in synth.HELD_OUT_STYLES)
     report["style"] = style
     print(f"the set: {style}", flush=True)
 
-    work = args.work / f"{style}-seed{args.seed}"
+    work = args.work / f"{style}-seed{args.seed}{'-one-back' if one_back else ''}"
     replay = args.work / f"replay-seed{args.seed}"
     if not (replay / "data.yaml").exists():
         synth.generate(replay, {"train": 300, "val": 30}, seed["replay"], args.art, list(REPLAY_STYLES),
                        list(synth.HELD_OUT_STYLES), 1.0, 2.0, progress=False)
     store, name = Store(work / "data"), f"learn-{style.replace('_', '-')}"
     if not store.exists(name):
-        corrected_photos(store, name, hands(style, args.photos, seed["photos"], args.art))
+        corrected_photos(store, name, hands(style, args.photos, seed["photos"], args.art, one_back))
     out = work / "weights"
     if not (out / "card.json").exists():
         report["train"] = train(work / "data", name, out, replay, args.minutes, args.seed, args.real,
@@ -215,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     report["trained_time"] = card["time"]
 
     shipped, learnt = detections(TileDetector()), detections(load_detector(out))
-    test = hands(style, args.test, seed["test"], args.art)
+    test = hands(style, args.test, seed["test"], args.art, one_back)
     held = held_out_hands(args.held_out, args.art, work)
     photos = real_photos(args.real)
     faces = frozenset(NAMES[:42])
@@ -242,7 +252,8 @@ def verdict(r: dict) -> list[str]:
     held = [h[k]["read_right"] for k in ("before", "after")]
     real = [q[k]["top1"] for k in ("before", "after")]
     return [
-        f"{r['style']}, {s['hands']} fresh hands ({s['tiles']} tiles): read right {s['before']:.4f} -> "
+        f"{r['style']} (backs {r.get('backs', 'thrown per photo')}), {s['hands']} fresh hands ({s['tiles']} tiles): "
+        f"read right {s['before']:.4f} -> "
         f"{s['after']:.4f} (target >= {TARGET}: {'met' if s['after'] >= TARGET else 'missed'})",
         f"  its tiles read wrong after: {m['not_found']} not found, {m['back_white']} backs and white dragons taken "
         f"for each other, {m['name']} other names",

@@ -4,6 +4,7 @@ phone camera (tilt, turn, perspective), with shadows, glare, blur and noise."""
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 
 import cv2
@@ -15,6 +16,25 @@ from vision.names import FACE_NAMES, FLOWER_NAMES, NAMES
 
 BACK_COLOURS = [(40, 120, 60), (30, 90, 160), (220, 180, 40), (235, 235, 230), (200, 60, 40), (60, 160, 150),
                 (110, 60, 150), (230, 120, 30), (20, 40, 90), (150, 200, 90), (240, 160, 180), (70, 70, 70)]
+
+
+def set_back(style: Style) -> tuple[int, int, int]:
+    """The colour of the backs of ``style`` as one physical set (``Style.one_back``): its back's where it draws one
+    (``back.png``), else a colour of ``BACK_COLOURS`` chosen by its name."""
+    if style.back is not None:
+        return tuple(int(c) for c in style.back.reshape(-1, 3).mean(0))  # type: ignore[return-value]
+    return BACK_COLOURS[zlib.crc32(style.name.encode()) % len(BACK_COLOURS)]
+
+
+def throw_back(rng: np.random.Generator, style: Style) -> tuple[tuple[int, int, int], bool]:
+    """A scene's back colour and whether its face-down tiles show the style's own back (``back.png``): thrown for
+    each scene, half of them the style's own where it has one; for one set's photos (``Style.one_back``) always the
+    set's (the throw still drawn, so that a scene is otherwise what it was)."""
+    rgb = tuple(int(c) for c in BACK_COLOURS[rng.integers(len(BACK_COLOURS))])
+    own = style.back is not None and rng.random() < 0.5
+    if style.one_back:
+        return set_back(style), style.back is not None
+    return rgb, own  # type: ignore[return-value]
 
 
 def _noise(rng: np.random.Generator, h: int, w: int, scale: int) -> np.ndarray:
@@ -144,8 +164,7 @@ def _row(tiles: list[tuple[str, np.ndarray, bool, bool, bool]], x: float, y: flo
 def layout_scene(rng: np.random.Generator, style: Style, groups: list[Group], apart: bool = True) -> list[Placed]:
     """The hand's tiles on the table: the concealed row, the winning tile set apart after it (or, not ``apart``,
     touching it as one more concealed tile), the melds beyond it or in a row above, flowers aside."""
-    back_rgb = tuple(int(c) for c in BACK_COLOURS[rng.integers(len(BACK_COLOURS))])
-    use_style_back = style.back is not None and rng.random() < 0.5
+    back_rgb, use_style_back = throw_back(rng, style)
 
     def art(label: str, red: bool, down: bool) -> np.ndarray:
         if down:
@@ -225,6 +244,7 @@ def layout_set(rng: np.random.Generator, style: Style) -> list[Placed]:
     by_column = rng.random() < 0.3
     gap_x, gap_y = rng.uniform(0.0, 0.08), rng.uniform(0.0, 0.15)
     back_rgb = tuple(int(c) for c in BACK_COLOURS[rng.integers(len(BACK_COLOURS))])
+    back_rgb = set_back(style) if style.one_back else back_rgb
     red = rng.random() < 0.3  # one copy of each five red, where the style has red fives
     placed = []
     for k, label in enumerate(labels):

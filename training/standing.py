@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from training.hands import Group
-from training.scene import BACK_COLOURS, TILE_H, _face_rgba, table_texture
+from training.scene import TILE_H, _face_rgba, table_texture, throw_back
 from training.styles import Style
 
 DEPTH = 0.72  # a tile's thickness, in tile widths
@@ -86,8 +86,7 @@ def lay_out(rng: np.random.Generator, style: Style, groups: list[Group], apart: 
     the winning tile standing set apart at its end (not ``apart``: touching it), melds lying face up in front of the
     row (or standing beside it), flowers lying beside the row's end or, when the melds stand, in a row in front of
     the hand."""
-    back_rgb = tuple(int(c) for c in BACK_COLOURS[rng.integers(len(BACK_COLOURS))])
-    use_style_back = style.back is not None and rng.random() < 0.5
+    back_rgb, use_style_back = throw_back(rng, style)
 
     def art(label: str, red: bool, down: bool) -> np.ndarray:
         if down:

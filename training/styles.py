@@ -31,6 +31,9 @@ class Style:
     red: dict[str, np.ndarray] = field(default_factory=dict)  # "5m" -> red-five art
     back: np.ndarray | None = None
     marks: dict[str, str] = field(default_factory=dict)  # label -> its index mark ("" none), where known (marks.json)
+    # photos of one physical set: every face-down tile shows the set's one back (``scene.throw_back``), not a back
+    # thrown for each photo
+    one_back: bool = False
 
     @property
     def has_flowers(self) -> bool:

@@ -264,6 +264,22 @@ def test_set_scenes_label_every_tile_and_leave_hands_as_they_were() -> None:
         assert len(lines) == sum(t["visible"] >= 0.6 for t in layout["tiles"]) > 0.8 * len(layout["tiles"])
 
 
+def test_photos_of_one_set_show_its_one_back() -> None:
+    """A set has one back: its photos (``Style.one_back``) all show it; the back thrown for each photo is still drawn,
+    so that every other choice of a scene is what it was."""
+    style = synth.plain_style()
+    one = replace(style, one_back=True)
+    thrown = {scene.throw_back(np.random.default_rng(s), style)[0] for s in range(40)}
+    assert {scene.throw_back(np.random.default_rng(s), one) for s in range(40)} == {(scene.set_back(one), False)}
+    assert len(thrown) > 6 and scene.set_back(one) in scene.BACK_COLOURS
+    for camera in ("phone", "low"):
+        spec = synth.SceneSpec(1, 4, "val", 0.4, 0.5, camera=camera)
+        boxes = [[t["box"] for t in synth.make_scene(spec, [s])[2]["tiles"]] for s in (style, one)]
+        assert boxes[0] == boxes[1]
+    own = replace(one, back=np.full((200, 150, 3), (10, 20, 200), np.uint8))  # a drawn style's back.png
+    assert scene.throw_back(np.random.default_rng(0), own) == ((10, 20, 200), True)
+
+
 def test_sets_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["synth", "--out", "unused", "--sets", "1.5"])
