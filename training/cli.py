@@ -178,7 +178,7 @@ def _reader(args: argparse.Namespace) -> int:
     try:
         train_reader([args.data, *args.also], args.real, args.runs / run, args.steps, args.init, args.lr or 1e-3,
                      args.crop or 96, args.threads, family=args.family, hard_others=args.hard_others,
-                     device=args.device, keep=args.keep, mine_every=args.mine_every)
+                     device=args.device, keep=args.keep, mine_every=args.mine_every, real_times=args.real_times)
     except ValueError as e:
         args.parser.error(str(e))
     print(f"reader: {args.runs / run / f'{args.family}_reader.onnx'} (ship it: python -m training ship-reader "
@@ -430,6 +430,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--mine-every", type=int, default=0,
                    help="pick the --hard-others again every so many steps, by the reader being trained, from every "
                         "other tile of the data (default 0: once, by --init)")
+    p.add_argument("--real-times", type=int, default=1,
+                   help="the real training photos count this many times among the crops (default: %(default)s)")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
     p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
     _data(p)

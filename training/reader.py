@@ -128,9 +128,9 @@ def _family_share(net: torch.nn.Module, x: np.ndarray, ids: Sequence[int],  # no
 
 def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: np.random.Generator, family: str,
                       others: float = OTHERS, hard: Callable[[np.ndarray], np.ndarray] | None = None,
-                      hard_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                      hard_share: float = 0.0, real_times: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Upright crops of every tile of the family in the datasets' ``split`` and ``others`` times as many other tiles;
-    for ``train`` also the training part of the real photos (all of them: upright already).
+    for ``train`` also the training part of the real photos (all of them: upright already), ``real_times`` over.
 
     The other tiles are drawn at random, but for ``hard_share`` of them: those ``hard`` (upright crops -> how much
     they look like the family, ``family_score``) scores highest, the tiles that the reader is asked about most often
@@ -151,8 +151,8 @@ def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: 
         ys.append(y[pick])
     if split == "train":
         x, cls = load_real(real, holdout=False, size=size)
-        xs.append(x)
-        ys.append(reader_labels(cls, family))
+        xs.append(np.repeat(x, real_times, 0))
+        ys.append(np.repeat(reader_labels(cls, family), real_times))
     return np.concatenate(xs), np.concatenate(ys)
 
 
@@ -211,7 +211,8 @@ def _eval(net: torch.nn.Module, x: np.ndarray, y: np.ndarray, other: int) -> dic
 
 def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path, lr: float = 1e-3,
                  size: int = 96, threads: int = 2, batch: int = 128, family: str = "flower",
-                 hard_others: float = 0.0, device: str = "cpu", keep: float = 0.0, mine_every: int = 0) -> dict:
+                 hard_others: float = 0.0, device: str = "cpu", keep: float = 0.0, mine_every: int = 0,
+                 real_times: int = 1) -> dict:
     """Train (or resume) the ``family`` reader run in ``run`` for ``steps`` batches on a one-cycle schedule peaking
     at ``lr``, starting from the checkpoint ``init`` (a classifier run's, or another reader run's of the same family
     to go on training it); checkpoints every 250 steps. ``hard_others``: the share of the other tiles that are the
@@ -220,7 +221,9 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     the crops it names right (``finetune.distillation``), so that it learns new sets without forgetting what it read
     (``init`` must then be a reader of the same family: a run's or a shipped one's twin, ``ship.twin_checkpoint``);
     ``mine_every``: the hard others are picked again every so many steps, by the reader being trained, from every
-    other tile of the data (0: once, by ``init``), so that what it starts to take for the family is shown to it."""
+    other tile of the data (0: once, by ``init``), so that what it starts to take for the family is shown to it;
+    ``real_times``: the real training photos count this many times among the crops (a set photographed counts more
+    than a drawn one)."""
     import torch
 
     from training.net import TileNet
@@ -256,7 +259,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     else:
         hard = family_score(init_weights, family) if hard_others and not mine_every else None
         x, y = load_reader_crops(data, real, "train", size, rng, family, others=ALL if mine_every else OTHERS,
-                                 hard=hard, hard_share=hard_others)
+                                 hard=hard, hard_share=hard_others, real_times=real_times)
         xv, yv = load_reader_crops(data, real, "val", size, rng, family)
     log.info(f"{family} reader crops: train {len(x)} ({int((y != other).sum())} of the family), val {len(xv)}; "
              f"loaded in {time.time() - t0:.0f} s")
@@ -317,7 +320,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     export(net.cpu(), run / f"{family}_reader.onnx", size, names, look=False)
     summary = {"family": family, "steps": steps, "batch": batch, "data": " + ".join(str(d) for d in data),
                "init": str(init), "lr": lr, "crop": size, "train_crops": int(len(x)), "hard_others": hard_others,
-               "keep": keep, "mine_every": mine_every,
+               "keep": keep, "mine_every": mine_every, "real_times": real_times,
                "history": history, "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from training import fetch_art, synth
+from training.classifier import load_real
 from training.reader import (
     MARKS,
     family_score,
@@ -83,6 +84,21 @@ def test_a_short_run_reads_its_crops_and_resumes_only_as_started(tmp_path: Path)
         train_reader([data], REAL, run, 3, init, size=32, threads=1, family="character", hard_others=0.5)
     with pytest.raises(ValueError, match="0 to 1, got 1.5"):
         train_reader([data], REAL, run, 3, init, size=32, threads=1, family="character", hard_others=1.5)
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
+def test_the_real_photos_count_real_times_over(tmp_path: Path) -> None:
+    data = synth.generate(tmp_path / "ds", {"train": 2, "val": 1}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
+                          progress=False, flowers=(1.0, 8)).parent
+    once, y1 = load_reader_crops([data], REAL, "train", 32, np.random.default_rng(0), "flower")
+    real = len(load_real(REAL, holdout=False, size=32)[0])
+    thrice, y3 = load_reader_crops([data], REAL, "train", 32, np.random.default_rng(0), "flower", real_times=3)
+    assert real > 100 and len(thrice) == len(once) + 2 * real
+    synthetic = len(once) - real
+    assert np.array_equal(thrice[:synthetic], once[:synthetic])  # the drawn hands' crops as they were
+    for k in range(3):  # then each real photo three times, in its turn, with its name
+        assert np.array_equal(thrice[synthetic + k::3], once[synthetic:])
+        assert np.array_equal(y3[synthetic + k::3], y1[synthetic:])
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
