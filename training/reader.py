@@ -239,12 +239,16 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     if not 0.0 <= hard_others <= 1.0:
         msg = f"hard_others is a share of the other tiles, 0 to 1, got {hard_others}"
         raise ValueError(msg)
+    if real_times < 0:
+        msg = f"real_times is how many times the real photos count, 0 or more, got {real_times}"
+        raise ValueError(msg)
     # a run's steps, family (runs from before the families were flower runs) and hard share stay as started
     started = {} if state is None else {"steps": state["steps"], "family": state.get("family", "flower"),
                                         "hard_others": state.get("hard_others", 0.0), "keep": state.get("keep", 0.0),
-                                        "mine_every": state.get("mine_every", 0)}
+                                        "mine_every": state.get("mine_every", 0),
+                                        "real_times": state.get("real_times", 1)}
     for key, want in (("steps", steps), ("family", family), ("hard_others", hard_others), ("keep", keep),
-                      ("mine_every", mine_every)):
+                      ("mine_every", mine_every), ("real_times", real_times)):
         if started and started[key] != want:
             msg = f"the reader run {run} was started with {key} {started[key]}: resume it so, or start another run"
             raise ValueError(msg)
@@ -313,7 +317,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
             log.info(json.dumps(rec))
             torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                         "step": step, "steps": steps, "family": family, "hard_others": hard_others, "keep": keep,
-                        "mine_every": mine_every,
+                        "mine_every": mine_every, "real_times": real_times,
                         "frozen_norms": frozen_norms,
                         "history": history}, ckpt)
             te = time.time()

@@ -99,6 +99,8 @@ def test_the_real_photos_count_real_times_over(tmp_path: Path) -> None:
     for k in range(3):  # then each real photo three times, in its turn, with its name
         assert np.array_equal(thrice[synthetic + k::3], once[synthetic:])
         assert np.array_equal(y3[synthetic + k::3], y1[synthetic:])
+    with pytest.raises(ValueError, match="real_times is how many times"):
+        train_reader([data], REAL, tmp_path / "run", 1, tmp_path / "none.pt", real_times=-1)
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
