@@ -184,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=paths.cache() / "bench" / "learn")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--features", action="store_true", help="mjscore train --features: its features learn too")
+    ap.add_argument("--finder", choices=("auto", "always", "never"), default="auto",
+                    help="mjscore train --finder: fine-tune the finder too (default: auto, when it misses tiles)")
     ap.add_argument("--any-back", action="store_true",
                     help="each photo's backs of a colour thrown for it, as the runs before 2026-11-25's fourth "
                          "session drew them (default: a set's photos all show its one back)")
@@ -216,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     out = work / "weights"
     if not (out / "card.json").exists():
         report["train"] = train(work / "data", name, out, replay, args.minutes, args.seed, args.real,
-                                ["--features"] * args.features)
+                                ["--features"] * args.features + ["--finder", args.finder])
         if report["train"]["exit"]:
             print(json.dumps(report, indent=1))
             return 1
