@@ -95,11 +95,11 @@ def reader_labels(cls: np.ndarray, family: str) -> np.ndarray:
     return np.where(hit.any(1), hit.argmax(1), len(ids))
 
 
-def mined(score: Callable[[np.ndarray], np.ndarray], x: np.ndarray, y: np.ndarray, other: int, hard_share: float,
-          rng: np.random.Generator, others: float = OTHERS) -> np.ndarray:
+def mined(score: Callable[[np.ndarray], np.ndarray] | None, x: np.ndarray, y: np.ndarray, other: int,
+          hard_share: float, rng: np.random.Generator, others: float = OTHERS) -> np.ndarray:
     """The crops (indices, sorted) to train on now: every crop of the family, and ``others`` times as many other
     tiles, ``hard_share`` of them those ``score`` (upright crops -> how much they look like the family) scores
-    highest and the rest drawn at random.
+    highest and the rest drawn at random (all of them without ``score``).
 
     >>> y = np.array([0, 1, 2, 2, 2, 2, 2, 2]); look = np.array([0, 0, 0.9, 0.1, 0.8, 0.2, 0.3, 0])
     >>> mined(lambda c: look[c[:, 0, 0, 0]], np.arange(8)[:, None, None, None], y, 2, 1.0, np.random.default_rng(0),
@@ -108,8 +108,8 @@ def mined(score: Callable[[np.ndarray], np.ndarray], x: np.ndarray, y: np.ndarra
     """
     family, rest = np.flatnonzero(y != other), np.flatnonzero(y == other)
     n = min(len(rest), int(len(family) * others))
-    n_hard = int(n * hard_share)
-    hardest = rest[np.argsort(-score(x[rest]), kind="stable")[:n_hard]] if n_hard else rest[:0]
+    n_hard = int(n * hard_share) if score is not None else 0
+    hardest = rest[np.argsort(-score(x[rest]), kind="stable")[:n_hard]] if score is not None and n_hard else rest[:0]
     pool = np.setdiff1d(rest, hardest)
     return np.sort(np.concatenate([family, hardest, rng.choice(pool, min(len(pool), n - n_hard), replace=False)]))
 
@@ -139,15 +139,9 @@ def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: 
     xs, ys = [], []
     for d in data:
         x, cls, up = load_synth(d, split, 1, rng, size=size)
-        y = reader_labels(cls, family)
-        rest = np.flatnonzero(y == other)
-        n = min(len(rest), int((y != other).sum() * others))
-        n_hard = int(n * hard_share) if hard is not None else 0
-        hardest = rest[np.argsort(-hard(upright(x[rest], up[rest])))[:n_hard]] if n_hard else rest[:0]
-        pool = np.setdiff1d(rest, hardest)
-        pick = np.sort(np.concatenate([np.flatnonzero(y != other), hardest,
-                                       rng.choice(pool, min(len(pool), n - n_hard), replace=False)]))
-        xs.append(upright(x[pick], up[pick]))
+        x, y = upright(x, up), reader_labels(cls, family)
+        pick = mined(hard, x, y, other, hard_share, rng, others)
+        xs.append(x[pick])
         ys.append(y[pick])
     if split == "train":
         x, cls = load_real(real, holdout=False, size=size)
