@@ -17,6 +17,12 @@ white dragons are read than a set holds (four).
 
 The other way round, where colour cannot tell: a tile read ``5z`` that ends a row of four alone on the photo, round
 two tiles of one other name, is a back (``kong_backs``). White, X, X, white is no meld; a concealed kong shows so.
+
+A back the finder is unsure of is still a back of the set (``missed_backs``): face-down kongs on a busy cloth (dark
+backs on a bright check) are boxed at 0.1 to 0.3, below the finder's threshold, and named back at 0.99. Where the
+photo shows its set's backs (two named surely, of one colour that is not the faces'), such a box is taken when it is
+one more of them: named a back surely, of their colour, as big as they are, covering no tile found, and in a row
+with the tiles found.
 """
 
 from __future__ import annotations
@@ -41,6 +47,16 @@ WHITE_CHROMA, COLOURED_CHROMA, LIGHT, DARK, CHROMA_FLOOR = 0.04, 0.07, 1.6, 0.5,
 BACK_DOUBT, WHITE_DOUBT = 0.02, 0.1
 NEIGHBOUR = 1.15  # two tiles lie side by side in a row when their centres are less than this many tile widths apart
 SET_COPIES = 4
+# ``missed_backs``: the backs shown are those named back with at least SURE_BACK; a box the finder is unsure of is one
+# more when it is named back with as much, is as big as they are within a factor of BACK_SIZE (the square root of its
+# area against their median's), covers at most OVERLAP of its area with a tile found (or a surer such box), and its
+# centre lies within ROW of the backs' widths of a tile found or of a box taken so (a row of face-down kongs, each
+# box beside the next)
+SURE_BACK, BACK_SIZE, OVERLAP, ROW = 0.9, 1.33, 0.3, 1.6
+# ... looked for only where the finder was unsure of the backs it found (their median confidence below DOUBTED_BACKS):
+# of 58 photos showing backs (the dr_58 set's, the held-out style's hands, tables), those where backs were missed and
+# taken so showed 0.32 to 0.56, the others but one (0.598) 0.6 or more
+DOUBTED_BACKS = 0.6
 
 
 def tops(crops: np.ndarray) -> np.ndarray:
@@ -180,6 +196,98 @@ def _kong_ends(near: np.ndarray, named: np.ndarray, white_backs: np.ndarray) -> 
     return out
 
 
+def shown_backs(p: np.ndarray) -> np.ndarray:
+    """Which tiles of a photo (its names ``p``, N x names) show a back surely (SURE_BACK)."""
+    return (p.argmax(1) == BACK) & (p.max(1) >= SURE_BACK)
+
+
+def backs_to_look_for(p: np.ndarray, crops: np.ndarray, conf: np.ndarray) -> np.ndarray | None:
+    """The colour of the set's backs (3,) where the finder may have missed some, from a photo's names ``p`` (N,
+    names), its tiles cut straight (N, 3, S, S) and the finder's confidences (N,): the median of the tops of the tiles
+    named back surely (``shown_backs``), when two of them are of one colour (``_pair``) that is not the colour of the
+    faces named surely (white backs are not told from white faces by colour), and the finder doubted them (their
+    median confidence below DOUBTED_BACKS); None otherwise."""
+    backs, faces = shown_backs(p), (p.argmax(1) != BACK) & (p.max(1) >= SURE_FACE)
+    if backs.sum() < 2 or faces.sum() < 2 or np.median(conf[backs]) >= DOUBTED_BACKS:
+        return None
+    shown = tops(crops[backs])
+    if not _pair(shown):
+        return None
+    colour = np.median(shown, axis=0)
+    return colour if colours(colour[None], ground(crops[faces]))[1][0] else None
+
+
+def unsure_boxes(found: np.ndarray, p: np.ndarray, boxes: np.ndarray, conf: np.ndarray) -> np.ndarray:
+    """Of ``boxes`` (M, 4) the finder is unsure of (``conf``, M), the indices of those that may be a back it missed:
+    as big as the backs shown (the tiles ``found``, N x 4, named back surely by ``p``; the square root of the area)
+    within a factor of BACK_SIZE, and covering at most OVERLAP of their area with a tile found or a surer box so taken.
+
+    >>> found, p = np.array([[0.0, 0, 60, 80], [-60, 0, 0, 80]]), np.eye(BACK + 1)[[BACK, BACK]]
+    >>> boxes = np.array([[61.0, 0, 121, 80], [70, 0, 130, 80], [0, 90, 10, 100], [30, 0, 90, 80]])
+    >>> unsure_boxes(found, p, boxes, np.array([0.2, 0.15, 0.2, 0.25])).tolist()
+    [0]
+    """
+    backs = found[shown_backs(p)]
+    side = float(np.median(_sides(backs))) if len(backs) else 0.0
+    sides = _sides(boxes) / max(side, 1e-6)
+    kept, out = found.reshape(-1, 4), []
+    for i in np.argsort(-conf, kind="stable"):
+        if 1 / BACK_SIZE < sides[i] < BACK_SIZE and (len(kept) == 0 or _covered(boxes[i], kept).max() <= OVERLAP):
+            out.append(int(i))
+            kept = np.concatenate([kept, boxes[i:i + 1]])
+    return np.array(out, int)
+
+
+def missed_backs(found: np.ndarray, p: np.ndarray, widths: np.ndarray, boxes: np.ndarray, q: np.ndarray,
+                 box_tops: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Which of ``boxes`` (M, 4, ``unsure_boxes``'), named ``q`` (M, names), with tops ``box_tops`` (M, 3), are
+    backs the finder missed: named back surely (SURE_BACK), of the set's ``colour`` (``backs_to_look_for``), and
+    in a row with the tiles ``found`` (N, 4, named ``p``; their faces' ``widths``, N): a box's centre lies within
+    ROW times the backs' median width of a tile found, or of a box taken so (a row of backs, one beside the next).
+
+    >>> found, p = np.array([[0.0, 0, 60, 80], [60, 0, 120, 80]]), np.eye(BACK + 1)[[BACK, BACK]]
+    >>> boxes = np.array([[120.0, 0, 180, 80], [180, 0, 240, 80], [400, 0, 460, 80], [240, 0, 300, 80]])
+    >>> q = np.eye(BACK + 1)[[BACK, BACK, BACK, 3]]; purple = np.array([0.4, 0.2, 0.5])
+    >>> missed_backs(found, p, np.full(2, 60.0), boxes, q, np.tile(purple, (4, 1)), purple).tolist()
+    [True, True, False, False]
+    """
+    backs = shown_backs(p)
+    width = float(np.median(widths[backs])) if backs.any() else 0.0
+    ok = (q.argmax(1) == BACK) & (q.max(1) >= SURE_BACK) & _alike(box_tops, colour[None])[:, 0]
+    centres, near = _centres(boxes), _centres(found)
+    taken = np.zeros(len(boxes), bool)
+    while len(near):
+        new = ok & ~taken & (np.linalg.norm(centres[:, None] - near[None], axis=2).min(1) < ROW * width)
+        if not new.any():
+            break
+        taken |= new
+        near = centres[new]  # the next boxes of the row lie beside these
+    return taken
+
+
+def _centres(boxes: np.ndarray) -> np.ndarray:
+    return (boxes[:, :2] + boxes[:, 2:]) / 2
+
+
+def _sides(boxes: np.ndarray) -> np.ndarray:
+    """The square root of each box's area (N, 4 -> N)."""
+    return np.sqrt(np.prod(np.maximum(boxes[:, 2:] - boxes[:, :2], 0), axis=1))
+
+
+def _covered(box: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The share of ``box``'s area (4,) that each of ``others`` (N, 4) covers."""
+    lo, hi = np.maximum(box[:2], others[:, :2]), np.minimum(box[2:], others[:, 2:])
+    area = max(float(np.prod(np.maximum(box[2:] - box[:2], 0))), 1e-6)
+    return np.prod(np.clip(hi - lo, 0, None), axis=1) / area
+
+
+def _alike(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M): whether colours ``a`` (N, 3) and ``b`` (M, 3) are one colour under some light."""
+    la, lb = np.maximum(a.sum(1), 1e-6), np.maximum(b.sum(1), 1e-6)
+    return (np.abs(_chroma(a)[:, None] - _chroma(b)[None]).max(2) < WHITE_CHROMA) & (
+        np.abs(np.log(la[:, None] / lb[None])) < np.log(LIGHT))
+
+
 def _pair(tops: np.ndarray) -> bool:
     """Whether two of ``tops`` (N, 3) are of one colour (a set shows its backs two or four at a time, a kong's; one
     box read as a back may be something else on the table): their channels' shares within WHITE_CHROMA of each other,
@@ -188,9 +296,7 @@ def _pair(tops: np.ndarray) -> bool:
     >>> _pair(np.array([[0.2, 0.5, 0.3], [0.9, 0.3, 0.3], [0.25, 0.6, 0.35]])), _pair(np.array([[0.2, 0.5, 0.3]]))
     (True, False)
     """
-    chroma, light = _chroma(tops), np.maximum(tops.sum(1), 1e-6)
-    near = (np.abs(chroma[:, None] - chroma[None]).max(2) < WHITE_CHROMA) & (
-        np.abs(np.log(light[:, None] / light[None])) < np.log(LIGHT))
+    near = _alike(tops, tops)
     np.fill_diagonal(near, False)
     return bool(near.any())
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.agreement import agree
-from vision.backs import coloured_backs, kong_backs
+from vision.backs import backs_to_look_for, coloured_backs, kong_backs, missed_backs, tops, unsure_boxes
 from vision.captions import CaptionReader
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
@@ -171,6 +171,11 @@ class DetectorConfig:
     # (``vision/backs.py``): in a set whose backs are white, the fine-tuned classifiers of ``mjscore train`` read them
     # as its blank white dragon (bench/learn.py's dr_58, 60 hands: 10 of 13 backs read 5z were such ends)
     kong_backs: bool = True
+    # a box the finder gives this much or more, but less than ``conf``, is a back it missed where the photo shows its
+    # set's backs and the box is one more of them (``missed_backs`` in ``vision/backs.py``; 0: never). Face-down kongs
+    # on a red-and-green check (``bench.learn``'s dr_58, purple backs) are boxed at 0.11 to 0.28 and named back at
+    # 0.99; a second look is taken for them only on photos that show two backs or more
+    unsure_backs: float = 0.1
 
     def __post_init__(self) -> None:
         if self.turns not in (1, 2, 3, 4):
@@ -281,7 +286,7 @@ class TileDetector:
         """``find``'s looks at ``rgb`` as it lies."""
         c = self.config
         h, w = rgb.shape[:2]
-        size = min(c.first_imgsz, max(c.imgsz, h, w))  # a small photo enlarged shows nothing more
+        size = self._first_size(rgb)
         first = self._predict(rgb, size, self._finder)
         if size != c.imgsz and _close(first[0], CLOSE_HINT * max(h, w)):
             size, first = c.imgsz, None  # perhaps a close-up: seen as the close-up rules were measured
@@ -296,6 +301,12 @@ class TileDetector:
                 return self._looks(rgb, self._set_finder, c.imgsz, first)
         return boxes, conf
 
+    def _first_size(self, rgb: np.ndarray) -> int:
+        """The size of the finder's first look at ``rgb``: ``first_imgsz``, or less for a small photo (enlarged, it
+        shows nothing more)."""
+        c = self.config
+        return min(c.first_imgsz, max(c.imgsz, *rgb.shape[:2]))
+
     def _looks(self, rgb: np.ndarray, finder: Finder, size: int,
                first: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``find``'s looks by ``finder``, the first at ``size`` (``first``: that look, when taken already)."""
@@ -306,15 +317,27 @@ class TileDetector:
             far, far_conf = self._close_up(rgb, finder, many_big=len(boxes) >= FEW)
             if len(far) and far_conf.max() >= FAR_SURE and (len(boxes) == 0 or far_conf.mean() > conf.mean()):
                 return far, far_conf
-        if not c.zoom_imgsz or len(boxes) < 3:
+        region = self._region(boxes, rgb.shape, size)
+        if region is None:
             return boxes, conf
+        x0, y0, x1, y1 = region
+        boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
+        return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
+
+    def _region(self, boxes: np.ndarray, shape: tuple[int, ...], size: int) -> tuple[int, int, int, int] | None:
+        """The region (x0, y0, x1, y1 px) holding ``boxes``, found by a look at ``size``, with a margin of
+        ``zoom_margin`` tile sizes: looked at again at ``zoom_imgsz`` when that gives its tiles ``zoom_gain`` times
+        the pixels (None: not)."""
+        c = self.config
+        if not c.zoom_imgsz or len(boxes) < 3:
+            return None
+        h, w = shape[:2]
         pad = c.zoom_margin * _side(boxes)
         x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
         x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
         if c.zoom_imgsz * max(h, w) < c.zoom_gain * size * max(x1 - x0, y1 - y0):  # the region fills the photo
-            return boxes, conf
-        boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
-        return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
+            return None
+        return x0, y0, x1, y1
 
     def _close_up(self, rgb: np.ndarray, finder: Finder, many_big: bool) -> tuple[np.ndarray, np.ndarray]:
         """A close-up seen from further away: ``finder``'s look at it shrunk ``zoom_out`` times; or, when that look
@@ -355,8 +378,14 @@ class TileDetector:
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
         clockwise from the image's up). The boxes are one photo's: its tiles that look alike agree on their names."""
+        p, up, _crops, _tilt = self._named(rgb, boxes)
+        return p, up
+
+    def _named(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``classify``'s names and up directions, with the crops named (N, 3, S, S: each tile cut straight, as it
+        lies) and the tilts they were cut at (N, radians)."""
         if len(boxes) == 0:
-            return np.zeros((0, len(NAMES))), np.zeros((0, 4))
+            return np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)), np.zeros(0)
         c = self.config
         tilt = tilts(rgb, boxes) if c.straighten else np.zeros(len(boxes))  # (untilted: each box cut as it lies)
         x = _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt))
@@ -395,7 +424,7 @@ class TileDetector:
                 p = coloured_backs(p, x, centres, widths)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
-        return p, up
+        return p, up, x, tilt
 
     def _read(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
               p: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -465,11 +494,43 @@ class TileDetector:
             tiles.append(np.rot90(crop, int(turn) + 2 * flip)[:, cut:CAPTION_SIDE - cut])
         return self._captions.flowers(tiles, both=~sure)
 
+    def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: tuple[np.ndarray, ...]
+                      ) -> tuple[np.ndarray, ...]:
+        """``boxes``, ``conf`` and their names and up directions (``named``: ``_named``'s), with the backs the finder
+        was unsure of (``unsure_backs`` to ``conf``), where the photo shows its set's backs and the finder doubted
+        those it found (``backs_to_look_for`` and ``missed_backs`` in ``vision/backs.py``). The finder looks again,
+        down to ``unsure_backs``, as ``find`` looked: at the region holding the tiles where that gains, else at the
+        whole photo."""
+        c = self.config
+        p, up, crops, tilt = named
+        colour = backs_to_look_for(p, crops, conf)
+        if colour is None:
+            return boxes, conf, p, up
+        size = self._first_size(rgb)
+        region = self._region(boxes, rgb.shape, size)
+        if region is None:
+            low, low_conf = self._finder.boxes(rgb, size, c.unsure_backs, c.iou, c.max_det)
+        else:
+            x0, y0, x1, y1 = region
+            low, low_conf = self._finder.boxes(rgb[y0:y1, x0:x1], c.zoom_imgsz, c.unsure_backs, c.iou, c.max_det)
+            low = low + np.array([x0, y0, x0, y0], np.float64)
+        unsure = np.flatnonzero(low_conf < c.conf)
+        pick = unsure[unsure_boxes(boxes, p, low[unsure], low_conf[unsure])]
+        if len(pick) == 0:
+            return boxes, conf, p, up
+        q, q_up, q_crops, _ = self._named(rgb, low[pick])
+        take = missed_backs(boxes, p, tile_sides(boxes, tilt).min(1), low[pick], q, tops(q_crops), colour)
+        return (np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]]),
+                np.concatenate([p, q[take]]), np.concatenate([up, q_up[take]]))
+
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
-        probs, up = self.classify(rgb, boxes)
+        named = self._named(rgb, boxes)
+        probs, up = named[:2]
+        if self.config.unsure_backs:
+            boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)
         side, side_p = _sideways(probs.argmax(1), up)
         out = []
         for b, c, p, s, sp in zip(boxes / scale, conf, probs, side, side_p, strict=True):

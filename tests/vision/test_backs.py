@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from vision.backs import BACK, WHITE, coloured_backs, kong_backs
 from vision.names import CLASS_ID
@@ -148,3 +149,83 @@ def test_a_white_dragon_ending_a_row_of_four_round_a_pair_is_a_kongs_back(row: s
     assert [list(CLASS_ID)[k] for k in out.argmax(1)] == [*read.split(), "5z"]
     changed = out.argmax(1) != lone.argmax(1)
     assert np.allclose(out[changed][:, [BACK, WHITE]], lone[changed][:, [WHITE, BACK]])  # the two swapped
+
+
+# ------------------------------------------------------------------------------------ backs the finder missed ----
+PURPLE = (0.45, 0.2, 0.55)
+
+
+class _Finder:
+    """A finder's stand-in on a row of tiles: boxes (y 100 to 180, 60 px wide unless said) and confidences, those
+    above the ``conf`` asked."""
+
+    def __init__(self, tiles: list[tuple]) -> None:
+        self.tiles, self.asked = tiles, []  # (x0 of the box, confidence[, width])
+
+    def boxes(self, rgb: np.ndarray, imgsz: int, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, ...]:
+        self.asked.append(conf)
+        kept = [(x, c, *w) for x, c, *w in self.tiles if c > conf]
+        return (np.array([[x, 100.0, x + (w or [60])[0], 180] for x, _, *w in kept]).reshape(-1, 4),
+                np.array([c for _, c, *_ in kept]))
+
+
+class _ByColour:
+    """A classifier's stand-in: a crop whose middle is purple is a back, any other a 1m; all upright."""
+
+    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        x = feeds["crops"]
+        s = x.shape[-1]
+        purple = x[:, 0, s // 2, s // 2] < 0.6
+        logits = np.full((len(x), len(CLASS_ID)), -9.0)
+        logits[purple, BACK], logits[~purple, CLASS_ID["1m"]] = 9.0, 9.0
+        return [logits, np.tile([9.0, 0, 0, 0], (len(x), 1)), np.eye(len(x), 16, dtype=np.float32)]
+
+
+def _photo(colours: dict[float, tuple]) -> Image.Image:
+    """A grey-green table 900 x 300 px with a tile 60 px wide of each colour at x (y 100 to 180)."""
+    rgb = np.full((300, 900, 3), (60, 90, 60), np.uint8)
+    for x, colour in colours.items():
+        rgb[100:180, int(x):int(x) + 60] = np.array(colour) * 255
+    return Image.fromarray(rgb)
+
+
+def _detect(tiles: list[tuple], colours: dict[float, tuple], floor: float = 0.1) -> tuple[list, list]:
+    from vision.detector import DetectorConfig, TileDetector
+
+    finder = _Finder(tiles)
+    det = TileDetector.from_parts(_ByColour(), crop=64, finder=finder, config=DetectorConfig(
+        first_imgsz=416, zoom_imgsz=0, zoom_out=0, turn_at=0, turns=1, unsure_backs=floor))
+    return [(d.label, d.box[0]) for d in det.detect(_photo(colours))], finder.asked
+
+
+def test_a_back_the_finder_is_unsure_of_is_kept_where_it_is_one_more_of_the_sets_backs() -> None:
+    # 1m 1m 1m, then a concealed kong face down: the finder sure of two of its backs only; a purple thing far off,
+    # and a face, both unsure
+    colours = {0: IVORY, 60: IVORY, 120: IVORY, 200: PURPLE, 260: PURPLE, 320: PURPLE, 380: PURPLE, 800: PURPLE,
+               500: IVORY}
+    tiles = [(0, 0.9), (60, 0.9), (120, 0.9), (200, 0.2), (260, 0.5), (320, 0.4), (380, 0.12), (800, 0.2),
+             (500, 0.2)]
+    read, asked = _detect(tiles, colours)
+    assert read == [("1m", 0), ("1m", 60), ("1m", 120), ("back", 200), ("back", 260), ("back", 320), ("back", 380)]
+    assert asked == [0.3, 0.1]  # the first look, then the look again down to 0.1
+    read, asked = _detect(tiles, colours, floor=0.0)  # never
+    assert [x for _, x in read] == [0, 60, 120, 260, 320] and asked == [0.3]
+    # the finder sure of the backs it found (their median 0.6 or more): not looked at again
+    read, asked = _detect([(x, 0.6 if x in (260, 320) else c) for x, c in tiles], colours)
+    assert [x for _, x in read] == [0, 60, 120, 260, 320] and asked == [0.3]
+
+
+def test_no_back_is_taken_where_the_photo_does_not_show_its_sets_backs() -> None:
+    row = {0: IVORY, 60: IVORY, 120: IVORY, 200: PURPLE, 260: PURPLE, 320: PURPLE}
+    # one back only: not looked at again
+    read, asked = _detect([(0, 0.9), (60, 0.9), (120, 0.9), (200, 0.2), (260, 0.4), (320, 0.2)], row)
+    assert [x for _, x in read] == [0, 60, 120, 260] and asked == [0.3]
+    # backs as white as the faces (white, like a blank white dragon, by colour): not taken
+    white = {**row, 200: WHITE_BACK, 260: WHITE_BACK, 320: WHITE_BACK}
+    read, _ = _detect([(0, 0.9), (60, 0.9), (120, 0.9), (200, 0.2), (260, 0.4), (320, 0.4)], white)
+    assert [x for _, x in read] == [0, 60, 120, 260, 320]
+    # an unsure box half over a tile found, or over two tiles: not taken
+    sure = [(0, 0.9), (60, 0.9), (120, 0.9), (200, 0.4), (260, 0.4)]
+    for unsure in ((230, 0.2), (320, 0.2, 120)):
+        read, _ = _detect([*sure, unsure], {**row, 380: PURPLE})
+        assert [x for _, x in read] == [0, 60, 120, 200, 260]
