@@ -10,7 +10,9 @@
 5. measure: the guard (``training/guard.py``): the shipped detector and the one with each fine-tuned network in its
    place read photos not trained on (the dataset's held-out photos, replay photos, real photos); a fine-tuned
    network goes into the weights folder only if it reads them no worse, else the shipped one does; every other file
-   of ``models/`` (``vision/weights.py``) is copied. ``after`` is the folder's reading of the held-out photos;
+   of ``models/`` (``vision/weights.py``) is copied. A fine-tuned classifier goes with the looks of the tiles it
+   learnt and the shipped classifier (``vision/learnt.py``): it names the photos of the dataset's set, the shipped
+   one every other photo, and the guard reads so too. ``after`` is the folder's reading of the held-out photos;
    ``card.json`` and ``README.md`` say what was trained, on what, which networks were kept, and the figures.
 
 Each phase is recorded in ``OUT/train/state.json`` as it ends, and the classifier saves a checkpoint every few
@@ -29,7 +31,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +41,10 @@ from training.guard import RULE, Checks, make_checks, read, verdict
 from training.labelled import DatasetError, Labelled, read_dataset
 from training.measure import score_photos
 from training.progress import Bar
+
+if TYPE_CHECKING:
+    from vision.detector import TileDetector
+    from vision.learnt import LearntSet
 
 log = logging.getLogger(__name__)
 
@@ -354,20 +360,23 @@ def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) ->
     checks' photos; each is kept if it reads them no worse than the network it would replace (``guard.verdict``).
     The weights folder written with the networks kept and the rest of ``models/``; the card and its README."""
     from vision.detector import TileDetector
+    from vision.learnt import LEARNT_SET, SHIPPED_CLASSIFIER
     from vision.weights import FILES, load_detector
 
     checks, guard = _checks(run, data, args), dict(run.state["guard"])
     finder = dict(run.state["finder"])
     classifier, tuned = run.work / "tile_classifier.onnx", run.work / "finder_export"
+    learnt = run.work / LEARNT_SET, models / "tile_classifier.onnx"
+    learnt_set(data, TileDetector(models / "tile_finder.onnx", classifier)).save(learnt[0])
     shipped = {"counts": guard["shipped"], "held_out": run.state["before"]}
     with Bar(len(checks) * (1 + bool(finder.get("tuned"))), "checking the new networks") as b:
-        new = read(TileDetector(models / "tile_finder.onnx", classifier).detect, checks, b.update)
+        new = read(TileDetector(models / "tile_finder.onnx", classifier, learnt=learnt).detect, checks, b.update)
         guard["classifier"], keep, guard["classifier_worse"] = new["counts"], *verdict(shipped, new)
         guard["kept"] = {"classifier": keep or args.no_guard}
         base = new if guard["kept"]["classifier"] else shipped
         if finder.get("tuned"):
-            use = classifier if guard["kept"]["classifier"] else models / "tile_classifier.onnx"
-            new = read(TileDetector(tuned / "tile_finder.onnx", use).detect, checks, b.update)
+            use = (classifier, learnt) if guard["kept"]["classifier"] else (models / "tile_classifier.onnx", None)
+            new = read(TileDetector(tuned / "tile_finder.onnx", use[0], learnt=use[1]).detect, checks, b.update)
             guard["finder"], keep, guard["finder_worse"] = new["counts"], *verdict(base, new)
             guard["kept"]["finder"] = keep or args.no_guard
             base = new if guard["kept"]["finder"] else base
@@ -378,6 +387,11 @@ def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) ->
         shutil.copyfile(src, run.out / name)
     if finder["kept"]:
         shutil.copyfile(tuned / "tile_finder.pt", run.out / "tile_finder.pt")
+    for src, name in zip(learnt, (LEARNT_SET, SHIPPED_CLASSIFIER), strict=True):
+        if guard["kept"]["classifier"]:
+            shutil.copyfile(src, run.out / name)
+        else:
+            (run.out / name).unlink(missing_ok=True)
     for what, kept in guard["kept"].items():
         log.info(f"guard: the fine-tuned {what} {'kept' if kept else 'read worse: the shipped one kept'}")
     run.done("measure", after=base["held_out"], guard=guard, finder=finder)
@@ -385,6 +399,19 @@ def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) ->
     (run.out / "card.json").write_text(json.dumps(card, indent=1))
     (run.out / "README.md").write_text(readme(card))
     load_detector(run.out)  # the folder loads
+
+
+def learnt_set(data: Labelled, det: TileDetector) -> LearntSet:
+    """The learnt set (``vision.learnt.LearntSet``) of the dataset's train photos: the looks of their labelled
+    tiles by the fine-tuned classifier of ``det`` (a ``TileDetector``)."""
+    from vision.image import load_image
+    from vision.learnt import LearntSet
+
+    looks = []
+    for photo in data.split("train"):
+        rgb, scale = load_image(photo.image, det.config.work_side)
+        looks.append(det.looks(rgb, np.array([t.box for t in photo.tiles], np.float64).reshape(-1, 4) * scale))
+    return LearntSet.of(np.concatenate(looks))
 
 
 # ---------------------------------------------------------------------------------------------------- card ----
@@ -396,12 +423,16 @@ def make_card(state: dict, out: Path) -> dict:
     finder, kept = state["finder"], state["guard"]["kept"]
     worse = "copied from the shipped models/ (the fine-tuned one read worse)"
     trained = {"tile_classifier.onnx": "fine-tuned (int8)" if kept["classifier"] else worse}
+    if kept["classifier"]:  # (vision/learnt.py)
+        trained |= {"learnt_set.npz": "the looks of the train photos' tiles: a photo showing them is named by the "
+                                      "fine-tuned classifier",
+                    "shipped_classifier.onnx": "copied from the shipped models/: names the photos of other sets"}
     if finder.get("tuned"):
         trained["tile_finder.onnx"] = "fine-tuned" if finder["kept"] else worse
     return {
         "names": list(NAMES),
         "dataset": state["dataset"],
-        "files": {name: trained.get(name, "copied from the shipped models/") for name in FILES},
+        "files": {name: trained.get(name, "copied from the shipped models/") for name in (*FILES, *trained)},
         "classifier": state["classifier"],
         "finder": finder,
         "guard": state["guard"],

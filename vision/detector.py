@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.finder import Finder
 from vision.image import ImageInput, load_image
+from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading
 
@@ -176,6 +178,13 @@ class DetectorConfig:
     # on a red-and-green check (``bench.learn``'s dr_58, purple backs) are boxed at 0.11 to 0.28 and named back at
     # 0.99; a second look is taken for them only on photos that show two backs or more
     unsure_backs: float = 0.1
+    # with a learnt set (``vision/learnt.py``), a photo is named by the fine-tuned classifier when this share of its
+    # tiles at least have a look within this cosine of a learnt tile's, else by the shipped one. On bench.learn's
+    # dr_58 (run 8's classifier): 120 of 122 of its photos' namings took the fine-tuned one, 3 of 62 of the held-out
+    # style's, 37 of 212 real photos (one tile each) in a scene; the set read 0.9847 as with the fine-tuned one alone,
+    # the held-out style and the real photos as shipped (0.9973, 0.9623); 0.85 and 0.7 read alike
+    learnt_alike: float = 0.9
+    learnt_share: float = 0.6
 
     def __post_init__(self) -> None:
         if self.turns not in (1, 2, 3, 4):
@@ -189,16 +198,31 @@ class DetectorConfig:
             raise ValueError(msg)
 
 
+class Named(NamedTuple):
+    """A photo's tiles named (``TileDetector._named``): the names' probabilities (N, 43), the up directions' (N, 4),
+    the crops named (N, 3, S, S: each tile cut straight, as it lies), the tilts they were cut at (N, radians), and
+    the classifier that named them."""
+
+    p: np.ndarray
+    up: np.ndarray
+    crops: np.ndarray
+    tilt: np.ndarray
+    classifier: object
+
+
 class TileDetector:
     """Find and name every tile of a photo: ``TileDetector(finder, classifier).detect(photo)``."""
 
     def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
                  config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
-                 set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS) -> None:
+                 set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS,
+                 learnt: tuple[Path, Path] | None = None) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
         ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
-        ``captions``: the flowers' caption reader, read after them (None: none)."""
-        for p in (finder, classifier, *readers, *(extra for extra in (set_finder, captions) if extra)):
+        ``captions``: the flowers' caption reader, read after them (None: none); ``learnt``: the learnt set of a
+        fine-tuned ``classifier`` and the classifier that names the photos of other sets (``vision/learnt.py``;
+        None: ``classifier`` names every photo)."""
+        for p in (finder, classifier, *readers, *(extra for extra in (set_finder, captions) if extra), *(learnt or ())):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
@@ -221,33 +245,33 @@ class TileDetector:
         naming.add_session_config_entry("session.intra_op.allow_spinning", "0")
         one = ort.SessionOptions()
         one.intra_op_num_threads = 1
-        self._classifier = _session(classifier, naming)
-        if [o.name for o in self._classifier.get_outputs()] != ["tile", "up", "look"]:
-            msg = (f"{classifier} is no tile classifier of this version: its outputs are "
-                   f"{[o.name for o in self._classifier.get_outputs()]}, detection reads tile, up and look "
-                   f"(export it again: python -m training ship --classifier-run RUN)")
-            raise ModelNotFoundError(msg)
-        classes = self._classifier.get_outputs()[0].shape[-1]
-        if classes != len(NAMES):
-            msg = f"{classifier} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
-            raise ModelNotFoundError(msg)
+        self._classifier = _classifier_session(classifier, naming)
         self._crop = crop_side(self._classifier)
+        self._learnt, self._shipped = None, None
+        if learnt is not None:
+            self._shipped = _classifier_session(learnt[1], naming)
+            if crop_side(self._shipped) != self._crop:
+                msg = f"{learnt[1]} names crops of {crop_side(self._shipped)} px, {classifier} of {self._crop}"
+                raise ModelNotFoundError(msg)
+            self._learnt = LearntSet.load(learnt[0], self._classifier.get_outputs()[2].shape[-1])
         self._readers = [Reader.load(_session(r, naming), r) for r in readers]
         self._captions = CaptionReader(_session(captions, one), captions) if captions else None
 
     @classmethod
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
                    captions: CaptionReader | None = None, finder: object = None, set_finder: object = None,
-                   config: DetectorConfig | None = None) -> TileDetector:
+                   config: DetectorConfig | None = None, learnt: LearntSet | None = None,
+                   shipped: object = None) -> TileDetector:
         """A detector from networks already loaded, or from stand-ins with their methods (to try one part without
         weights): ``classifier`` answers ``run(outputs, {"crops": x})`` as an ONNX Runtime session does, for crops of
         ``crop`` pixels; ``finder`` and ``set_finder`` answer ``boxes(rgb, imgsz, conf, iou, max_det)`` as
         ``vision.finder.Finder`` does; ``readers`` and ``captions`` as ``Reader.load`` and ``CaptionReader`` make
-        them."""
+        them; ``learnt`` and ``shipped``: a learnt set and the classifier of the photos of other sets."""
         det = cls.__new__(cls)
         det.config = config or DetectorConfig()
         det._finder, det._set_finder = finder, set_finder
         det._classifier, det._crop = classifier, crop
+        det._learnt, det._shipped = learnt, shipped
         det._readers, det._captions = list(readers), captions
         return det
 
@@ -378,38 +402,36 @@ class TileDetector:
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
         clockwise from the image's up). The boxes are one photo's: its tiles that look alike agree on their names."""
-        p, up, _crops, _tilt = self._named(rgb, boxes)
-        return p, up
+        named = self._named(rgb, boxes)
+        return named.p, named.up
 
-    def _named(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, ...]:
-        """``classify``'s names and up directions, with the crops named (N, 3, S, S: each tile cut straight, as it
-        lies) and the tilts they were cut at (N, radians)."""
+    def looks(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The looks (N, F) of the tiles at ``boxes`` by the classifier: its features of each crop cut straight and
+        turned upright, as the tiles of a photo compare them (``vision/agreement.py``) and a learnt set keeps them
+        (``vision/learnt.py``)."""
         if len(boxes) == 0:
-            return np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)), np.zeros(0)
+            return np.zeros((0, self._classifier.get_outputs()[2].shape[-1]), np.float32)
+        tilt = tilts(rgb, boxes) if self.config.straighten else np.zeros(len(boxes))
+        return self._looked_at(_network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), self._classifier)[2]
+
+    def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None) -> Named:
+        """``classify``'s names and up directions, with the crops named and the tilts they were cut at, by
+        ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
+        set, else the shipped one: ``vision/learnt.py``)."""
+        if len(boxes) == 0:
+            return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
+                         np.zeros(0), classifier or self._classifier)
         c = self.config
         tilt = tilts(rgb, boxes) if c.straighten else np.zeros(len(boxes))  # (untilted: each box cut as it lies)
         x = _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt))
-        logits, up, look = self._classifier.run(None, {"crops": x})
-        p, up = _softmax(logits), _softmax(up)
-        upright = up.argmax(1)  # quarter turns that make each crop upright
-        again = np.flatnonzero(p.max(1) < c.turn_sure) if c.turns > 1 else np.zeros(0, int)
-        # one more batch: the crops named unsurely seen turned (``_more_turns``), their names' probabilities then
-        # averaged; and the crops not yet seen upright, turned upright for their look only
-        sure_up = up.max(1) >= c.upright_sure
-        views = [(int(i), k) for i in again for k in _more_turns(c.turns, int(upright[i]) if sure_up[i] else 0)]
-        named = len(views)
-        if c.alike < 1.0:  # looks are compared (``vision/agreement.py``)
-            seen = set(views)
-            views += [(int(i), int(k)) for i, k in enumerate(upright) if k and (i, int(k)) not in seen]
-        if views:
-            crops, turns = zip(*views, strict=True)
-            logits2, _, look2 = self._classifier.run(None, {"crops": _turned(x[list(crops)], turns)})
-            if named:
-                np.add.at(p, list(crops[:named]), _softmax(logits2[:named]))
-                p[again] /= c.turns
-            for (i, k), v in zip(views, look2, strict=True):
-                if k == upright[i]:
-                    look[i] = v
+        if classifier is None:
+            classifier = self._classifier
+            p, up, look = self._looked_at(x, classifier)
+            if self._learnt is not None and not self._learnt.shows(look, c.learnt_alike, c.learnt_share):
+                classifier = self._shipped
+                p, up, look = self._looked_at(x, classifier)
+        else:
+            p, up, look = self._looked_at(x, classifier)
         half = np.full(len(p), np.nan)  # the flower reader's probability that a crop turned upright is upside down
         for reader in self._readers:
             p, upside = self._read(reader, rgb, boxes, tilt, x, p, up)
@@ -424,7 +446,34 @@ class TileDetector:
                 p = coloured_backs(p, x, centres, widths)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
-        return p, up, x, tilt
+        return Named(p, up, x, tilt, classifier)
+
+    def _looked_at(self, x: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The crops ``x`` (N, 3, S, S) named by ``classifier``: the names' probabilities (N, 43), the up directions'
+        (N, 4) and the looks of the crops turned upright (N, F)."""
+        c = self.config
+        logits, up, look = classifier.run(None, {"crops": x})
+        p, up = _softmax(logits), _softmax(up)
+        upright = up.argmax(1)  # quarter turns that make each crop upright
+        again = np.flatnonzero(p.max(1) < c.turn_sure) if c.turns > 1 else np.zeros(0, int)
+        # one more batch: the crops named unsurely seen turned (``_more_turns``), their names' probabilities then
+        # averaged; and the crops not yet seen upright, turned upright for their look only
+        sure_up = up.max(1) >= c.upright_sure
+        views = [(int(i), k) for i in again for k in _more_turns(c.turns, int(upright[i]) if sure_up[i] else 0)]
+        named = len(views)
+        if c.alike < 1.0:  # looks are compared (``vision/agreement.py``)
+            seen = set(views)
+            views += [(int(i), int(k)) for i, k in enumerate(upright) if k and (i, int(k)) not in seen]
+        if views:
+            crops, turns = zip(*views, strict=True)
+            logits2, _, look2 = classifier.run(None, {"crops": _turned(x[list(crops)], turns)})
+            if named:
+                np.add.at(p, list(crops[:named]), _softmax(logits2[:named]))
+                p[again] /= c.turns
+            for (i, k), v in zip(views, look2, strict=True):
+                if k == upright[i]:
+                    look[i] = v
+        return p, up, look
 
     def _read(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
               p: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -494,15 +543,15 @@ class TileDetector:
             tiles.append(np.rot90(crop, int(turn) + 2 * flip)[:, cut:CAPTION_SIDE - cut])
         return self._captions.flowers(tiles, both=~sure)
 
-    def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: tuple[np.ndarray, ...]
+    def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                       ) -> tuple[np.ndarray, ...]:
-        """``boxes``, ``conf`` and their names and up directions (``named``: ``_named``'s), with the backs the finder
+        """``boxes``, ``conf`` and their names and up directions (``named``), with the backs the finder
         was unsure of (``unsure_backs`` to ``conf``), where the photo shows its set's backs and the finder doubted
         those it found (``backs_to_look_for`` and ``missed_backs`` in ``vision/backs.py``). The finder looks again,
         down to ``unsure_backs``, as ``find`` looked: at the region holding the tiles where that gains, else at the
         whole photo."""
         c = self.config
-        p, up, crops, tilt = named
+        p, up, crops, tilt = named.p, named.up, named.crops, named.tilt
         colour = backs_to_look_for(p, crops, conf)
         if colour is None:
             return boxes, conf, p, up
@@ -518,17 +567,17 @@ class TileDetector:
         pick = unsure[unsure_boxes(boxes, p, low[unsure], low_conf[unsure])]
         if len(pick) == 0:
             return boxes, conf, p, up
-        q, q_up, q_crops, _ = self._named(rgb, low[pick])
-        take = missed_backs(boxes, p, tile_sides(boxes, tilt).min(1), low[pick], q, tops(q_crops), colour)
+        q = self._named(rgb, low[pick], named.classifier)  # named as the photo's tiles were
+        take = missed_backs(boxes, p, tile_sides(boxes, tilt).min(1), low[pick], q.p, tops(q.crops), colour)
         return (np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]]),
-                np.concatenate([p, q[take]]), np.concatenate([up, q_up[take]]))
+                np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
         named = self._named(rgb, boxes)
-        probs, up = named[:2]
+        probs, up = named.p, named.up
         if self.config.unsure_backs:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)
         side, side_p = _sideways(probs.argmax(1), up)
@@ -582,6 +631,21 @@ def _session(path: Path, options: object) -> object:
     except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail ...) derive from Exception only
         msg = f"{path} is no ONNX model ONNX Runtime can load: {exc}"
         raise ModelNotFoundError(msg) from exc
+
+
+def _classifier_session(path: Path, options: object) -> object:
+    """The tile classifier at ``path`` in ONNX Runtime, checked: its outputs (tile, up, look) and its classes."""
+    session = _session(path, options)
+    if [o.name for o in session.get_outputs()] != ["tile", "up", "look"]:
+        msg = (f"{path} is no tile classifier of this version: its outputs are "
+               f"{[o.name for o in session.get_outputs()]}, detection reads tile, up and look "
+               f"(export it again: python -m training ship --classifier-run RUN)")
+        raise ModelNotFoundError(msg)
+    classes = session.get_outputs()[0].shape[-1]
+    if classes != len(NAMES):
+        msg = f"{path} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
+        raise ModelNotFoundError(msg)
+    return session
 
 
 def _close(boxes: np.ndarray, big: float) -> bool:

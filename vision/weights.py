@@ -1,7 +1,9 @@
 """A weights folder: the detector's networks under the file names ``models/`` gives them, so that a set of weights
 is used by naming its folder (``mjscore PHOTO --weights DIR``, ``MJ_WEIGHTS=DIR`` for the service). ``models/``
 is the shipped one; ``mjscore train`` writes others (every file, the ones it did not train copied), with a
-``card.json`` saying what was trained, on what, and how it read before and after.
+``card.json`` saying what was trained, on what, and how it read before and after. A folder whose classifier was
+fine-tuned on one tile set also holds that set's looks and the shipped classifier (``vision/learnt.py``): the
+fine-tuned classifier names the photos of that set, the shipped one every other photo.
 
 A folder is checked before any network loads: every file there, and the card's class names, when it has a card,
 those of ``vision.names``; the networks themselves are checked as they load (``TileDetector``).
@@ -24,6 +26,7 @@ from vision.detector import (
     TileDetector,
 )
 from vision.errors import ModelNotFoundError
+from vision.learnt import LEARNT_SET, SHIPPED_CLASSIFIER
 from vision.names import NAMES
 
 CARD = "card.json"
@@ -41,6 +44,7 @@ class Weights:
     classifier: Path
     readers: tuple[Path, ...]
     captions: Path
+    learnt: tuple[Path, Path] | None = None  # a learnt set and the shipped classifier (``vision/learnt.py``)
 
 
 SHIPPED = Weights(MODELS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, READER_WEIGHTS, CAPTION_WEIGHTS)
@@ -59,18 +63,25 @@ def weights_folder(folder: Path | str) -> Weights:
         msg = (f"weights folder {root} lacks {', '.join(missing)}: a weights folder holds {', '.join(FILES)} "
                f"(mjscore train writes them all)")
         raise ModelNotFoundError(msg)
+    learnt = root / LEARNT_SET, root / SHIPPED_CLASSIFIER
+    if learnt[0].is_file() != learnt[1].is_file():
+        have, lack = (learnt[0], learnt[1]) if learnt[0].is_file() else (learnt[1], learnt[0])
+        msg = (f"weights folder {root} holds {have.name} but not {lack.name}: a learnt set and the shipped "
+               f"classifier come together (mjscore train writes both)")
+        raise ModelNotFoundError(msg)
     card = root / CARD
     if card.exists():
         _check_card(card)
     paths = [root / name for name in FILES]
-    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-1]), paths[-1])
+    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-1]), paths[-1],
+                   learnt if learnt[0].is_file() else None)
 
 
 def load_detector(folder: Path | str, config: DetectorConfig | None = None) -> TileDetector:
     """The detector of the weights folder ``folder`` (``models/``, or one ``mjscore train`` wrote), checked first
     by ``weights_folder``: a missing file or other class names raise ``ModelNotFoundError`` naming them."""
     w = weights_folder(folder)
-    return TileDetector(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions)
+    return TileDetector(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions, w.learnt)
 
 
 def _check_card(card: Path) -> None:

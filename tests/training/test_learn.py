@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from api.cli import main
@@ -57,6 +58,13 @@ def test_train_writes_a_weights_folder_with_its_card(trained: tuple[Path, subpro
     for name in FILES:
         if name != "tile_classifier.onnx":
             assert (out / name).read_bytes() == (MODELS / name).read_bytes(), name
+    # the fine-tuned classifier names the photos of the dataset's set, the shipped one the others (vision/learnt.py)
+    assert weights_folder(out).learnt == (out / "learnt_set.npz", out / "shipped_classifier.onnx")
+    assert (out / "shipped_classifier.onnx").read_bytes() == (MODELS / "tile_classifier.onnx").read_bytes()
+    assert card["files"]["learnt_set.npz"].startswith("the looks of the train photos' tiles")
+    looks = np.load(out / "learnt_set.npz")["looks"].astype(np.float32)  # a look per labelled tile, unit vectors
+    assert looks.shape[0] >= card["dataset"]["train"] and looks.shape[1] == 256
+    assert np.linalg.norm(looks, axis=1) == pytest.approx(np.ones(len(looks)), abs=1e-2)
     assert "tiles read right" in done.stdout and "tiles read right" in (out / "README.md").read_text()
     assert "learning the tiles" in done.stderr and "3/3" in done.stderr  # the progress bar
 

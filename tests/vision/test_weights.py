@@ -61,6 +61,24 @@ def test_a_bad_folder_is_refused_naming_what_is_wrong(tmp_path: Path, make, mess
     assert info.value.code == "model_not_found" and str(folder) in str(info.value)
 
 
+def test_a_learnt_set_comes_with_the_shipped_classifier(tmp_path: Path) -> None:
+    import numpy as np
+
+    from vision.learnt import LEARNT_SET, SHIPPED_CLASSIFIER, LearntSet
+
+    folder = shipped_copy(tmp_path / "w")
+    looks = TileDetector().looks(np.full((100, 100, 3), 200, np.uint8), np.array([[20.0, 10, 80, 90]]))
+    LearntSet.of(looks).save(folder / LEARNT_SET)
+    with pytest.raises(ModelNotFoundError, match=f"holds {LEARNT_SET} but not {SHIPPED_CLASSIFIER}"):
+        weights_folder(folder)
+    (folder / SHIPPED_CLASSIFIER).symlink_to(MODELS / "tile_classifier.onnx")
+    assert weights_folder(folder).learnt == (folder / LEARNT_SET, folder / SHIPPED_CLASSIFIER)
+    assert load_detector(folder)._learnt is not None
+    (folder / LEARNT_SET).unlink()
+    with pytest.raises(ModelNotFoundError, match=f"holds {SHIPPED_CLASSIFIER} but not {LEARNT_SET}"):
+        weights_folder(folder)
+
+
 def test_another_network_in_a_files_place_is_refused_as_it_loads(tmp_path: Path) -> None:
     folder = shipped_copy(tmp_path / "w", tile_classifier_onnx="character_reader.onnx")
     with pytest.raises(ModelNotFoundError, match="tile_classifier.onnx is no tile classifier of this version"):
