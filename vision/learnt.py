@@ -1,8 +1,9 @@
 """A learnt set: the classifier ``mjscore train`` fine-tuned on photos of one tile set reads the photos of that set,
 and the shipped classifier every other photo.
 
-A fine-tuned classifier reads its set better and other sets worse (``docs/annotate.md``: a dr_58 set 0.8742 ->
-0.9847, the held-out style 0.9973 -> 0.9882). So the weights folder keeps, beside it, the looks of the tiles it was
+A fine-tuned classifier reads its set better and other sets worse (``docs/annotate.md``: runs 1 to 9 of
+``bench.learn`` read the held-out style 4 to 9 tiles of 1101 worse). So the weights folder keeps, beside it, the
+looks of the tiles it was
 trained on (the classifier's features of each labelled tile cut straight and turned upright, as
 ``vision/agreement.py`` compares them) and the shipped classifier. A photo shows the learnt set when at least
 ``DetectorConfig.learnt_share`` of its tiles have a look within ``learnt_alike`` (cosine) of one of those; it is then
