@@ -176,7 +176,8 @@ class DetectorConfig:
     # a box the finder gives this much or more, but less than ``conf``, is a back it missed where the photo shows its
     # set's backs and the box is one more of them (``missed_backs`` in ``vision/backs.py``; 0: never). Face-down kongs
     # on a red-and-green check (``bench.learn``'s dr_58, purple backs) are boxed at 0.11 to 0.28 and named back at
-    # 0.99; a second look is taken for them only on photos that show two backs or more
+    # 0.99; the finder looks again only where the photo shows two backs or more and it doubted them
+    # (``backs.DOUBTED_BACKS``)
     unsure_backs: float = 0.1
     # with a learnt set (``vision/learnt.py``), a photo is named by the fine-tuned classifier when this share of its
     # tiles at least have a look within this cosine of a learnt tile's, else by the shipped one. On bench.learn's
@@ -412,8 +413,13 @@ class TileDetector:
         (``vision/learnt.py``)."""
         if len(boxes) == 0:
             return np.zeros((0, self._classifier.get_outputs()[2].shape[-1]), np.float32)
+        return self._looked_at(self._cut(rgb, boxes)[0], self._classifier)[2]
+
+    def _cut(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's crops of the tiles at ``boxes`` (N, 3, S, S), each cut straight by its tilt, and the tilts
+        (N, radians; zero when ``straighten`` is off: each box cut as it lies)."""
         tilt = tilts(rgb, boxes) if self.config.straighten else np.zeros(len(boxes))
-        return self._looked_at(_network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), self._classifier)[2]
+        return _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
 
     def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None) -> Named:
         """``classify``'s names and up directions, with the crops named and the tilts they were cut at, by
@@ -423,16 +429,13 @@ class TileDetector:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
         c = self.config
-        tilt = tilts(rgb, boxes) if c.straighten else np.zeros(len(boxes))  # (untilted: each box cut as it lies)
-        x = _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt))
-        if classifier is None:
-            classifier = self._classifier
-            p, up, look = self._looked_at(x, classifier)
-            if self._learnt is not None and not self._learnt.shows(look, c.learnt_alike, c.learnt_share):
-                classifier = self._shipped
-                p, up, look = self._looked_at(x, classifier)
-        else:
-            p, up, look = self._looked_at(x, classifier)
+        x, tilt = self._cut(rgb, boxes)
+        chosen = classifier or self._classifier
+        p, up, look = self._looked_at(x, chosen)
+        if classifier is None and self._learnt is not None and not self._learnt.shows(look, c.learnt_alike,
+                                                                                       c.learnt_share):
+            chosen = self._shipped  # a photo of another set
+            p, up, look = self._looked_at(x, chosen)
         half = np.full(len(p), np.nan)  # the flower reader's probability that a crop turned upright is upside down
         for reader in self._readers:
             p, upside = self._read(reader, rgb, boxes, tilt, x, p, up)
@@ -447,7 +450,7 @@ class TileDetector:
                 p = coloured_backs(p, x, centres, widths)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
-        return Named(p, up, x, tilt, classifier)
+        return Named(p, up, x, tilt, chosen)
 
     def _looked_at(self, x: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The crops ``x`` (N, 3, S, S) named by ``classifier``: the names' probabilities (N, 43), the up directions'
