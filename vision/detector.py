@@ -198,6 +198,12 @@ class DetectorConfig:
         if self.alike_weight < 0.0:
             msg = f"DetectorConfig.alike_weight must be 0 or more, got {self.alike_weight!r}"
             raise ValueError(msg)
+        if not 0.0 <= self.unsure_backs <= self.conf:
+            msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
+            raise ValueError(msg)
+        if not 0.0 <= self.learnt_share <= 1.0:
+            msg = f"DetectorConfig.learnt_share must be 0 to 1, got {self.learnt_share!r}"
+            raise ValueError(msg)
 
 
 class Named(NamedTuple):

@@ -209,6 +209,8 @@ def test_a_back_the_finder_is_unsure_of_is_kept_where_it_is_one_more_of_the_sets
     assert read == [("1m", 0), ("1m", 60), ("1m", 120), ("back", 200), ("back", 260), ("back", 320), ("back", 380)]
     assert asked == [0.3, 0.1]  # the first look, then the look again down to 0.1
     read, asked = _detect(tiles, colours, floor=0.0)  # never
+    with pytest.raises(ValueError, match="unsure_backs must be 0 .never. to conf"):
+        _detect(tiles, colours, floor=0.5)
     assert [x for _, x in read] == [0, 60, 120, 260, 320] and asked == [0.3]
     # the finder sure of the backs it found (their median 0.6 or more): not looked at again
     read, asked = _detect([(x, 0.6 if x in (260, 320) else c) for x, c in tiles], colours)

@@ -51,6 +51,8 @@ def test_a_photo_of_the_learnt_set_is_named_by_the_fine_tuned_classifier_any_oth
     assert tuned.crops == 8 and shipped.crops == 4  # the fine-tuned one looked, the shipped one named
     det.config = DetectorConfig(turns=1, backs_by_colour=False, learnt_share=0.8)  # 3 of 4 are too few now
     assert [NAMES[k] for k in det.classify(*ours)[0].argmax(1)] == ["9p"] * 4
+    with pytest.raises(ValueError, match="learnt_share must be 0 to 1"):
+        DetectorConfig(learnt_share=1.5)
     plain = TileDetector.from_parts(tuned, crop=64, config=DetectorConfig(turns=1, backs_by_colour=False))
     assert [NAMES[k] for k in plain.classify(*other)[0].argmax(1)] == ["1m"] * 4  # no learnt set: one classifier
 
