@@ -20,9 +20,9 @@ two tiles of one other name, is a back (``kong_backs``). White, X, X, white is n
 
 A back the finder is unsure of is still a back of the set (``missed_backs``): face-down kongs on a busy cloth (dark
 backs on a bright check) are boxed at 0.1 to 0.3, below the finder's threshold, and named back at 0.99. Where the
-photo shows its set's backs (two named surely, of one colour that is not the faces'), such a box is taken when it is
-one more of them: named a back surely, of their colour, as big as they are, covering no tile found, and in a row
-with the tiles found.
+photo shows its set's backs (two named surely, of one colour that is not the faces') and the finder doubted those it
+found (``backs_to_look_for``), such a box is taken when it is one more of them: named a back surely, of their
+colour, as big as they are, covering no tile found, and in a row with the tiles found.
 """
 
 from __future__ import annotations
