@@ -14,7 +14,6 @@ looked at by a second finder, trained on such photos too). Weights are passed in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,6 +22,7 @@ import numpy as np
 from vision.agreement import agree
 from vision.backs import backs_to_look_for, coloured_backs, kong_backs, missed_backs, tops, unsure_boxes
 from vision.captions import CaptionReader
+from vision.config import DetectorConfig
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
@@ -74,136 +74,6 @@ CAPTION_SIDE = 128  # the caption reader's crops: the tile box's long side, this
 CAPTION_MOST = 10
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
-
-
-@dataclass(frozen=True, slots=True)
-class DetectorConfig:
-    conf: float = 0.3  # finder confidence threshold
-    iou: float = 0.5  # NMS IoU (class-agnostic)
-    imgsz: int = 416  # finder input size (long side), as trained: the set finder's first look, close-ups' far looks
-    # the hand finder's first look at the whole photo, at this size (held-out hands read right 0.970 at 416, when the
-    # region look followed every time, 0.973 at 512, the region looked at again only when it gains ``zoom_gain``)
-    first_imgsz: int = 512
-    zoom_imgsz: int = 512  # second look at the region holding the tiles, at this size (0: one pass only)
-    # ... taken only when its tiles get this many times the pixels they had in the first look: a hand that fills the
-    # photo is seen as well by one look at 512 (on the held-out hands 1.1 / 1.2 / 1.3 read alike: 0.974 / 0.973 /
-    # 0.974, looking again at 27 / 23 / 22 of 60; the set finder's first look, at 416, gains 1.23 at least)
-    zoom_gain: float = 1.2
-    zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
-    # a close-up (the first look finds fewer tiles than a hand has, or big ones) is looked at again shrunk this many
-    # times into a plain canvas (0 or 1: not; ``find``): its tiles are bigger than any the finder learnt (held-out
-    # real photos of a tile filling the photo, named right: not 0.009; 4 / 5 / 6 times 0.698 / 0.915 / 0.910)
-    zoom_out: float = 5.0
-    # a photo in which the finder's two looks find this many tiles or more (more than a hand, its flowers and a few
-    # loose tiles: a synthetic hand photo shows at most 31, and the looks found at most 30 on 260 of them) is a set
-    # laid out, and the set finder looks at it again (0: never). On the first look alone the hand finder found 12 to
-    # 25 of the 144 tiles of some held-out sets
-    set_tiles: int = 32
-    # a photo of fewer tiles whose tiles lie tilted this many degrees or more off its axes (a row near 45 degrees: each
-    # tile's box holds parts of its neighbours, and the finder, which learnt rows near the axes, boxes two at once or
-    # none) is looked at again turned straight (``crops.photo_tilt``), and that look's boxes, turned back, are taken
-    # when the finder is surer of them on average (0: never). See ``find``. On 60 generated hands (3-12 MP) of each of
-    # kd_jade, kd_traditional and gn_postmodern, 4 lying 33 to 42 degrees off, tiles read right 1064 / 1072 / 1052 ->
-    # 1092 / 1086 / 1062 of 1113; ``bench.eval_layout --detector`` 408 -> 433 of 500 exact. At 20 degrees the
-    # held-out hands read a tile fewer (one lying 21.5 degrees off) and the layout 434; at 30, 427 (both measured
-    # before the canvas was felt)
-    turn_at: float = 25.0
-    work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
-    # the most tiles a look keeps (ultralytics' default): a whole set laid out is 144 tiles (at 120 the surest 120
-    # were kept and the rest of the set's photo lost)
-    max_det: int = 300
-    # name each crop from this many quarter turns of it (1 to 4), averaged: 1 as it lies, 2 also turned a quarter; two
-    # keep most of four's gain at half the naming time (`models/README.md`)
-    turns: int = 2
-    # ... the further turns only for the crops named, as they lie, with less than this (above 1: every crop); on the
-    # true boxes of the held-out style and of the training styles 0.9 named them as all turns did, turning a fifth
-    # of the training styles' crops again and seven tenths of the held-out style's
-    turn_sure: float = 0.9
-    # ... the first of them its upright view when the up head names that direction with at least this probability
-    # (above 1: a quarter turn always), which is then also its look: a view saved (on the evaluation's 12 MP photo 50
-    # -> 45 crops). Held-out true boxes 26 -> 25 / 26 / 27 mistakes at 0.8 / 0.9 / 0.5, the training styles' 119 ->
-    # 119 / 118 / 120, held-out real photos alike (a second view always upright, ninth session: real photos in a
-    # scene 0.420 -> 0.406, the up head trusted where it was unsure)
-    upright_sure: float = 0.8
-    # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
-    # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to
-    # 0.9853), 0.2 reads the fewest
-    reader_gate: float = 0.2
-    # ... and that it names with less than this (a tile named surely is not read again: on the true boxes of the
-    # held-out style and of the training styles 0.7, 0.8 and 1.01 named them alike, 0.8 reading a tenth of the tiles
-    # of the training styles that 1.01 reads; fifteenth session, with the mark reader: 0.8 / 0.7 / 0.6 read 25 / 25 /
-    # 26 held-out tiles wrong, 119 / 118 / 118 of the training styles', the 12 MP photo's readers 18 / 11 / 8 crops)
-    reader_sure: float = 0.7
-    reader_weight: float = 0.5  # a reader's share when its names and the classifier's are averaged
-    # the share of the flower its caption names when a tile the readers leave unsure may be a flower (``reader_gate``,
-    # ``reader_sure``) and its caption is read (``vision/captions.py``; on the held-out style's true boxes 25 -> 15
-    # mistakes, 12 of its 13 flowers read wrong now right; the training styles' 118 -> 117; a gate of 0.3 / 0.5: 13 /
-    # 17 with the next rule; reading the two likeliest flowers first, the others only when one shows a caption: 14)
-    caption_weight: float = 0.8
-    # ... and when a tile of the photo has its caption read, the set captions its flowers: the flowers' probabilities of
-    # a tile asked whose caption is not read are taken this many times (the held-out style's 1s, a bird printing "1",
-    # read 5f: true boxes 15 -> 12 mistakes at 0.5, 13 at 0.25; training styles 117 alike; ``caption_weight`` 0.6 and
-    # 0.95 read as 0.8)
-    uncaptioned: float = 0.5
-    # ... read at both ends (the up head is wrong by half a turn as often as right on unseen captioned flowers, even
-    # where it gives 0.98), or at one where the flower reader tells which way up the tile is with at least this (it
-    # told 52 of 53 right where it gave 0.8 or more; true boxes: 0.8 / 0.9 / 0.95 13 / 11 / 11 held-out mistakes, 11
-    # at both ends; ``layout_eval`` 117 at each; the 12 MP photo's bands 6 -> 3 / 4 at 0.9 / 0.95). 0.9 until
-    # 2026-11-25: at 0.95 the held-out hands read 0.9946 -> 0.9955 (a captioned flower, AUT, read at the one end the
-    # reader gave 0.905 and not at the other, where its caption is), every other figure of ``bench.eval_vision``,
-    # ``eval_layout --detector`` and ``eval_tile_sets`` alike, the 12 MP photo's time too (0.999 of 0.9's)
-    caption_sure: float = 0.95
-    mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
-    # each tile is cut turned straight by its tilt (``vision/crops.py``): on the true boxes of the held-out style 11 ->
-    # 6 mistakes of 1101 (its white dragons read 8s 6 -> 1, 8m read 9m 3 -> 0), of the training styles 116 -> 66 of 8979
-    straighten: bool = True
-    # tiles of a photo whose looks (the classifier's features, crops turned upright) have a cosine above this vote
-    # for each other's names (``vision/agreement.py``; above 1: none), each vote counted ``alike_weight`` times
-    # (cosine - alike) / (1 - alike); chosen on the training styles' true boxes (0.83 / 0.85 / 0.87 / 0.9 with weight
-    # 1: 108 / 106 / 108 / 110 mistakes of 8979, none 117; at 0.85 weight 0.5 / 1.5: 107 / 109)
-    alike: float = 0.85
-    alike_weight: float = 1.0
-    # ... but a tile read as a flower casts no vote: a set holds one of each, no copy (``agree``'s ``once``)
-    flowers_once: bool = True
-    # a tile named back whose top is the colour of the photo's faces is a blank white dragon where the photo shows its
-    # set's backs coloured or the tile lies beside a white dragon, and a tile named 5z whose top is coloured is a back
-    # (``vision/backs.py``)
-    backs_by_colour: bool = True
-    # a tile read 5z that ends a row of four alone, white, X, X and a back or 5z, is a concealed kong's back
-    # (``vision/backs.py``): in a set whose backs are white, the fine-tuned classifiers of ``mjscore train`` read them
-    # as its blank white dragon (bench/learn.py's dr_58, 60 hands: 10 of 13 backs read 5z were such ends)
-    kong_backs: bool = True
-    # a box the finder gives this much or more, but less than ``conf``, is a back it missed where the photo shows its
-    # set's backs and the box is one more of them (``missed_backs`` in ``vision/backs.py``; 0: never). Face-down kongs
-    # on a red-and-green check (``bench.learn``'s dr_58, purple backs) are boxed at 0.11 to 0.28 and named back at
-    # 0.99; the finder looks again only where the photo shows two backs or more and it doubted them
-    # (``backs.DOUBTED_BACKS``)
-    unsure_backs: float = 0.1
-    # with a learnt set (``vision/learnt.py``), a photo is named by the fine-tuned classifier when this share of its
-    # tiles at least have a look within this cosine of a learnt tile's, else by the shipped one. On bench.learn's
-    # dr_58 (run 8's classifier): 120 of 122 of its photos' namings took the fine-tuned one, 3 of 62 of the held-out
-    # style's, 37 of 212 real photos (one tile each) in a scene; the set read 0.9847 as with the fine-tuned one alone,
-    # the held-out style and the real photos as shipped (0.9973, 0.9623); 0.85 and 0.7 read alike. Run 10 (trained
-    # so): the set 0.8796 -> 0.9820, the held-out style and the real photos no worse (``docs/annotate.md``)
-    learnt_alike: float = 0.9
-    learnt_share: float = 0.6
-
-    def __post_init__(self) -> None:
-        if self.turns not in (1, 2, 3, 4):
-            msg = f"DetectorConfig.turns must be 1 to 4 quarter turns, got {self.turns!r}"
-            raise ValueError(msg)
-        if not 0.0 <= self.reader_weight <= 1.0:
-            msg = f"DetectorConfig.reader_weight must be 0 to 1, got {self.reader_weight!r}"
-            raise ValueError(msg)
-        if self.alike_weight < 0.0:
-            msg = f"DetectorConfig.alike_weight must be 0 or more, got {self.alike_weight!r}"
-            raise ValueError(msg)
-        if not 0.0 <= self.unsure_backs <= self.conf:
-            msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
-            raise ValueError(msg)
-        if not 0.0 <= self.learnt_share <= 1.0:
-            msg = f"DetectorConfig.learnt_share must be 0 to 1, got {self.learnt_share!r}"
-            raise ValueError(msg)
 
 
 class Named(NamedTuple):
