@@ -297,10 +297,12 @@ class TileDetector:
         tilt = tilts(rgb, boxes) if self.config.straighten else np.zeros(len(boxes))
         return _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
 
-    def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None) -> Named:
+    def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None,
+               conf: np.ndarray | None = None) -> Named:
         """``classify``'s names and up directions, with the crops named and the tilts they were cut at, by
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
-        set, else the shipped one: ``vision/learnt.py``)."""
+        set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
+        boxes)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
@@ -308,10 +310,10 @@ class TileDetector:
         x, tilt = self._cut(rgb, boxes)
         chosen = classifier or self._classifier
         p, up, look = self._looked_at(x, chosen)
-        if classifier is None and self._learnt is not None and not self._learnt.shows(look, c.learnt_alike,
-                                                                                       c.learnt_share):
+        if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
             chosen = self._shipped  # a photo of another set
             p, up, look = self._looked_at(x, chosen)
+        learnt = self._learnt is not None and chosen is self._classifier  # named by the fine-tuned classifier
         half = np.full(len(p), np.nan)  # the flower reader's probability that a crop turned upright is upside down
         for reader in self._readers:
             p, upside = self._read(reader, rgb, boxes, tilt, x, p, up)
@@ -319,7 +321,8 @@ class TileDetector:
                 half = np.where(np.isnan(upside), half, upside)
         if self._captions is not None:
             p = self._read_captions(rgb, boxes, tilt, p, up, half)
-        p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
+        if c.learnt_agree or not learnt:
+            p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
         if c.backs_by_colour or c.kong_backs:  # backs and white dragons told apart (``vision/backs.py``)
             centres, widths = (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1)
             if c.backs_by_colour:  # a back is coloured, a face is not
@@ -327,6 +330,13 @@ class TileDetector:
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
+
+    def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
+        """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found
+        with ``learnt_sure`` or more (``conf``; all where none is, or on true boxes: None)."""
+        c = self.config
+        sure = np.ones(len(look), bool) if conf is None else conf >= c.learnt_sure
+        return self._learnt.shows(look[sure] if sure.any() else look, c.learnt_alike, c.learnt_share)
 
     def _looked_at(self, x: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The crops ``x`` (N, 3, S, S) named by ``classifier``: the names' probabilities (N, 43), the up directions'
@@ -456,7 +466,7 @@ class TileDetector:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
-        named = self._named(rgb, boxes)
+        named = self._named(rgb, boxes, conf=conf)
         probs, up = named.p, named.up
         if self.config.unsure_backs:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)

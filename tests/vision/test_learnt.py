@@ -3,6 +3,7 @@ shipped one every other photo; its file is checked as it loads."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 from vision.detector import NAMES, DetectorConfig, TileDetector
 from vision.errors import ModelNotFoundError
 from vision.learnt import LearntSet
+from vision.names import CLASS_ID
 
 RED, GREY = (230, 40, 40), (128, 128, 128)
 
@@ -53,8 +55,64 @@ def test_a_photo_of_the_learnt_set_is_named_by_the_fine_tuned_classifier_any_oth
     assert [NAMES[k] for k in det.classify(*ours)[0].argmax(1)] == ["9p"] * 4
     with pytest.raises(ValueError, match="learnt_share must be 0 to 1"):
         DetectorConfig(learnt_share=1.5)
+    with pytest.raises(ValueError, match="learnt_sure must be 0 to 1"):
+        DetectorConfig(learnt_sure=-0.1)
     plain = TileDetector.from_parts(tuned, crop=64, config=DetectorConfig(turns=1, backs_by_colour=False))
     assert [NAMES[k] for k in plain.classify(*other)[0].argmax(1)] == ["1m"] * 4  # no learnt set: one classifier
+
+
+class _Finder:
+    """A finder's stand-in: the boxes (N, 4) and confidences (N,) it was given, those above the ``conf`` asked."""
+
+    def __init__(self, boxes: np.ndarray, conf: list[float]) -> None:
+        self.boxes_, self.conf = boxes, np.array(conf)
+
+    def boxes(self, rgb: np.ndarray, imgsz: int, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, ...]:
+        kept = self.conf > conf
+        return self.boxes_[kept], self.conf[kept]
+
+
+def test_the_boxes_the_finder_doubts_do_not_count_against_the_learnt_set() -> None:
+    # two red tiles of the learnt set found surely, two grey boxes doubted (parts of two tiles in a row lying askew)
+    from PIL import Image
+
+    rgb, boxes = _photo([RED, RED, GREY, GREY])
+    tuned, shipped = _Classifier("1m"), _Classifier("9p")
+    config = DetectorConfig(first_imgsz=416, zoom_imgsz=0, zoom_out=0, turn_at=0, turns=1, unsure_backs=0,
+                            backs_by_colour=False)
+    det = TileDetector.from_parts(tuned, crop=64, finder=_Finder(boxes, [0.9, 0.8, 0.4, 0.5]), config=config,
+                                  learnt=LearntSet.of(np.array([[1.0, 0.0]])), shipped=shipped)
+    assert [d.label for d in det.detect(Image.fromarray(rgb))] == ["1m"] * 4  # 2 of the 2 sure boxes alike
+    det.config = replace(config, learnt_sure=0.3)
+    assert [d.label for d in det.detect(Image.fromarray(rgb))] == ["9p"] * 4  # 2 of 4 counted: below 0.6 of them
+    det.config = replace(config, learnt_sure=0.95)
+    assert [d.label for d in det.detect(Image.fromarray(rgb))] == ["9p"] * 4  # none that sure: all 4 counted
+
+
+class _Alike:
+    """A classifier's stand-in: every crop looks alike, a red one named 6s by 0.9 and any other 9s by 0.6."""
+
+    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        x = feeds["crops"]
+        s = x.shape[-1]
+        red = x[:, 0, s // 2, s // 2] > 0.7
+        logits = np.full((len(x), len(NAMES)), -9.0)
+        logits[:, CLASS_ID["6s"]] = np.where(red, np.log(9.0), 0.0)
+        logits[:, CLASS_ID["9s"]] = np.where(red, 0.0, np.log(1.5))
+        return [logits, np.tile([9.0, 0, 0, 0], (len(x), 1)), np.tile([1.0, 0.0], (len(x), 1)).astype(np.float32)]
+
+
+def test_the_looks_of_a_photo_of_the_learnt_set_do_not_vote_for_each_others_names() -> None:
+    # one 6s and three 9s that all look alike to the shipped features: the votes would make the 6s a 9s
+    photo = _photo([RED, GREY, GREY, GREY])
+    config = DetectorConfig(turns=1, backs_by_colour=False)
+    learnt = LearntSet.of(np.array([[1.0, 0.0]]))
+    det = TileDetector.from_parts(_Alike(), crop=64, learnt=learnt, shipped=_Alike(), config=config)
+    assert [NAMES[k] for k in det.classify(*photo)[0].argmax(1)] == ["6s", "9s", "9s", "9s"]
+    det.config = replace(config, learnt_agree=True)
+    assert [NAMES[k] for k in det.classify(*photo)[0].argmax(1)] == ["9s"] * 4
+    plain = TileDetector.from_parts(_Alike(), crop=64, config=config)  # no learnt set: the shipped weights vote
+    assert [NAMES[k] for k in plain.classify(*photo)[0].argmax(1)] == ["9s"] * 4
 
 
 def test_a_learnt_set_is_saved_and_checked_as_it_loads(tmp_path: Path) -> None:
