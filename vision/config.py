@@ -115,7 +115,8 @@ class DetectorConfig:
     # dr_58 (run 8's classifier): 120 of 122 of its photos' namings took the fine-tuned one, 3 of 62 of the held-out
     # style's, 37 of 212 real photos (one tile each) in a scene; the set read 0.9847 as with the fine-tuned one alone,
     # the held-out style and the real photos as shipped (0.9973, 0.9623); 0.85 and 0.7 read alike. Run 10 (trained
-    # so): the set 0.8796 -> 0.9820, the held-out style and the real photos no worse (``docs/annotate.md``)
+    # so): the set 0.8796 -> 0.9820, the held-out style and the real photos no worse; run 12, with the next two
+    # settings: 0.9883 (``docs/annotate.md``)
     learnt_alike: float = 0.9
     learnt_share: float = 0.6
     # ... counting only the tiles the finder found with this confidence or more (all, where it found none so): the boxes
