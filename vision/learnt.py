@@ -4,8 +4,8 @@ and the shipped classifier every other photo.
 A fine-tuned classifier reads its set better and other sets worse (``docs/annotate.md``: runs 1 to 9 of
 ``bench.learn`` read the held-out style 4 to 9 tiles of 1101 worse). So the weights folder keeps, beside it, the
 looks of the tiles it was trained on (the classifier's features of each labelled tile cut straight and turned
-upright, as ``vision/agreement.py`` compares them) and the shipped classifier. A photo shows the learnt set when at least
-``DetectorConfig.learnt_share`` of its tiles (those the finder is sure of: ``learnt_sure``) have a look within
+upright, as ``vision/agreement.py`` compares them) and the shipped classifier. A photo shows the learnt set when at
+least ``DetectorConfig.learnt_share`` of its tiles (those the finder is sure of: ``learnt_sure``) have a look within
 ``learnt_alike`` (cosine) of one of those; it is then named by the fine-tuned classifier, its looks not voting for
 each other's names (``learnt_agree``), else by the shipped one, as the shipped weights name it.
 """
