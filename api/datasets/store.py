@@ -148,10 +148,10 @@ class Store:
             return
         try:
             con = self._connect(write=False)
-            con.execute("BEGIN")
         except sqlite3.Error as exc:
             raise storage_error(exc, doing) from exc
         try:
+            con.execute("BEGIN")  # inside: a BEGIN that fails still closes the connection
             yield con
         except (sqlite3.OperationalError, OSError) as exc:
             raise storage_error(exc, doing) from exc
