@@ -57,6 +57,14 @@ SURE_BACK, BACK_SIZE, OVERLAP, ROW = 0.9, 1.33, 0.3, 1.6
 # of 58 photos showing backs (the dr_58 set's, the held-out style's hands, tables), those where backs were missed and
 # taken so showed 0.32 to 0.56, the others but one (0.598) 0.6 or more
 DOUBTED_BACKS = 0.6
+# ``lone_pairs``, ``pair_ends``, ``kong_ends``: a concealed kong shown back, X, X, back whose two backs the finder
+# missed leaves a lone pair, two faces named alike surely whose centres lie within PAIR_NEAR of their widths (a meld's
+# tiles may lie a little apart: bench.learn's dr_58, a 7m and a 7m at 1.10 and 1.15 of either's), with no other tile
+# so near either. Its ends lie a step beyond each of its tiles, and they are taken when both are named back surely, are
+# of one colour that is not the faces', and the finder, looking again, boxed something there (a box's centre within
+# END_NEAR of a tile's width of the end's: that photo's backs on a red-and-green check were boxed at 0.18 and 0.30,
+# the right one half again too big)
+PAIR_NEAR, END_NEAR = 1.4, 0.5
 
 
 def tops(crops: np.ndarray) -> np.ndarray:
@@ -263,6 +271,73 @@ def missed_backs(found: np.ndarray, p: np.ndarray, widths: np.ndarray, boxes: np
         taken |= new
         near = centres[new]  # the next boxes of the row lie beside these
     return taken
+
+
+def lone_pairs(p: np.ndarray, centres: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The lone pairs (K, 2: indices, the first the leftmost) of a photo's tiles (names ``p``, N x names; ``centres``,
+    N x 2; their faces' ``widths``, N): two faces named alike surely (SURE_FACE) side by side (their centres within
+    PAIR_NEAR of their widths), with no other tile so near either.
+
+    >>> p, widths = np.eye(BACK + 1)[[3, 3, 5, 5, 5, 7, 8]], np.full(7, 60.0)
+    >>> centres = np.array([[150.0, 40], [90, 40], [400, 40], [460, 40], [520, 40], [800, 40], [860, 40]])
+    >>> lone_pairs(p, centres, widths).tolist()
+    [[1, 0]]
+    """
+    far = np.linalg.norm(centres[:, None] - centres[None], axis=2) / np.maximum((widths[:, None] + widths) / 2, 1e-6)
+    np.fill_diagonal(far, np.inf)
+    named, near = p.argmax(1), far < PAIR_NEAR
+    alone, faces = near.sum(1) == 1, (named != BACK) & (p.max(1) >= SURE_FACE)
+    pairs = [sorted((int(i), int(j)), key=lambda k: tuple(centres[k])) for i, j in zip(*np.nonzero(np.triu(near)),
+                                                                                         strict=True)
+             if faces[i] and faces[j] and named[i] == named[j] and alone[i] and alone[j]]
+    return np.array(pairs, int).reshape(-1, 2)
+
+
+def pair_ends(boxes: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """Where a concealed kong's two ends lie beside each of its lone ``pairs`` (K, 2) of ``boxes`` (N, 4): K x 2
+    boxes, each a step (from one tile's centre to the other's) beyond a tile of the pair, as big as that tile.
+
+    >>> pair_ends(np.array([[60.0, 0, 120, 80], [120, 0, 180, 80]]), np.array([[0, 1]])).tolist()
+    [[[0.0, 0.0, 60.0, 80.0], [180.0, 0.0, 240.0, 80.0]]]
+    """
+    centres = _centres(boxes)
+    step = centres[pairs[:, 1]] - centres[pairs[:, 0]]
+    shift = np.stack([-step, step], axis=1)  # K, 2, 2
+    return boxes[pairs] + np.concatenate([shift, shift], axis=2)
+
+
+def kong_ends(p: np.ndarray, crops: np.ndarray, q: np.ndarray, end_tops: np.ndarray) -> np.ndarray:
+    """Which pairs of ends (K, ``pair_ends``'), named ``q`` (K, 2, names) with tops ``end_tops`` (K, 2, 3), may be a
+    concealed kong's backs: both named back surely (SURE_BACK), of one colour that is not the colour of the faces (the
+    photo's tiles named ``p``, N x names, cut straight: ``crops``, N x 3 x S x S; a white back is not told from a white
+    face by its colour).
+
+    >>> q = np.eye(BACK + 1)[[[BACK, BACK], [BACK, 3]]]; purple = np.array([0.4, 0.2, 0.5])
+    >>> faces = np.full((2, 3, 20, 20), 0.9); faces[:, 2] = 0.8
+    >>> kong_ends(np.eye(BACK + 1)[[3, 3]], faces, q, np.tile(purple, (2, 2, 1))).tolist()
+    [True, False]
+    """
+    faces = (p.argmax(1) != BACK) & (p.max(1) >= SURE_FACE)
+    if len(q) == 0 or not faces.any():
+        return np.zeros(len(q), bool)
+    backs = ((q.argmax(2) == BACK) & (q.max(2) >= SURE_BACK)).all(1)
+    alike = _alike(end_tops[:, 0], end_tops[:, 1]).diagonal()
+    coloured = colours(end_tops.reshape(-1, 3), ground(crops[faces]))[1].reshape(-1, 2).all(1)
+    return backs & alike & coloured
+
+
+def seen(ends: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Per end (``ends``, M x 4), the index of the box of ``boxes`` (the finder's, looking again, K x 4) whose centre
+    lies nearest the end's, within END_NEAR of the end's width (its shorter side), whatever its size (-1: none).
+
+    >>> seen(np.array([[0.0, 0, 60, 80], [200, 0, 260, 80]]), np.array([[10.0, -10, 90, 100], [0, 0, 50, 70]])).tolist()
+    [1, -1]
+    """
+    if len(boxes) == 0:
+        return np.full(len(ends), -1)
+    width = np.maximum((ends[:, 2:] - ends[:, :2]).min(1), 1e-6)
+    off = np.linalg.norm(_centres(ends)[:, None] - _centres(boxes)[None], axis=2) / width[:, None]
+    return np.where(off.min(1) < END_NEAR, off.argmin(1), -1)
 
 
 def _centres(boxes: np.ndarray) -> np.ndarray:

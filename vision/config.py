@@ -110,6 +110,9 @@ class DetectorConfig:
     # 0.99; the finder looks again only where the photo shows two backs or more and it doubted them
     # (``backs.DOUBTED_BACKS``)
     unsure_backs: float = 0.1
+    # ... and, where the photo shows no such backs, the finder looks again for both ends of a concealed kong whose two
+    # backs it missed, shown as a lone pair (``lone_pairs`` and ``kong_ends`` in ``vision/backs.py``)
+    lone_pairs: bool = True
     # with a learnt set (``vision/learnt.py``), a photo is named by the fine-tuned classifier when this share of its
     # tiles at least have a look within this cosine of a learnt tile's, else by the shipped one. On bench.learn's
     # dr_58 (run 8's classifier): 120 of 122 of its photos' namings took the fine-tuned one, 3 of 62 of the held-out

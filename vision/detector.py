@@ -20,7 +20,18 @@ from typing import NamedTuple
 import numpy as np
 
 from vision.agreement import agree
-from vision.backs import backs_to_look_for, coloured_backs, kong_backs, missed_backs, tops, unsure_boxes
+from vision.backs import (
+    backs_to_look_for,
+    coloured_backs,
+    kong_backs,
+    kong_ends,
+    lone_pairs,
+    missed_backs,
+    pair_ends,
+    seen,
+    tops,
+    unsure_boxes,
+)
 from vision.captions import CaptionReader
 from vision.config import DetectorConfig
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
@@ -437,14 +448,50 @@ class TileDetector:
                       ) -> tuple[np.ndarray, ...]:
         """``boxes``, ``conf`` and their names and up directions (``named``), with the backs the finder
         was unsure of (``unsure_backs`` to ``conf``), where the photo shows its set's backs and the finder doubted
-        those it found (``backs_to_look_for`` and ``missed_backs`` in ``vision/backs.py``). The finder looks again,
-        down to ``unsure_backs``, as ``find`` looked: at the region holding the tiles where that gains, else at the
-        whole photo."""
-        c = self.config
+        those it found (``backs_to_look_for`` and ``missed_backs`` in ``vision/backs.py``); else with the ends of the
+        concealed kongs whose both backs it missed (``_kong_ends``)."""
         p, up, crops, tilt = named.p, named.up, named.crops, named.tilt
         colour = backs_to_look_for(p, crops, conf)
         if colour is None:
+            return self._kong_ends(rgb, boxes, conf, named) if self.config.lone_pairs else (boxes, conf, p, up)
+        low, low_conf = self._looked_again(rgb, boxes)
+        pick = unsure_boxes(boxes, p, low, low_conf)
+        if len(pick) == 0:
             return boxes, conf, p, up
+        q = self._named(rgb, low[pick], named.classifier)  # named as the photo's tiles were
+        take = missed_backs(boxes, p, tile_sides(boxes, tilt).min(1), low[pick], q.p, tops(q.crops), colour)
+        return (np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]]),
+                np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
+
+    def _kong_ends(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
+                   ) -> tuple[np.ndarray, ...]:
+        """``boxes``, ``conf`` and their names and up directions (``named``), with both ends of each concealed kong
+        whose two backs the finder missed: a lone pair of faces, whose ends, placed a step beyond it, are named back
+        surely, are of one colour that is not the faces', and are boxed by the finder looking again (``lone_pairs``,
+        ``pair_ends``, ``kong_ends`` and ``seen`` in ``vision/backs.py``). An end takes the confidence of the finder's
+        box nearest it."""
+        p, up = named.p, named.up
+        pairs = lone_pairs(p, (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, named.tilt).min(1))
+        ends = pair_ends(boxes, pairs)
+        middles = (ends[..., :2] + ends[..., 2:]) / 2
+        ends = ends[((middles >= 0) & (middles < rgb.shape[1::-1])).all((1, 2))]  # both ends on the photo
+        if len(ends) == 0:
+            return boxes, conf, p, up
+        q = self._named(rgb, ends.reshape(-1, 4), named.classifier)
+        kongs = kong_ends(p, named.crops, q.p.reshape(len(ends), 2, -1), tops(q.crops).reshape(len(ends), 2, 3))
+        if not kongs.any():
+            return boxes, conf, p, up
+        low, low_conf = self._looked_again(rgb, boxes)
+        near = seen(ends.reshape(-1, 4), low)
+        take = np.repeat(kongs, 2) & (near >= 0).reshape(-1, 2).all(1).repeat(2)
+        return (np.concatenate([boxes, ends.reshape(-1, 4)[take]]), np.concatenate([conf, low_conf[near[take]]]),
+                np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
+
+    def _looked_again(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes (M, 4) the finder is unsure of (``unsure_backs`` to ``conf``) and their confidences (M,), looking
+        again as ``find`` looked: at the region holding the tiles (``boxes``) where that gains, else at the whole
+        photo."""
+        c = self.config
         size = self._first_size(rgb)
         region = self._region(boxes, rgb.shape, size)
         if region is None:
@@ -453,14 +500,8 @@ class TileDetector:
             x0, y0, x1, y1 = region
             low, low_conf = self._finder.boxes(rgb[y0:y1, x0:x1], c.zoom_imgsz, c.unsure_backs, c.iou, c.max_det)
             low = low + np.array([x0, y0, x0, y0], np.float64)
-        unsure = np.flatnonzero(low_conf < c.conf)
-        pick = unsure[unsure_boxes(boxes, p, low[unsure], low_conf[unsure])]
-        if len(pick) == 0:
-            return boxes, conf, p, up
-        q = self._named(rgb, low[pick], named.classifier)  # named as the photo's tiles were
-        take = missed_backs(boxes, p, tile_sides(boxes, tilt).min(1), low[pick], q.p, tops(q.crops), colour)
-        return (np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]]),
-                np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
+        unsure = low_conf < c.conf
+        return low[unsure], low_conf[unsure]
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""

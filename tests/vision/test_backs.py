@@ -231,3 +231,31 @@ def test_no_back_is_taken_where_the_photo_does_not_show_its_sets_backs() -> None
     for unsure in ((230, 0.2), (320, 0.2, 120)):
         read, _ = _detect([*sure, unsure], {**row, 380: PURPLE})
         assert [x for _, x in read] == [0, 60, 120, 200, 260]
+
+
+def test_both_backs_of_a_concealed_kong_the_finder_missed_are_taken_beside_its_lone_pair() -> None:
+    # back, 1m, 1m, back, the backs boxed below the finder's threshold, one of them too big; a pung of 1m far off
+    colours = {100: PURPLE, 160: IVORY, 220: IVORY, 280: PURPLE, 500: IVORY, 560: IVORY, 620: IVORY}
+    tiles = [(90, 0.15, 90), (160, 0.9), (220, 0.9), (282, 0.2), (500, 0.9), (560, 0.9), (620, 0.9)]
+    read, asked = _detect(tiles, colours)
+    # the ends placed a step beyond the pair, as big as its tiles (the finder's left box is 90 px from x 90)
+    assert read == [("back", 100), ("1m", 160), ("1m", 220), ("back", 280), ("1m", 500), ("1m", 560), ("1m", 620)]
+    assert asked == [0.3, 0.1]  # the first look, then the look again for the pair's ends
+    read, asked = _detect(tiles, colours, floor=0.0)  # never
+    assert len(read) == 5 and asked == [0.3]
+
+
+def test_a_lone_pairs_ends_are_taken_only_where_both_are_backs_the_finder_boxed() -> None:
+    pair = [(160, 0.9), (220, 0.9)]
+    # nothing at the ends: the table (named back by the stand-in, of no face's colour) is not taken
+    read, asked = _detect(pair, {160: IVORY, 220: IVORY})
+    assert [x for _, x in read] == [160, 220] and asked == [0.3, 0.1]
+    # one end boxed: not taken
+    read, _ = _detect([*pair, (280, 0.2)], {100: PURPLE, 160: IVORY, 220: IVORY, 280: PURPLE})
+    assert [x for _, x in read] == [160, 220]
+    # both boxed, but one is a face: the pair's ends are no kong's backs, and the classifier is not asked again
+    read, asked = _detect([*pair, (100, 0.2), (280, 0.2)], {100: PURPLE, 160: IVORY, 220: IVORY, 280: IVORY})
+    assert [x for _, x in read] == [160, 220] and asked == [0.3]
+    # a pair with a third tile beside it is no lone pair
+    read, asked = _detect([*pair, (280, 0.9), (100, 0.2)], {100: PURPLE, 160: IVORY, 220: IVORY, 280: IVORY})
+    assert [x for _, x in read] == [160, 220, 280] and asked == [0.3]
