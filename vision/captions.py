@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.crops import crop_tiles, tile_sides
 from vision.errors import ModelNotFoundError
 
 # each flower's words, 1f to 8f (the seasons spring to winter, then plum, orchid, chrysanthemum, bamboo), in full or
@@ -28,6 +29,7 @@ WORDS = {w.upper(): n for n, words in enumerate(CAPTIONS, 1) for w in words}
 # captions, at 48 76) and the caption band of an upright tile's crop: rows and columns as shares of its height and
 # width
 HEIGHT = 48
+CAPTION_SIDE = 128  # the tiles are cut for it to crops of this many pixels, the tile box's long side
 BAND_ROWS, BAND_COLS = (0.55, 0.95), (0.05, 0.95)
 SURE = 0.5  # the least mean probability of a reading's characters
 # the lines are read this many at a time, all of one width (the widest's): a run of many lines is slower a line, its
@@ -71,6 +73,21 @@ class CaptionReader:
                    f"one for each of its outputs but the first, the blank (build it: python -m training caption WHEEL)")
             raise ModelNotFoundError(msg)
         self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
+
+    def tiles_flowers(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, turns: np.ndarray,
+                      flip: np.ndarray, both: np.ndarray) -> np.ndarray:
+        """The flower (``flowers``) each box (N, 4) of the photo ``rgb`` names, its tile cut out straight (``tilt``,
+        N radians), as wide as the tile, turned upright by ``turns`` quarter turns and, where ``flip``, half a turn
+        more; read at both ends where ``both``."""
+        if len(boxes) == 0:
+            return np.zeros(0, int)
+        tiles = []
+        for crop, (w, h), turn, half in zip(crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0, tilt=tilt),
+                                            tile_sides(boxes, tilt), turns, flip, strict=True):
+            width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
+            cut = min(max(0, round((CAPTION_SIDE - width) / 2)), CAPTION_SIDE // 2 - 1)
+            tiles.append(np.rot90(crop, int(turn) + 2 * half)[:, cut:CAPTION_SIDE - cut])
+        return self.flowers(tiles, both=both)
 
     def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None) -> np.ndarray:
         """Upright tile crops (RGB uint8, the tile filling each) -> (N,) the flower each names (0: none), read at its

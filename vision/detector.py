@@ -78,7 +78,6 @@ CLOSE_HINT = 0.15
 SET_PROBE, SET_UNSURE = 20, 0.55
 # the photo's tilt (``DetectorConfig.turn_at``) is read from the squares of this many of the first look's surest boxes
 TILT_PROBES = 16
-CAPTION_SIDE = 128  # the caption reader's crops: the tile box's long side, this many pixels
 # ... read for this many tiles at most, those most likely flowers (a hand sets aside at most 8 flowers; 2 more for the
 # look-alikes of a set laid out: held-out sets read right 0.9685 at 8, 0.971 at 10 to 1000): a photo of a whole table
 # asks it of a tile in six, at some 60 ms each (10 against 8 on tables of 120-250 tiles: median 1.07 times the time)
@@ -411,11 +410,14 @@ class TileDetector:
         """``p`` with the flower named by its caption given ``caption_weight`` of each tile that may be a flower and is
         named unsurely (as the readers' gate: ``reader_gate``, ``reader_sure``) and whose caption is read; when one
         is, the set captions its flowers, and the others' flowers are weighed by ``uncaptioned``. ``half``: the
-        flower reader's probability that each tile, turned upright by the up head, is upside down (NaN: not read)."""
+        flower reader's probability that each tile, turned upright by the up head, is upside down (NaN: not read): a
+        caption is read at both ends of its tile, or at one where the flower reader is sure which (``caption_sure``)."""
         c = self.config
         ask = self._asked(p, FLOWERS)
         ask = np.sort(ask[np.argsort(-p[ask][:, FLOWERS].sum(1), kind="stable")[:CAPTION_MOST]])
-        named = self._caption_flowers(rgb, boxes[ask], tilt[ask], up[ask], half[ask])
+        sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
+        named = self._captions.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
+                                             both=~sure)
         if not named.any():
             return p
         out = p.copy()
@@ -426,23 +428,6 @@ class TileDetector:
             out[blank[:, None], FLOWERS] *= c.uncaptioned
             out[blank] /= out[blank].sum(1, keepdims=True)
         return out
-
-    def _caption_flowers(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray,
-                         half: np.ndarray) -> np.ndarray:
-        """The flower each box's caption names (0: none), its tile cut out straight (``tilt``) and upright, as wide as
-        the tile: read at both ends, or at one where the flower reader is sure which way up the tile is
-        (``caption_sure``)."""
-        if len(boxes) == 0:
-            return np.zeros(0, int)
-        tiles = []
-        sure = np.maximum(half, 1 - half) >= self.config.caption_sure  # not read by the flower reader (NaN): unsure
-        crops = crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0, tilt=tilt)
-        for crop, (w, h), turn, flip in zip(crops, tile_sides(boxes, tilt), up.argmax(1), sure & (half > 0.5),
-                                            strict=True):
-            width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
-            cut = min(max(0, round((CAPTION_SIDE - width) / 2)), CAPTION_SIDE // 2 - 1)
-            tiles.append(np.rot90(crop, int(turn) + 2 * flip)[:, cut:CAPTION_SIDE - cut])
-        return self._captions.flowers(tiles, both=~sure)
 
     def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                       ) -> tuple[np.ndarray, ...]:
