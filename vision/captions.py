@@ -1,16 +1,21 @@
-"""Reading the English caption of a flower tile: export sets print SPRING, Plum, AUT ... under the picture, and a set's
-pictures are its own (a butterfly, a sun, a leaf) while the words are everyone's.
+"""Reading the caption of a flower tile: export sets print SPRING, Plum, AUT ... under the picture, Taiwanese and Hong
+Kong sets the flower's character (春夏秋冬, 梅蘭菊竹) in a top corner beside a seat numeral; a set's pictures are its
+own (a butterfly, a sun, a plant) while the words and characters are everyone's.
 
-The caption reader is a text-line recogniser (PaddleOCR's PP-OCRv4 mobile recogniser, cut to the Latin letters and
-digits: ``training/caption.py``). A tile is read at both ends, its caption band taken as if the classifier's up head
-were right and as if it were wrong by half a turn (it is, on a third of an unseen style's flowers), or at the one end
-the flower reader points to where it is sure; a band whose text is a caption word names that flower.
+The caption reader is a text-line recogniser (PaddleOCR's PP-OCRv4 mobile recogniser, all its characters:
+``training/caption.py``). A tile's English caption is read in the band under its picture, among the Latin letters and
+digits; its character in the band above, among every character the recogniser knows (a brush-drawn 冬 it takes for
+券 names nothing). A tile is read at both ends, its bands taken as if the classifier's up head were right and as if it
+were wrong by half a turn (it is, on a third of an unseen style's flowers), or at the one end the flower reader
+points to where it is sure; a band whose text is a caption word, or holds one flower's character, names that flower.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,13 +30,24 @@ CAPTIONS = (
     ("CHRYSANTHEMUM", "Chrysanthemum", "MUM", "Mum", "CHR", "CHRYS"), ("BAMBOO", "Bamboo", "BAM"),
 )
 WORDS = {w.upper(): n for n, words in enumerate(CAPTIONS, 1) for w in words}
+LATIN = string.digits + string.ascii_uppercase + string.ascii_lowercase  # what a caption is read among
+# each flower's character, 1f to 8f, and the simplified form a set may print (兰)
+CHARACTERS = {ch: n for n, chars in enumerate(("春", "夏", "秋", "冬", "梅", "蘭兰", "菊", "竹"), 1) for ch in chars}
 # the recogniser's input height (as trained; at 40 and 32 it read 71 and 64 of the held-out style's 80 flower
 # captions, at 48 76) and the caption band of an upright tile's crop: rows and columns as shares of its height and
 # width
 HEIGHT = 48
 CAPTION_SIDE = 128  # the tiles are cut for it to crops of this many pixels, the tile box's long side
 BAND_ROWS, BAND_COLS = (0.55, 0.95), (0.05, 0.95)
-SURE = 0.5  # the least mean probability of a reading's characters
+# ... and a picture flower's top corners, where it prints its character and its seat numeral: squares this share of
+# the tile's width, each read alone (a band across both read the numeral and lost the character beside it: on the
+# held-out picture flowers the classifier and readers misnamed, squares of 0.4, 0.45, 0.5, 0.55 and 0.6 of the width
+# named 18, 23, 20, 17 and 10 of 54 by their character, a band of the top 0.05 to 0.45 fewer still)
+CORNER = 0.45
+SURE = 0.5  # the least mean probability of a caption's characters
+# ... and the least probability of a flower's character (on the held-out picture flowers, through the detector: 0.5
+# read 0.8238 of them right, 0.35 0.8446; no other tile's corner read as a flower character at either, ``docs/photo.md``)
+CHARACTER_SURE = 0.35
 # the lines are read this many at a time, all of one width (the widest's): a run of many lines is slower a line, its
 # activations spilling out of the cache (18 lines 48 x 96 at once: 122 ms on one thread, two at a time 71 ms), and
 # the readings are the same
@@ -62,8 +78,30 @@ def _one_off(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
+def character_flower(read: Sequence[tuple[str, float]]) -> int:
+    """The flower (1 to 8) whose character a band's reading (each character and its probability) holds surely, the
+    seat numeral and anything else beside it; 0 where none does, or two flowers' do.
+
+    >>> character_flower([("4", 0.99), ("冬", 0.74)]), character_flower([("兰", 0.4)]), character_flower([("竹", 0.25)])
+    (4, 6, 0)
+    >>> character_flower([("春", 0.9), ("梅", 0.8)]), character_flower([("券", 0.86)])
+    (0, 0)
+    """
+    named = {CHARACTERS[ch] for ch, prob in read if ch in CHARACTERS and prob >= CHARACTER_SURE}
+    return named.pop() if len(named) == 1 else 0
+
+
+class FlowersRead(NamedTuple):
+    """``CaptionReader.flowers``' answer for N tiles: the flower each names (0: none), and whether by an English
+    caption (a set that captions its flowers captions them all: ``DetectorConfig.uncaptioned``)."""
+
+    flower: np.ndarray     # (N,) int, 0 to 8
+    captioned: np.ndarray  # (N,) bool
+
+
 class CaptionReader:
-    """``CaptionReader(session, path).flowers(crops)``: the flower each upright tile crop's caption names, or 0."""
+    """``CaptionReader(session, path).flowers(crops)``: the flower each upright tile crop's caption or character
+    names, or 0."""
 
     def __init__(self, session: object, path: Path) -> None:
         chars = session.get_modelmeta().custom_metadata_map.get("characters", "")
@@ -73,60 +111,93 @@ class CaptionReader:
                    f"one for each of its outputs but the first, the blank (build it: python -m training caption WHEEL)")
             raise ModelNotFoundError(msg)
         self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
+        self._latin = np.array([0] + [1 + i for i, ch in enumerate(chars) if ch in LATIN])  # the blank and LATIN
 
     def tiles_flowers(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, turns: np.ndarray,
-                      flip: np.ndarray, both: np.ndarray) -> np.ndarray:
+                      flip: np.ndarray, both: np.ndarray, captions: bool = True) -> FlowersRead:
         """The flower (``flowers``) each box (N, 4) of the photo ``rgb`` names, its tile cut out straight (``tilt``,
         N radians), as wide as the tile, turned upright by ``turns`` quarter turns and, where ``flip``, half a turn
-        more; read at both ends where ``both``."""
+        more; read at both ends where ``both``; by its characters alone where not ``captions``."""
         if len(boxes) == 0:
-            return np.zeros(0, int)
+            return FlowersRead(np.zeros(0, int), np.zeros(0, bool))
         tiles = []
         for crop, (w, h), turn, half in zip(crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0, tilt=tilt),
                                             tile_sides(boxes, tilt), turns, flip, strict=True):
             width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
             cut = min(max(0, round((CAPTION_SIDE - width) / 2)), CAPTION_SIDE // 2 - 1)
             tiles.append(np.rot90(crop, int(turn) + 2 * half)[:, cut:CAPTION_SIDE - cut])
-        return self.flowers(tiles, both=both)
+        return self.flowers(tiles, both=both, captions=captions)
 
-    def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None) -> np.ndarray:
-        """Upright tile crops (RGB uint8, the tile filling each) -> (N,) the flower each names (0: none), read at its
-        bottom and, where ``both`` (default: every tile), at its top turned half a turn (0 too when the two ends name
-        two flowers)."""
+    def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None,
+                captions: bool = True) -> FlowersRead:
+        """Upright tile crops (RGB uint8, the tile filling each) -> the flower each names (0: none), by the caption
+        at its bottom (where ``captions``) or the character in a top corner, read as it stands and, where ``both``
+        (default: every tile), turned half a turn (0 when they name two flowers)."""
         both = np.ones(len(tiles), bool) if both is None else np.asarray(both, bool)
-        bands, owner = [], []
+        bands, corners, owner = [], [], []
         for i, (tile, two) in enumerate(zip(tiles, both, strict=True)):
             h, w = tile.shape[:2]
             rows, cols = slice(round(h * BAND_ROWS[0]), round(h * BAND_ROWS[1])), slice(round(w * BAND_COLS[0]),
                                                                                        round(w * BAND_COLS[1]))
-            ends = (tile, tile[::-1, ::-1]) if two else (tile,)
-            bands += [end[rows, cols] for end in ends]
-            owner += [i] * len(ends)
-        out = np.zeros(len(tiles), int)
-        for i, (text, sure) in zip(owner, self.read(bands), strict=True):
+            side = round(w * CORNER)
+            for end in (tile, tile[::-1, ::-1]) if two else (tile,):
+                bands.append(end[rows, cols])
+                corners += [end[:side, :side], end[:side, w - side:]]
+                owner.append(i)
+        # the captions and the corners each read at their own width (the captions as they were read alone)
+        caption, character = np.zeros(len(tiles), int), np.zeros(len(tiles), int)
+        for i, steps in zip(owner, self._run(bands) if captions else [None] * len(owner), strict=True):
+            text, sure = _mean(_decoded(steps, self._latin, self._chars))
             n = caption_flower(text) if sure >= SURE else None
             if n:
-                out[i] = n if out[i] in (0, n) else -1
-        return np.maximum(out, 0)
+                caption[i] = n if caption[i] in (0, n) else -1
+        for i, steps in zip(np.repeat(owner, 2), self._run(corners), strict=True):
+            n = character_flower(_decoded(steps, None, self._chars))
+            if n:
+                character[i] = n if character[i] in (0, n) else -1
+        caption, character = np.maximum(caption, 0), np.maximum(character, 0)
+        flower = np.where((caption > 0) & (character > 0) & (caption != character), 0, np.maximum(caption, character))
+        return FlowersRead(flower, (caption > 0) & (flower > 0))
 
     def read(self, lines: list[np.ndarray]) -> list[tuple[str, float]]:
-        """Each text line (RGB uint8, any size) read: its text and the mean probability of its characters (CTC,
-        greedy)."""
+        """Each text line (RGB uint8, any size) read as a caption, among the Latin letters and digits: its text and
+        the mean probability of its characters (CTC, greedy)."""
+        return [_mean(_decoded(steps, self._latin, self._chars)) for steps in self._run(lines)]
+
+    def _run(self, lines: list[np.ndarray]) -> list[np.ndarray | None]:
+        """Each text line (RGB uint8, any size) through the recogniser: its steps' probabilities of the blank and each
+        character (T, 1 + C); None for an empty line."""
         import cv2
 
         seen = [i for i, line in enumerate(lines) if line.size]  # an empty line reads nothing
+        out: list[np.ndarray | None] = [None] * len(lines)
         if not seen:
-            return [("", 0.0)] * len(lines)
+            return out
         widths = [max(8, round(lines[i].shape[1] * HEIGHT / lines[i].shape[0])) for i in seen]
         x = np.zeros((len(seen), 3, HEIGHT, max(widths)), np.float32)
         for j, (i, w) in enumerate(zip(seen, widths, strict=True)):
             x[j, :, :, :w] = cv2.resize(lines[i], (w, HEIGHT)).transpose(2, 0, 1) / 127.5 - 1.0
         read = np.concatenate([self._session.run(None, {self._input: x[k:k + CHUNK]})[0]
                                for k in range(0, len(x), CHUNK)])
-        out = [("", 0.0)] * len(lines)
         for i, steps in zip(seen, read, strict=True):
-            best, prob = steps.argmax(1), steps.max(1)
-            keep = (best != 0) & np.r_[True, best[1:] != best[:-1]]  # blanks and repeats dropped
-            text = "".join(self._chars[k - 1] for k in best[keep])
-            out[i] = (text, float(prob[keep].mean()) if keep.any() else 0.0)
+            out[i] = steps
         return out
+
+
+def _decoded(steps: np.ndarray | None, columns: np.ndarray | None, chars: str) -> list[tuple[str, float]]:
+    """A line's steps (T, 1 + C) decoded greedily (CTC: blanks and repeats dropped), among the ``columns`` (the blank's
+    first; None: all), their probabilities taken among those columns alone: each character and its probability."""
+    if steps is None:
+        return []
+    if columns is not None:
+        steps = steps[:, columns]
+        steps = steps / steps.sum(1, keepdims=True)
+    best, prob = steps.argmax(1), steps.max(1)
+    keep = (best != 0) & np.r_[True, best[1:] != best[:-1]]
+    ids = best[keep] if columns is None else columns[best[keep]]
+    return [(chars[k - 1], float(p)) for k, p in zip(ids, prob[keep], strict=True)]
+
+
+def _mean(read: list[tuple[str, float]]) -> tuple[str, float]:
+    """A reading's text and the mean probability of its characters (0 for none)."""
+    return "".join(ch for ch, _ in read), float(np.mean([p for _, p in read])) if read else 0.0

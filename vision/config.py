@@ -84,6 +84,10 @@ class DetectorConfig:
     # reader gave 0.905 and not at the other, where its caption is), every other figure of ``bench.eval_vision``,
     # ``eval_layout --detector`` and ``eval_tile_sets`` alike, the 12 MP photo's time too (0.999 of 0.9's)
     caption_sure: float = 0.95
+    # ... and when a tile's flower character is read (梅, 春 ...: the set prints its flowers' characters), the other
+    # tiles whose flowers the names give at least this are read for their characters too, named surely or not (1:
+    # none; on the held-out picture flowers' true boxes 
+    character_gate: float = 0.05
     mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
     # each tile is cut turned straight by its tilt (``vision/crops.py``): on the true boxes of the held-out style 11 ->
     # 6 mistakes of 1101 (its white dragons read 8s 6 -> 1, 8m read 9m 3 -> 0), of the training styles 116 -> 66 of 8979
@@ -146,7 +150,7 @@ class DetectorConfig:
         if not 0.0 <= self.unsure_backs <= self.conf:
             msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
             raise ValueError(msg)
-        for name in ("learnt_share", "learnt_sure"):
+        for name in ("learnt_share", "learnt_sure", "character_gate"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 msg = f"DetectorConfig.{name} must be 0 to 1, got {getattr(self, name)!r}"
                 raise ValueError(msg)

@@ -32,7 +32,7 @@ from vision.backs import (
     tops,
     unsure_boxes,
 )
-from vision.captions import CaptionReader
+from vision.captions import CaptionReader, FlowersRead
 from vision.config import DetectorConfig
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
@@ -407,27 +407,37 @@ class TileDetector:
 
     def _read_captions(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, p: np.ndarray,
                        up: np.ndarray, half: np.ndarray) -> np.ndarray:
-        """``p`` with the flower named by its caption given ``caption_weight`` of each tile that may be a flower and is
-        named unsurely (as the readers' gate: ``reader_gate``, ``reader_sure``) and whose caption is read; when one
-        is, the set captions its flowers, and the others' flowers are weighed by ``uncaptioned``. ``half``: the
-        flower reader's probability that each tile, turned upright by the up head, is upside down (NaN: not read): a
-        caption is read at both ends of its tile, or at one where the flower reader is sure which (``caption_sure``)."""
+        """``p`` with the flower named by its caption or its character given ``caption_weight`` of each tile that may be
+        a flower and is named unsurely (as the readers' gate: ``reader_gate``, ``reader_sure``) and whose caption or
+        character is read; when an English caption is, the set captions its flowers, and the flowers of the tiles
+        that name none are weighed by ``uncaptioned``. ``half``: the flower reader's probability that each tile,
+        turned upright by the up head, is upside down (NaN: not read): a tile is read at both ends, or at one where
+        the flower reader is sure which (``caption_sure``)."""
         c = self.config
-        ask = self._asked(p, FLOWERS)
-        ask = np.sort(ask[np.argsort(-p[ask][:, FLOWERS].sum(1), kind="stable")[:CAPTION_MOST]])
-        sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
-        named = self._captions.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
-                                             both=~sure)
+        ask = _likeliest_flowers(p, self._asked(p, FLOWERS))
+        named, captioned = self._flowers_read(rgb, boxes, tilt, up, half, ask, captions=True)
+        if c.character_gate < 1.0 and (named > captioned).any():  # the set prints its flowers' characters
+            more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate), ask))
+            by_character, _ = self._flowers_read(rgb, boxes, tilt, up, half, more, captions=False)
+            ask, named = np.r_[ask, more], np.r_[named, by_character]
         if not named.any():
             return p
         out = p.copy()
         read = ask[named > 0]  # a caption read as a flower reader sure of that flower
         out[read] = mix_reading(p[read], np.eye(len(FLOWERS) + 1)[named[named > 0] - 1], FLOWERS, c.caption_weight)
-        if c.uncaptioned < 1.0:
+        if c.uncaptioned < 1.0 and captioned.any():
             blank = ask[named == 0]
             out[blank[:, None], FLOWERS] *= c.uncaptioned
             out[blank] /= out[blank].sum(1, keepdims=True)
         return out
+
+    def _flowers_read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
+                      ask: np.ndarray, captions: bool) -> FlowersRead:
+        """The caption reader's flowers of the tiles ``ask``, each read at both ends, or at the one the flower reader
+        is sure of (``half``, ``caption_sure``)."""
+        sure = np.maximum(half[ask], 1 - half[ask]) >= self.config.caption_sure  # not read by the flower reader: NaN
+        return self._captions.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
+                                            both=~sure, captions=captions)
 
     def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                       ) -> tuple[np.ndarray, ...]:
@@ -506,6 +516,11 @@ class TileDetector:
                                  ranked, round(float(sp), 4)))
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
+
+
+def _likeliest_flowers(p: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Of the tiles ``ids``, the ``CAPTION_MOST`` likeliest flowers by the names ``p``, in order."""
+    return np.sort(ids[np.argsort(-p[ids][:, FLOWERS].sum(1), kind="stable")[:CAPTION_MOST]])
 
 
 def _more_turns(turns: int, upright: int) -> list[int]:

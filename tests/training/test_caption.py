@@ -1,5 +1,5 @@
-"""The caption reader's build (``training/caption.py``): a recogniser of the OCR wheel's shape cut to the blank, the
-digits and the Latin letters, its weights stored as float16."""
+"""The caption reader's build (``training/caption.py``): a recogniser of the OCR wheel's shape, all its characters kept,
+its weights stored as float16."""
 
 from __future__ import annotations
 
@@ -11,17 +11,18 @@ import numpy as np
 import pytest
 
 from training import caption
-from vision.captions import CaptionReader
+from vision.captions import LATIN, CaptionReader
 
 
-def test_the_build_cuts_the_recogniser_to_latin_letters_and_digits(tmp_path: Path) -> None:
+def test_the_build_keeps_every_character_in_half_precision(tmp_path: Path) -> None:
     """A stand-in recogniser of the wheel's shape (its last layer a Constant weight and bias, one column per
-    character of its metadata) becomes a caption reader whose columns are the blank, the digits and the letters."""
+    character of its metadata, then the space) becomes a caption reader with the same columns, named in its
+    metadata, whose captions are read among the Latin letters and digits alone."""
     import onnx
     import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
 
-    chars = ["一", *caption.KEEP[::-1], "萬"]  # the source's order is its own
+    chars = ["一", *LATIN[::-1], "萬", "梅"]  # the source's order is its own
     rng = np.random.default_rng(0)
     w = rng.normal(size=(5, len(chars) + 2)).astype(np.float32)
     b = rng.normal(size=len(chars) + 2).astype(np.float32)
@@ -44,11 +45,11 @@ def test_the_build_cuts_the_recogniser_to_latin_letters_and_digits(tmp_path: Pat
               if n.op_type == "Constant" and n.attribute[0].t.data_type == TensorProto.FLOAT16]
     assert len(halves) == 2 and "Cast" in {n.op_type for n in built.graph.node}
     session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
-    assert session.get_modelmeta().custom_metadata_map["characters"] == caption.KEEP
+    assert session.get_modelmeta().custom_metadata_map["characters"] == "".join(chars) + " "
     x = rng.normal(size=(1, 3, 5)).astype(np.float32)
     logits = x @ w + b  # the source's: blank, its characters, then the space
-    columns = [0] + [1 + chars.index(c) for c in caption.KEEP]
-    want = np.exp(logits[..., columns]) / np.exp(logits[..., columns]).sum(-1, keepdims=True)
+    want = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
     assert session.run(None, {"x": x})[0] == pytest.approx(want, abs=2e-3)  # float16 weights
     reader = CaptionReader(session, out)
-    assert reader.flowers(np.zeros((0, 128, 128, 3), np.uint8)).tolist() == []
+    assert reader._latin.tolist() == [0] + [1 + chars.index(c) for c in sorted(LATIN, key=chars.index)]
+    assert reader.flowers(np.zeros((0, 128, 128, 3), np.uint8)).flower.tolist() == []

@@ -15,6 +15,7 @@ from vision.errors import ModelNotFoundError
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "models" / "caption_reader.onnx"
 needs_model = pytest.mark.skipif(not SHIPPED.exists(), reason="no shipped caption reader in models/")
+HKX = Path(__file__).parent / "tile_sets" / "hkx_03"
 
 
 @pytest.mark.parametrize(("text", "flower"), [
@@ -51,13 +52,36 @@ def test_the_shipped_reader_reads_a_caption_either_way_up() -> None:
     reader = _reader()
     tiles = np.stack([_tile("ORCHID"), _tile("Autumn")[::-1, ::-1], _tile("BAM"), _tile(None), _tile("PEONY")])
     # read at the bottom of the crop as it is, or of the crop turned half a turn: the up head may be wrong so
-    assert reader.flowers(tiles).tolist() == [6, 3, 8, 0, 0]
+    read = reader.flowers(tiles)
+    assert read.flower.tolist() == [6, 3, 8, 0, 0] and read.captioned.tolist() == [True, True, True, False, False]
     # ... or at its bottom only, where which way up it is is known: the upside-down AUTUMN then reads nothing
-    assert reader.flowers(tiles, both=[False] * 5).tolist() == [6, 0, 8, 0, 0]
+    assert reader.flowers(tiles, both=[False] * 5).flower.tolist() == [6, 0, 8, 0, 0]
     assert [text for text, _ in reader.read([_tile("Winter")[80:, 14:-14]])] == ["Winter"]
     # a tile cut from a box of no width or height reads nothing, and does not stop the others being read
-    assert reader.flowers([np.zeros((1, 1, 3), np.uint8), _tile("PLUM"), np.zeros((128, 0, 3), np.uint8)]).tolist() \
-        == [0, 5, 0]
+    assert reader.flowers([np.zeros((1, 1, 3), np.uint8), _tile("PLUM"), np.zeros((128, 0, 3), np.uint8)]).flower \
+        .tolist() == [0, 5, 0]
+
+
+def _face(name: str) -> np.ndarray:
+    """A face of the held-out picture-flower style (``tile_sets/hkx_03``: 梅蘭菊竹 / 春夏秋冬 in a top corner, the seat
+    numeral in the other), upright, filling its crop."""
+    return np.asarray(Image.open(HKX / f"{name}.png").convert("RGB"))
+
+
+@needs_model
+def test_a_picture_flower_is_named_by_its_character_either_way_up() -> None:
+    reader = _reader()
+    flowers = [_face(f"{n}f") for n in range(1, 9)]
+    others = [_face(name) for name in ("1m", "4p", "7s", "5z", "back")]
+    read = reader.flowers([*flowers, *others])
+    assert read.flower.tolist() == [1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0]
+    assert not read.captioned.any()  # a character is no English caption
+    upside_down = [face[::-1, ::-1] for face in flowers]
+    assert reader.flowers(upside_down).flower.tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
+    # read at its top only (the end the flower reader is sure of), an upside-down flower's corners hold no character
+    assert reader.flowers(upside_down, both=[False] * 8).flower.tolist() == [0] * 8
+    # the characters alone, no caption band read
+    assert reader.flowers(flowers, captions=False).flower.tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
 
 
 def test_a_network_without_its_characters_is_no_caption_reader() -> None:
@@ -102,7 +126,8 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
 @needs_model
 def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
     """The up head takes an upside-down WINTER tile for upright; the flower reader, sure it is upside down, sends
-    the caption reader to its top, one band; unsure, both ends are read."""
+    the caption reader to its top, one band (and the top corners of the tile turned so); unsure, both ends are
+    read."""
     from vision.detector import NAMES, DetectorConfig, TileDetector
     from vision.readers import Reader
 
@@ -128,14 +153,15 @@ def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
 
     captions = _reader()
     bands = []
-    read = captions.read
-    captions.read = lambda lines: bands.append(len(lines)) or read(lines)  # type: ignore[method-assign]
+    run = captions._run
+    captions._run = lambda lines: bands.append(len(lines)) or run(lines)  # type: ignore[method-assign]
     img, box = _tile("WINTER")[::-1, ::-1].copy(), np.array([[14.0, 2.0, 114.0, 125.0]])
     for upside, want, n in ((0.99, "4f", 1), (0.7, "4f", 2), (0.01, "5f", 1)):
         reader = Reader.load(FlowerReader(upside), Path("f.onnx"))
         det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader], captions=captions,
                                       config=DetectorConfig(turns=1))
-        assert NAMES[int(det.classify(img, box)[0].argmax())] == want and bands[-1] == n
+        # the caption bands read, then the top corners (two an end)
+        assert NAMES[int(det.classify(img, box)[0].argmax())] == want and bands[-2:] == [n, 2 * n]
 
 
 @needs_model
@@ -164,3 +190,32 @@ def test_a_tilted_caption_is_read_cut_straight(degrees: float) -> None:
     for straighten, want in ((True, "4f"), (False, "5f")):
         det.config = DetectorConfig(turns=1, straighten=straighten)
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want
+
+
+@needs_model
+def test_a_set_that_prints_its_flowers_characters_has_them_read_on_its_other_tiles() -> None:
+    """A 梅 the classifier gives 5f 0.45 is asked and read by its character: the set prints its flowers' characters,
+    so a 秋 it named 7f surely (0.9, 3f 0.06), which the readers' gate does not ask, is read too and named 3f; a tile
+    asked whose corners hold no flower's character keeps its flowers (only an English caption read makes a set one
+    that captions them all)."""
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    rows = np.full((3, len(NAMES)), 0.04 / (len(NAMES) - 2))
+    rows[0, NAMES.index("5f")], rows[0, NAMES.index("1s")] = 0.45, 0.35  # the 梅
+    rows[1] = 0.04 / (len(NAMES) - 2)
+    rows[1, NAMES.index("7f")], rows[1, NAMES.index("3f")] = 0.9, 0.06  # the 秋, named surely and wrong
+    rows[2, NAMES.index("5f")], rows[2, NAMES.index("1s")] = 0.45, 0.35  # a 1m the classifier takes for a flower
+    rows /= rows.sum(1, keepdims=True)
+
+    class Classifier:
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            n = len(feeds["crops"])
+            return [np.log(rows[:n]), np.tile(np.eye(4)[0] * 9, (n, 1)), np.eye(n, 8, dtype=np.float32)]
+
+    faces = [_face("5f"), _face("3f"), _face("1m")]
+    img = np.concatenate([np.pad(f, ((10, 10), (10, 10), (0, 0)), constant_values=90) for f in faces], axis=1)
+    boxes = np.array([[10.0 + 170 * k, 10.0, 160.0 + 170 * k, 210.0] for k in range(3)])
+    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "3f", "5f"]
+    det.config = DetectorConfig(turns=1, character_gate=1.0)  # the others not read for their characters
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "7f", "5f"]
