@@ -45,8 +45,8 @@ BAND_ROWS, BAND_COLS = (0.55, 0.95), (0.05, 0.95)
 # named 18, 23, 20, 17 and 10 of 54 by their character, a band of the top 0.05 to 0.45 fewer still)
 CORNER = 0.45
 SURE = 0.5  # the least mean probability of a caption's characters
-# ... and the least probability of a flower's character (on the held-out picture flowers, through the detector: 0.5
-# read 0.8238 of them right, 0.35 0.8446; no other tile's corner read as a flower character at either, ``docs/photo.md``)
+# ... and the least probability of a flower's character (the held-out picture flowers through the detector: from 0.5
+# 0.8238 read right, from 0.35 0.8446; ``docs/photo.md``)
 CHARACTER_SURE = 0.35
 # the lines are read this many at a time, all of one width (the widest's): a run of many lines is slower a line, its
 # activations spilling out of the cache (18 lines 48 x 96 at once: 122 ms on one thread, two at a time 71 ms), and
