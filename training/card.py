@@ -163,22 +163,22 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
 CAPTION_TEXT = (
     "## Caption reader (not trained here; ONNX Runtime at detection)",
     "- PaddleOCR's PP-OCRv4 mobile text-line recogniser (Apache-2.0) from the `rapidocr-onnxruntime` 1.4.4 wheel "
-    "on PyPI: all its 6625 outputs kept (the blank and 6624 characters: Chinese, digits, Latin letters, symbols), "
-    "its weights stored as float16 (`python -m training caption WHEEL`; 5.5 MB, 10.9 as shipped by the wheel). "
-    "Until 2026-11-28 its last layer was cut to the blank, the digits and the Latin letters (3.9 MB); a caption is "
-    "still read among those alone, their probabilities taken among them, so it reads as the cut one did. Nothing "
-    "is fetched at run time.",
-    "- detection: a tile whose flower probability (after the readers) is 0.2 or more and whose name is given less "
-    "than 0.7 is cut out turned upright by the classifier's up head, and the band under its picture is read, and "
-    "the band of it turned half a turn (`vision/captions.py`); a reading that is a caption word (SPRING, Spring, "
-    "SPR ... each flower's words in `vision/captions.CAPTIONS`) gives that flower 0.8 of the tile's names "
-    "(`DetectorConfig.caption_weight`). When a tile of the photo is so read, the flowers' probabilities of the "
-    "tiles read without a caption are halved (`uncaptioned`): the set captions its flowers. The same tiles' top "
-    "corners (squares of 0.45 of the tile's width, at both ends) are read among every character: one holding a "
-    "flower's character (梅蘭兰菊竹, 春夏秋冬) with 0.35 or more names that flower as a caption does "
-    "(a brush-drawn 冬 the recogniser takes for 券 names nothing); when one does, the set prints its flowers' "
-    "characters, and the photo's other tiles that the names give 0.05 or more of a flower (`character_gate`), named surely or not, are read "
-    "for theirs too (`vision/captions.py`, `docs/photo.md`).",
+    "on PyPI: all its 6625 outputs kept (the blank and 6624 characters: Chinese, digits, Latin letters, "
+    "symbols), its weights stored as float16 (`python -m training caption WHEEL`; 5.5 MB, 10.9 as shipped by the "
+    "wheel). Until 2026-11-28 its last layer was cut to the blank, the digits and the Latin letters (3.9 MB); a "
+    "caption is still read among those alone, their probabilities taken among them, so it reads as the cut one "
+    "did. Nothing is fetched at run time.",
+    "- detection: a tile whose flower probability (after the readers) is 0.2 or more and whose name is given "
+    "less than 0.7 is cut out turned upright by the classifier's up head, and the band under its picture is "
+    "read, and the band of it turned half a turn (`vision/captions.py`); a reading that is a caption word "
+    "(SPRING, Spring, SPR ... each flower's words in `vision/captions.CAPTIONS`) gives that flower 0.8 of the "
+    "tile's names (`DetectorConfig.caption_weight`). When a tile of the photo is so read, the flowers' "
+    "probabilities of the tiles read without a caption are halved (`uncaptioned`): the set captions its flowers. "
+    "The same tiles' top corners (squares of 0.45 of the tile's width, at both ends) are read among every "
+    "character: one holding a flower's character (梅蘭兰菊竹, 春夏秋冬) with 0.35 or more names that flower as a "
+    "caption does (a brush-drawn 冬 the recogniser takes for 券 names nothing); when one does, the set prints "
+    "its flowers' characters, and the photo's other tiles that the names give 0.05 or more of a flower "
+    "(`character_gate`), named surely or not, are read for theirs too (`vision/captions.py`, `docs/photo.md`).",
     "",
 )
 FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, and when detection asks it
