@@ -416,7 +416,7 @@ class TileDetector:
         c = self.config
         ask = _likeliest_flowers(p, self._asked(p, FLOWERS))
         named, captioned = self._flowers_read(rgb, boxes, tilt, up, half, ask, captions=True)
-        if c.character_gate < 1.0 and (named > captioned).any():  # the set prints its flowers' characters
+        if c.character_gate < 1.0 and ((named > 0) & ~captioned).any():  # the set prints its flowers' characters
             more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate), ask))
             by_character, _ = self._flowers_read(rgb, boxes, tilt, up, half, more, captions=False)
             ask, named = np.r_[ask, more], np.r_[named, by_character]
