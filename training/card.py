@@ -174,11 +174,12 @@ CAPTION_TEXT = (
     "(SPRING, Spring, SPR ... each flower's words in `vision/captions.CAPTIONS`) gives that flower 0.8 of the "
     "tile's names (`DetectorConfig.caption_weight`). When a tile of the photo is so read, the flowers' "
     "probabilities of the tiles read without a caption are halved (`uncaptioned`): the set captions its flowers. "
-    "The same tiles' top corners (squares of 0.45 of the tile's width, at both ends) are read among every "
-    "character: one holding a flower's character (梅蘭兰菊竹, 春夏秋冬) with 0.35 or more names that flower as a "
-    "caption does (a brush-drawn 冬 the recogniser takes for 券 names nothing); when one does, the set prints "
-    "its flowers' characters, and the photo's other tiles that the names give 0.05 or more of a flower "
-    "(`character_gate`), named surely or not, are read for theirs too (`vision/captions.py`, `docs/photo.md`).",
+    "The top corners (squares of 0.45 of the tile's width; the end as it stands, then the other where the first "
+    "named none) of those whose caption named no flower are read among every character: one holding a flower's "
+    "character (梅蘭兰菊竹, 春夏秋冬) with 0.35 or more names that flower as a caption does (a brush-drawn 冬 "
+    "the recogniser takes for 券 names nothing); when one does, the set prints its flowers' characters, and the "
+    "photo's other tiles that the names give 0.05 or more of a flower (`character_gate`), named surely or not, "
+    "are read for theirs too (`vision/captions.py`, `docs/photo.md`).",
     "",
 )
 FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, and when detection asks it
