@@ -32,7 +32,7 @@ from vision.backs import (
     tops,
     unsure_boxes,
 )
-from vision.captions import CaptionReader, FlowersRead
+from vision.captions import CaptionReader
 from vision.config import DetectorConfig
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
@@ -78,10 +78,6 @@ CLOSE_HINT = 0.15
 SET_PROBE, SET_UNSURE = 20, 0.55
 # the photo's tilt (``DetectorConfig.turn_at``) is read from the squares of this many of the first look's surest boxes
 TILT_PROBES = 16
-# ... read for this many tiles at most, those most likely flowers (a hand sets aside at most 8 flowers; 2 more for the
-# look-alikes of a set laid out: held-out sets read right 0.9685 at 8, 0.971 at 10 to 1000): a photo of a whole table
-# asks it of a tile in six, at some 60 ms each (10 against 8 on tables of 120-250 tiles: median 1.07 times the time)
-CAPTION_MOST = 10
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
 
@@ -330,7 +326,7 @@ class TileDetector:
             if reader.flowers:
                 half = np.where(np.isnan(upside), half, upside)
         if self._captions is not None:
-            p = self._read_captions(rgb, boxes, tilt, p, up, half)
+            p = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS), c)
         if c.learnt_agree or not learnt:
             p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
         if c.backs_by_colour or c.kong_backs:  # backs and white dragons told apart (``vision/backs.py``)
@@ -404,40 +400,6 @@ class TileDetector:
         ``reader_gate`` or more, and their own name less than ``reader_sure``."""
         c = self.config
         return np.flatnonzero((p[:, family].sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
-
-    def _read_captions(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, p: np.ndarray,
-                       up: np.ndarray, half: np.ndarray) -> np.ndarray:
-        """``p`` with the flower named by its caption or its character given ``caption_weight`` of each tile that may be
-        a flower and is named unsurely (as the readers' gate: ``reader_gate``, ``reader_sure``) and whose caption or
-        character is read; when an English caption is, the set captions its flowers, and the flowers of the tiles
-        that name none are weighed by ``uncaptioned``. ``half``: the flower reader's probability that each tile,
-        turned upright by the up head, is upside down (NaN: not read): a tile is read at both ends, or at one where
-        the flower reader is sure which (``caption_sure``)."""
-        c = self.config
-        ask = _likeliest_flowers(p, self._asked(p, FLOWERS))
-        named, captioned = self._flowers_read(rgb, boxes, tilt, up, half, ask, captions=True)
-        if c.character_gate < 1.0 and ((named > 0) & ~captioned).any():  # the set prints its flowers' characters
-            more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate), ask))
-            by_character, _ = self._flowers_read(rgb, boxes, tilt, up, half, more, captions=False)
-            ask, named = np.r_[ask, more], np.r_[named, by_character]
-        if not named.any():
-            return p
-        out = p.copy()
-        read = ask[named > 0]  # a caption read as a flower reader sure of that flower
-        out[read] = mix_reading(p[read], np.eye(len(FLOWERS) + 1)[named[named > 0] - 1], FLOWERS, c.caption_weight)
-        if c.uncaptioned < 1.0 and captioned.any():
-            blank = ask[named == 0]
-            out[blank[:, None], FLOWERS] *= c.uncaptioned
-            out[blank] /= out[blank].sum(1, keepdims=True)
-        return out
-
-    def _flowers_read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
-                      ask: np.ndarray, captions: bool) -> FlowersRead:
-        """The caption reader's flowers of the tiles ``ask``, each read at both ends, or at the one the flower reader
-        is sure of (``half``, ``caption_sure``)."""
-        sure = np.maximum(half[ask], 1 - half[ask]) >= self.config.caption_sure  # not read by the flower reader: NaN
-        return self._captions.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
-                                            both=~sure, captions=captions)
 
     def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                       ) -> tuple[np.ndarray, ...]:
@@ -516,11 +478,6 @@ class TileDetector:
                                  ranked, round(float(sp), 4)))
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
-
-
-def _likeliest_flowers(p: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Of the tiles ``ids``, the ``CAPTION_MOST`` likeliest flowers by the names ``p``, in order."""
-    return np.sort(ids[np.argsort(-p[ids][:, FLOWERS].sum(1), kind="stable")[:CAPTION_MOST]])
 
 
 def _more_turns(turns: int, upright: int) -> list[int]:
