@@ -84,6 +84,22 @@ def test_a_picture_flower_is_named_by_its_character_either_way_up() -> None:
     assert reader.flowers(flowers, captions=False).flower.tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
 
 
+@needs_model
+def test_a_character_in_the_middle_of_the_top_is_read_in_the_top_band(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A set printing its flower's character in the middle of the top, which each top corner cuts in half: the corners
+    name nothing, the band across the top names it."""
+    from vision import captions
+
+    face = _face("6f")
+    moved = face.copy()
+    moved[:75] = face[5, 75]  # the top cleared to the face's ground, and 蘭 set in its middle
+    moved[16:72, 50:100] = face[16:72, 16:66]
+    reader = _reader()
+    assert reader.flowers([moved]).flower.tolist() == [6]
+    monkeypatch.setattr(captions, "TOP", 0.0)  # no band: the corners alone
+    assert reader.flowers([moved]).flower.tolist() == [0]
+
+
 def test_a_network_without_its_characters_is_no_caption_reader() -> None:
     class Session:
         def get_modelmeta(self) -> object:
@@ -160,9 +176,10 @@ def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
         reader = Reader.load(FlowerReader(upside), Path("f.onnx"))
         det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader], captions=captions,
                                       config=DetectorConfig(turns=1))
-        # the caption bands read, then the top corners of a tile whose caption named no flower (two an end)
+        # the caption bands read, then the top corners of a tile whose caption named no flower (two an end), then
+        # its top band where they named none
         bands.clear()
-        corners = 0 if want == "4f" else 2 * n
+        corners = 0 if want == "4f" else 3 * n
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want and bands[0] == n and sum(bands[1:]) == corners
 
 
