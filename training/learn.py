@@ -30,6 +30,7 @@ import resource
 import shutil
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -403,15 +404,21 @@ def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) ->
 
 def learnt_set(data: Labelled, det: TileDetector) -> LearntSet:
     """The learnt set (``vision.learnt.LearntSet``) of the dataset's train photos: the looks of their labelled
-    tiles by the fine-tuned classifier of ``det`` (a ``TileDetector``)."""
+    tiles by the fine-tuned classifier of ``det`` (a ``TileDetector``), and whether the set's backs are coloured (as
+    most of the photos showing backs show them: ``backs.backs_coloured``; None where none tells)."""
+    from vision.backs import backs_coloured
     from vision.image import load_image
     from vision.learnt import LearntSet
 
-    looks = []
+    looks, votes = [], Counter()
     for photo in data.split("train"):
         rgb, scale = load_image(photo.image, det.config.work_side)
-        looks.append(det.looks(rgb, np.array([t.box for t in photo.tiles], np.float64).reshape(-1, 4) * scale))
-    return LearntSet.of(np.concatenate(looks))
+        boxes = np.array([t.box for t in photo.tiles], np.float64).reshape(-1, 4) * scale
+        looks.append(det.looks(rgb, boxes))
+        if len(boxes):
+            votes[backs_coloured(det.cut(rgb, boxes)[0], np.array([t.name == "back" for t in photo.tiles]))] += 1
+    told = votes[True] + votes[False]
+    return LearntSet.of(np.concatenate(looks), votes[True] > told / 2 if told else None)
 
 
 # ---------------------------------------------------------------------------------------------------- card ----

@@ -112,10 +112,12 @@ def _chroma(rgb: np.ndarray) -> np.ndarray:
     return (rgb + CHROMA_FLOOR) / (rgb.sum(1, keepdims=True) + 3 * CHROMA_FLOOR)
 
 
-def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths: np.ndarray) -> np.ndarray:
+def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths: np.ndarray,
+                   set_coloured: bool = False) -> np.ndarray:
     """The names ``p`` (N, names) with backs and white dragons told apart by colour: ``crops`` are the tiles cut
     straight (N, 3, S, S, 0..1), ``centres`` their boxes' centres (N, 2) and ``widths`` their faces' widths (N,), in
-    pixels of the photo. A name changed swaps the two names' probabilities."""
+    pixels of the photo; ``set_coloured``: the set's backs are known to be coloured (a learnt set's,
+    ``vision/learnt.py``), as two coloured backs shown tell. A name changed swaps the two names' probabilities."""
     named = p.argmax(1)
     faces = (named != BACK) & (p.max(1) >= SURE_FACE)
     if faces.sum() < 2 or not np.isin(named, (BACK, WHITE)).any():
@@ -130,7 +132,7 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     out[to_back] = _swapped(out[to_back])
     named = out.argmax(1)
     backs = named == BACK
-    set_colour = _pair(top[backs & is_coloured])  # backs read on the photo are coloured: the set's backs are
+    set_colour = set_coloured or _pair(top[backs & is_coloured])  # the set's backs are coloured
     near = _near(centres, widths)
     beside_white = (near & (named == WHITE)[None]).any(1) & ~_kong_ends(near, named, backs & is_white)
     room = SET_COPIES - int((named == WHITE).sum())
@@ -138,6 +140,25 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     for i in candidates[np.argsort(-p[candidates, WHITE])][:max(room, 0)]:
         out[i] = _swapped(out[i])
     return out
+
+
+def backs_coloured(crops: np.ndarray, backs: np.ndarray) -> bool | None:
+    """Whether a photo's backs are coloured, from its tiles cut straight (N, 3, S, S, 0..1) of which ``backs`` (N,
+    bool) are backs, the others faces: the median top of its backs is clearly another colour than the faces' ground
+    (``colours``); None where it shows no back or fewer than two faces, or its backs are neither white nor coloured.
+
+    >>> faces, purple = np.full((2, 3, 8, 8), 0.9), np.tile(np.array([0.4, 0.2, 0.5])[:, None, None], (1, 1, 8, 8))
+    >>> backs_coloured(np.concatenate([faces, purple]), np.array([False, False, True]))
+    True
+    >>> backs_coloured(np.concatenate([faces, faces[:1]]), np.array([False, False, True]))
+    False
+    >>> print(backs_coloured(faces, np.zeros(2, bool)))
+    None
+    """
+    if not backs.any() or (~backs).sum() < 2:
+        return None
+    white, coloured = colours(np.median(tops(crops[backs]), axis=0)[None], ground(crops[~backs]))
+    return True if coloured[0] else False if white[0] else None
 
 
 def kong_backs(p: np.ndarray, centres: np.ndarray, widths: np.ndarray) -> np.ndarray:

@@ -39,6 +39,11 @@ class DetectorConfig:
     # held-out hands read a tile fewer (one lying 21.5 degrees off) and the layout 434; at 30, 427 (both measured
     # before the canvas was felt)
     turn_at: float = 25.0
+    # a tile the first look found with this much or more, which the boxes of the region's look or of the look turned
+    # straight (the look taken) do not cover (``finder.lost``: at most ``LOST_COVER`` of it), is kept beside them (above
+    # 1: never): a tile lying alone away from the hand, a plain back, which the closer look at the hand no longer
+    # boxes (bench.learn's dr_58, 60 hands: 3 such backs found at 0.56 to 0.69 by the first look and lost)
+    first_kept: float = 0.5
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
     # the most tiles a look keeps (ultralytics' default): a whole set laid out is 144 tiles (at 120 the surest 120
     # were kept and the rest of the set's photo lost)

@@ -37,7 +37,7 @@ from vision.config import DetectorConfig
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
-from vision.finder import Finder
+from vision.finder import Finder, lost
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
@@ -76,6 +76,9 @@ CLOSE_HINT = 0.15
 # whole set: 28 tiles found at 0.466, the set finder 143; of 500 training-style hand photos 12 are probed, none
 # routed; of the 60 held-out ones none is probed, the least sure at 0.637)
 SET_PROBE, SET_UNSURE = 20, 0.55
+# a tile the first look found surely is lost by a later look that covers at most this share of it
+# (``DetectorConfig.first_kept``)
+LOST_COVER = 0.3
 # the photo's tilt (``DetectorConfig.turn_at``) is read from the squares of this many of the first look's surest boxes
 TILT_PROBES = 16
 RANKED = 4  # names kept per tile in Detection.ranked
@@ -187,7 +190,7 @@ class TileDetector:
         boxes2, inside = boxes_turned_back(boxes2, back, rgb.shape)
         boxes2, conf2 = boxes2[inside], conf2[inside]
         if len(boxes2) and conf2.mean() > conf.mean():
-            return boxes2, conf2
+            return _with_lost(boxes, conf, boxes2, conf2, c.first_kept)
         return boxes, conf
 
     def _find_as_it_lies(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -230,7 +233,7 @@ class TileDetector:
             return boxes, conf
         x0, y0, x1, y1 = region
         boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
-        return boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2
+        return _with_lost(boxes, conf, boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2, c.first_kept)
 
     def _region(self, boxes: np.ndarray, shape: tuple[int, ...], size: int) -> tuple[int, int, int, int] | None:
         """The region (x0, y0, x1, y1 px) holding ``boxes``, found by a look at ``size``, with a margin of
@@ -295,9 +298,9 @@ class TileDetector:
         (``vision/learnt.py``)."""
         if len(boxes) == 0:
             return np.zeros((0, self._classifier.get_outputs()[2].shape[-1]), np.float32)
-        return self._looked_at(self._cut(rgb, boxes)[0], self._classifier)[2]
+        return self._looked_at(self.cut(rgb, boxes)[0], self._classifier)[2]
 
-    def _cut(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def cut(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The classifier's crops of the tiles at ``boxes`` (N, 3, S, S), each cut straight by its tilt, and the tilts
         (N, radians; zero when ``straighten`` is off: each box cut as it lies)."""
         tilt = tilts(rgb, boxes) if self.config.straighten else np.zeros(len(boxes))
@@ -313,7 +316,7 @@ class TileDetector:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
         c = self.config
-        x, tilt = self._cut(rgb, boxes)
+        x, tilt = self.cut(rgb, boxes)
         chosen = classifier or self._classifier
         p, up, look = self._looked_at(x, chosen)
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
@@ -332,7 +335,7 @@ class TileDetector:
         if c.backs_by_colour or c.kong_backs:  # backs and white dragons told apart (``vision/backs.py``)
             centres, widths = (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1)
             if c.backs_by_colour:  # a back is coloured, a face is not
-                p = coloured_backs(p, x, centres, widths)
+                p = coloured_backs(p, x, centres, widths, learnt and self._learnt.backs_coloured is True)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
@@ -534,6 +537,14 @@ def _classifier_session(path: Path, options: object) -> object:
         msg = f"{path} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
         raise ModelNotFoundError(msg)
     return session
+
+
+def _with_lost(first: np.ndarray, conf: np.ndarray, later: np.ndarray, later_conf: np.ndarray,
+               sure: float) -> tuple[np.ndarray, np.ndarray]:
+    """A later look's boxes and confidences, with the tiles the first look found with ``sure`` or more and the later
+    one lost (``finder.lost``)."""
+    keep = lost(first, conf, later, sure, LOST_COVER)
+    return np.concatenate([later, first[keep]]), np.concatenate([later_conf, conf[keep]])
 
 
 def _close(boxes: np.ndarray, big: float) -> bool:

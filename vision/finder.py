@@ -68,6 +68,23 @@ def letterbox(rgb: np.ndarray, imgsz: int) -> tuple[np.ndarray, np.ndarray, tupl
     return x, np.array([w / size[0], h / size[1]]), (left, top)
 
 
+def lost(first: np.ndarray, conf: np.ndarray, later: np.ndarray, sure: float, covered: float) -> np.ndarray:
+    """The indices of the boxes ``first`` (N, 4) that one look found with ``sure`` or more (``conf``, N) and that the
+    boxes ``later`` (M, 4) of a later look cover by at most ``covered`` of their area (the later boxes' overlaps
+    summed): tiles the later look lost.
+
+    >>> first = np.array([[0, 0, 10, 10], [50, 0, 60, 10], [80, 0, 90, 10], [20, 0, 40, 10]], float)
+    >>> later = np.array([[1, 0, 11, 10], [20, 0, 30, 10], [30, 0, 40, 10]], float)
+    >>> lost(first, np.array([0.9, 0.6, 0.3, 0.9]), later, 0.5, 0.3).tolist()
+    [1]
+    """
+    lo = np.maximum(first[:, None, :2], later[None, :, :2])
+    hi = np.minimum(first[:, None, 2:], later[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2).sum(1)
+    area = np.maximum(np.prod(np.maximum(first[:, 2:] - first[:, :2], 0), axis=1), 1e-6)
+    return np.flatnonzero((conf >= sure) & (inter / area <= covered))
+
+
 def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
     """Greedy non-maximum suppression: the indices of the boxes kept, best first; a box goes when it overlaps a better
     kept one by more than ``iou``.

@@ -26,15 +26,18 @@ SHIPPED_CLASSIFIER = "shipped_classifier.onnx"  # ... and the classifier for the
 
 @dataclass(frozen=True, slots=True, eq=False)
 class LearntSet:
-    """The looks (N, F: unit vectors) of the labelled tiles a classifier was fine-tuned on."""
+    """The looks (N, F: unit vectors) of the labelled tiles a classifier was fine-tuned on, and whether the set's
+    backs are coloured, unlike its faces (None: no back was labelled). A set has one back: where it is coloured, a
+    tile of its photos read as a back whose top is white is its blank white dragon (``backs.coloured_backs``)."""
 
     looks: np.ndarray
+    backs_coloured: bool | None = None
 
     @classmethod
-    def of(cls, looks: np.ndarray) -> LearntSet:
+    def of(cls, looks: np.ndarray, backs_coloured: bool | None = None) -> LearntSet:
         """The learnt set of ``looks`` (N, F), made unit vectors."""
         looks = np.asarray(looks, np.float32)
-        return cls(looks / np.maximum(np.linalg.norm(looks, axis=1, keepdims=True), 1e-12))
+        return cls(looks / np.maximum(np.linalg.norm(looks, axis=1, keepdims=True), 1e-12), backs_coloured)
 
     def shows(self, look: np.ndarray, alike: float, share: float) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (M, F) shows the learnt set: at least ``share`` of its
@@ -51,9 +54,11 @@ class LearntSet:
         return float(((unit @ self.looks.T).max(1) >= alike).mean()) >= share
 
     def save(self, path: Path) -> None:
-        """Written to ``path`` (``.npz``: ``looks``, float16), through a temporary file."""
+        """Written to ``path`` (``.npz``: ``looks``, float16; ``backs_coloured``, 1, 0 or -1 for None), through a
+        temporary file."""
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez(tmp, looks=self.looks.astype(np.float16))
+        backs = -1 if self.backs_coloured is None else int(self.backs_coloured)
+        np.savez(tmp, looks=self.looks.astype(np.float16), backs_coloured=np.int8(backs))
         tmp.replace(path)
 
     @classmethod
@@ -63,11 +68,15 @@ class LearntSet:
         try:
             with np.load(path, allow_pickle=False) as z:
                 looks = np.asarray(z["looks"], np.float32)
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+                backs = int(z["backs_coloured"]) if "backs_coloured" in z.files else -1  # (written before 2026-11-28)
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             msg = f"{path} is no learnt set (an .npz of looks, written by mjscore train): {exc}"
             raise ModelNotFoundError(msg) from exc
         if looks.ndim != 2 or len(looks) == 0 or looks.shape[1] != features or not np.isfinite(looks).all():
             msg = (f"{path}: its looks are {looks.shape}, finite: {bool(np.isfinite(looks).all())}; the classifier "
                    f"beside it looks with {features} numbers a tile (mjscore train writes the two together)")
             raise ModelNotFoundError(msg)
-        return cls.of(looks)
+        if backs not in (-1, 0, 1):
+            msg = f"{path}: backs_coloured is {backs}, not 1 (coloured), 0 (white) or -1 (not known)"
+            raise ModelNotFoundError(msg)
+        return cls.of(looks, None if backs < 0 else bool(backs))

@@ -154,3 +154,37 @@ def test_the_benchmarks_mistakes_are_told_by_kind() -> None:
     m = mistakes(lambda _jpg: read, [(b"", truth), (b"", truth)])
     assert (m["not_found"], m["back_white"], m["name"]) == (2, 4, 2)
     assert m["commonest"][0][2] == 2 and ["7f", "1s", 2] in m["commonest"] and ["1m", None, 2] in m["commonest"]
+
+
+class _Looks:
+    """A classifier's stand-in: every crop named 1m, upright, and looked at as (1, 0)."""
+
+    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        n = len(feeds["crops"])
+        return [np.tile(np.eye(len(NAMES))[0] * 9, (n, 1)), np.tile([9.0, 0, 0, 0], (n, 1)),
+                np.tile([1.0, 0.0], (n, 1)).astype(np.float32)]
+
+
+def test_the_learnt_set_keeps_whether_the_sets_backs_are_coloured(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from training.labelled import Labelled, Photo, Tile
+    from training.learn import learnt_set
+
+    def photo(k: int, back: tuple[int, int, int]) -> Photo:  # three ivory faces and a back, 40 x 60 px each
+        rgb = np.full((100, 240, 3), 60, np.uint8)
+        for i, colour in enumerate([(235, 230, 215)] * 3 + [back]):
+            rgb[20:80, 60 * i + 10:60 * i + 50] = colour
+        Image.fromarray(rgb).save(tmp_path / f"{k}.png")
+        names = ["1m", "2m", "3m", "back"]
+        return Photo(tmp_path / f"{k}.png", "train", tuple(Tile(n, (60.0 * i + 10, 20, 60 * i + 50, 80))
+                                                           for i, n in enumerate(names)))
+
+    det = TileDetector.from_parts(_Looks(), crop=64, config=DetectorConfig(turns=1))
+    green, white = (40, 130, 60), (230, 228, 220)
+    for backs, told in (([green, green, white], True), ([white, white, green], False)):  # most photos say
+        learnt = learnt_set(Labelled("set", tuple(photo(k, b) for k, b in enumerate(backs))), det)
+        assert learnt.backs_coloured is told and len(learnt.looks) == 12
+    faces = photo(9, green)  # a photo with its back not labelled: nothing tells
+    learnt = learnt_set(Labelled("set", (Photo(faces.image, "train", faces.tiles[:3]),)), det)
+    assert learnt.backs_coloured is None and len(learnt.looks) == 3

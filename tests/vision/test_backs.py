@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.backs import BACK, WHITE, coloured_backs, kong_backs
+from vision.backs import BACK, WHITE, backs_coloured, coloured_backs, kong_backs
 from vision.names import CLASS_ID
 
 IVORY, JADE = (0.93, 0.91, 0.84), (0.45, 0.05, 0.04)
@@ -63,6 +63,31 @@ def test_a_white_back_where_the_sets_backs_are_coloured_is_a_white_dragon() -> N
     centres = np.concatenate([_row(3), _row(4, start=4.0), _row(1, start=12.0)])
     names = ["1m", "2m", "3m", "back", "7s", "7s", "back", "back"]
     assert _read(_doubted(_named(names), [7]), faces + kong + lone, centres) == [*names[:7], "5z"]
+
+
+def test_white_backs_of_a_set_whose_backs_are_known_coloured_are_white_dragons() -> None:
+    """A learnt set's backs are coloured (``vision/learnt.py``): its photo's pung of blank white dragons, read as
+    backs the classifier doubts, with no coloured back shown and no 5z beside them, is a pung of white dragons."""
+    faces = [_crop(IVORY, INK) for _ in range(4)]
+    pung = [_crop(IVORY, light=0.95), _crop(IVORY, light=1.05), _crop(IVORY, light=0.9)]
+    centres = np.concatenate([_row(4), _row(3, start=5.5)])
+    p = _doubted(_named(["1m", "2m", "3m", "4p", "back", "back", "back"]), [4, 5, 6])
+    names = list(CLASS_ID)
+    for known, read in ((False, "back"), (True, "5z")):
+        out = coloured_backs(p, np.stack(faces + pung), centres, np.full(7, 60.0), set_coloured=known)
+        assert [names[k] for k in out.argmax(1)] == ["1m", "2m", "3m", "4p", read, read, read]
+    p[6, BACK], p[6, WHITE] = 0.95, 0.04  # read a back surely: a white thing on the table, not made a 5z
+    out = coloured_backs(p, np.stack(faces + pung), centres, np.full(7, 60.0), set_coloured=True)
+    assert [names[k] for k in out.argmax(1)][4:] == ["5z", "5z", "back"]
+
+
+def test_a_photos_backs_are_told_coloured_or_white_against_its_faces() -> None:
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    is_back = np.array([False, False, False, True, True])
+    assert backs_coloured(np.stack(faces + [_crop(GREEN), _crop(GREEN, light=0.9)]), is_back) is True
+    assert backs_coloured(np.stack(faces + [_crop(WHITE_BACK), _crop(WHITE_BACK, light=0.9)]), is_back) is False
+    assert backs_coloured(np.stack(faces), np.zeros(3, bool)) is None  # no back shown
+    assert backs_coloured(np.stack(faces[:1] + [_crop(GREEN)]), np.array([False, True])) is None  # one face
 
 
 def test_a_white_thing_read_surely_as_a_back_stays_one() -> None:

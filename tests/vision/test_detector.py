@@ -160,11 +160,36 @@ def test_the_finder_looks_again_at_the_tiles_region() -> None:
     boxes, conf = det.find(np.zeros((1000, 800, 3), np.uint8))
     # the region: the three boxes plus one tile size (30 px, the median of their longer sides) on every side
     assert seen == [((1000, 800), 416), ((90, 120), 512)]
-    assert boxes.tolist() == [[100.0, 200.0, 120.0, 230.0]]  # (30, 30) in the crop, whose corner is (70, 170)
-    assert conf.tolist() == [0.8]
+    # (30, 30) in the crop, whose corner is (70, 170); the two tiles the first look found surely and the second lost
+    # are kept beside it (``first_kept``)
+    assert boxes.tolist() == [[100.0, 200.0, 120.0, 230.0], [120, 200, 140, 230], [140, 200, 160, 230]]
+    assert conf.tolist() == [0.8, 0.9, 0.9]
+    det.config = DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0,
+                                first_kept=0.95)
+    assert det.find(np.zeros((1000, 800, 3), np.uint8))[0].tolist() == [[100.0, 200.0, 120.0, 230.0]]
     det.config = DetectorConfig(first_imgsz=416, zoom_imgsz=0, zoom_out=0)
     seen.clear()
     assert len(det.find(np.zeros((1000, 800, 3), np.uint8))[0]) == 3 and len(seen) == 1
+
+
+def test_a_tile_lying_alone_that_the_region_look_loses_is_kept() -> None:
+    from vision.detector import DetectorConfig, TileDetector
+
+    hand = [[100.0, 200, 120, 230], [120, 200, 140, 230], [140, 200, 160, 230]]
+
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        if imgsz == 416:  # the first look: the hand's three tiles, a back alone below it (0.6) and a doubtful box
+            return np.array([*hand, [110, 300, 130, 330], [160, 300, 175, 320]]), np.array([0.9, 0.9, 0.9, 0.6, 0.35])
+        # the region's look (its corner at (70, 170)): the hand's tiles, one boxed as two halves, and not the back
+        return (np.array([[30.0, 30, 50, 60], [50, 30, 60, 60], [60, 30, 70, 60], [70, 30, 90, 60]]),
+                np.array([0.95, 0.5, 0.5, 0.95]))
+
+    det = TileDetector.from_parts(finder=_StandInFinder(predict), config=DetectorConfig(
+        imgsz=416, first_imgsz=416, zoom_imgsz=512, zoom_margin=1.0, zoom_out=0))
+    boxes, conf = det.find(np.zeros((1000, 800, 3), np.uint8))
+    # the back kept, the doubtful box not (0.35 < first_kept), nor the tile the halves cover
+    assert boxes[4:].tolist() == [[110, 300, 130, 330]] and conf[4:].tolist() == [0.6]
+    assert len(boxes) == 5
 
 
 def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
@@ -582,7 +607,9 @@ def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
         boxes = np.array([[100.0 + 20 * k, 500, 118 + 20 * k, 524] for k in range(n)])
         return boxes, np.full(n, sure[finder])
 
-    det, hand, sets = _two_finders(DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32), predict)
+    # (the stand-in boxes the same pixels of every crop it is shown: no first look's tile kept beside a later one's)
+    det, hand, sets = _two_finders(DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32, first_kept=1.1),
+                                   predict)
     for n_hand, p_hand, n_set, want in ((28, SET_UNSURE - 0.1, 140, "set"),  # a set of small tiles: the set finder's
                                         (28, SET_UNSURE - 0.1, 25, "hand"),  # a hand, unsure: the set finder asked
                                         (28, SET_UNSURE + 0.1, 140, "hand"),  # a hand, sure: not asked

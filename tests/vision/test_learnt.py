@@ -132,3 +132,18 @@ def test_a_learnt_set_is_saved_and_checked_as_it_loads(tmp_path: Path) -> None:
     np.savez(path, other=np.zeros((1, 2)))
     with pytest.raises(ModelNotFoundError, match="is no learnt set"):
         LearntSet.load(path, 2)
+
+
+def test_a_learnt_set_keeps_whether_its_backs_are_coloured(tmp_path: Path) -> None:
+    path = tmp_path / "learnt_set.npz"
+    for told in (True, False, None):
+        LearntSet.of(np.array([[1.0, 0.0]]), told).save(path)
+        assert LearntSet.load(path, 2).backs_coloured is told
+    np.savez(path, looks=np.array([[1.0, 0.0]]))  # a folder written before it was kept: not known
+    assert LearntSet.load(path, 2).backs_coloured is None
+    np.savez(path, looks=np.array([[1.0, 0.0]]), backs_coloured=np.int8(7))
+    with pytest.raises(ModelNotFoundError, match="backs_coloured is 7"):
+        LearntSet.load(path, 2)
+    np.savez(path, looks=np.array([[1.0, 0.0]]), backs_coloured=np.zeros(3))
+    with pytest.raises(ModelNotFoundError, match="is no learnt set"):
+        LearntSet.load(path, 2)
