@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     card = json.loads((out / "card.json").read_text())
     report["dataset_held_out"] = {k: card["held_out"][k]["read_right"] for k in ("before", "after")}
     report["trained_time"] = card["time"]
+    report["unshown"] = card["dataset"].get("unshown")  # names no train photo showed (None: a card before 2026-11-28)
 
     shipped, learnt = detections(TileDetector()), detections(load_detector(out))
     test = hands(style, args.test, seed["test"], args.art, one_back)
@@ -250,6 +251,7 @@ def verdict(r: dict) -> list[str]:
     """The figures against the targets, one line each."""
     s, h, q = r["style_test"], r["held_out_style"], r["real_in_scene"]
     m = s["mistakes_after"]
+    unshown = "not recorded" if r.get("unshown") is None else ", ".join(r["unshown"]) or "none"
     wall = r.get("train", {}).get("wall_seconds", r["trained_time"]["wall_seconds"])
     held = [h[k]["read_right"] for k in ("before", "after")]
     real = [q[k]["top1"] for k in ("before", "after")]
@@ -259,6 +261,7 @@ def verdict(r: dict) -> list[str]:
         f"{s['after']:.4f} (target >= {TARGET}: {'met' if s['after'] >= TARGET else 'missed'})",
         f"  its tiles read wrong after: {m['not_found']} not found, {m['back_white']} backs and white dragons taken "
         f"for each other, {m['name']} other names",
+        f"  names no train photo showed: {unshown}",
         f"held-out style {', '.join(synth.HELD_OUT_STYLES)}: {held[0]:.4f} -> {held[1]:.4f} "
         f"({'no worse' if held[1] >= held[0] else 'worse'})",
         f"real photos in a scene: {real[0]:.4f} -> {real[1]:.4f} ({'no worse' if real[1] >= real[0] else 'worse'})",

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 from PIL import Image
 
-from vision.names import CLASS_ID
+from vision.names import CLASS_ID, NAMES
 
 SPLITS = ("train", "val")
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
@@ -62,6 +62,13 @@ class Labelled:
 
     def split(self, name: str) -> tuple[Photo, ...]:
         return tuple(p for p in self.photos if p.split == name)
+
+    @property
+    def unshown(self) -> tuple[str, ...]:
+        """The tile names that no train photo's labels show: the set's look of them is not learnt (20 photos of a
+        hand each may show no north wind at all)."""
+        shown = {t.name for p in self.split("train") for t in p.tiles}
+        return tuple(n for n in NAMES if n not in shown)
 
     @property
     def held_out(self) -> tuple[Photo, ...]:

@@ -250,7 +250,8 @@ def prepare(run: Run, data: Labelled, shipped: Any, args: argparse.Namespace) ->
              finder={"recall_before": recall, "tune": tune_finder},
              dataset={"name": data.name, "source": str(args.data), "train": len(train),
                       "held_out": len(data.held_out), "held_out_split": "val" if data.split("val") else "train",
-                      "tiles": sum(len(p.tiles) for p in train), "notes": list(data.notes)},
+                      "tiles": sum(len(p.tiles) for p in train), "notes": list(data.notes),
+                      "unshown": list(data.unshown)},
              measure_seconds=round(measuring, 1))
 
 
@@ -480,6 +481,9 @@ def summary(card: dict) -> str:
     for name, (before, after, n) in card["held_out"]["changed"].items():
         lines.append(f"  {name}: {before} -> {after} of {n} read right")
     lines += [f"  {note}" for note in d["notes"]]
+    if d.get("unshown"):  # (cards written before 2026-11-28 do not say)
+        lines.append(f"  no train photo shows {', '.join(d['unshown'])}: their look in this set is not learnt (label "
+                     f"photos showing them)")
     lines += guard_lines(card["guard"])
     f = card["finder"]
     found = "" if f["recall_before"] is None else f" (found {f['recall_before']:.4f} of the train photos' tiles)"

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from api.datasets.export import write_tree, write_zip
-from tests.api.datasets.support import labels, photo, store_with
+from tests.api.datasets.support import ROW, labels, photo, store_with
 from training import synth
 from training.labelled import DatasetError, read_dataset
+from vision.names import NAMES
 
 HAND = "234m456p345s67s99s+8s"
 
@@ -39,6 +40,9 @@ def test_a_store_dataset_is_read_by_name_with_its_splits_sideways_and_hands(stor
     assert [t.name for t in p3.tiles][:3] == ["2m", "3m", "4m"] and p3.tiles[0].box == pytest.approx((10, 20, 46, 70))
     assert [t.sideways for t in p3.tiles][:3] == [False, True, False] and p3.hand is None
     assert {p.hand for p in data.photos if p.image.stem in ("p1", "p5")} == {HAND}
+    # every photo shows the same row: the other names are shown by no train photo, their look not learnt
+    assert data.unshown == tuple(n for n in NAMES if n not in ROW)
+    assert data.unshown[:3] == ("1m", "5m", "6m") and "2m" not in data.unshown and "back" in data.unshown
 
 
 def test_an_export_folder_or_zip_reads_as_the_store_does(store, tmp_path: Path) -> None:  # noqa: ANN001

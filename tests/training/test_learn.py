@@ -66,6 +66,9 @@ def test_train_writes_a_weights_folder_with_its_card(trained: tuple[Path, subpro
     assert looks.shape[0] >= card["dataset"]["train"] and looks.shape[1] == 256
     assert np.linalg.norm(looks, axis=1) == pytest.approx(np.ones(len(looks)), abs=1e-2)
     assert "tiles read right" in done.stdout and "tiles read right" in (out / "README.md").read_text()
+    # the names no train photo shows are said: five photos of a hand each do not show all 43
+    assert 0 < len(card["dataset"]["unshown"]) < len(NAMES) and set(card["dataset"]["unshown"]) < set(NAMES)
+    assert f"no train photo shows {', '.join(card['dataset']['unshown'])}: " in done.stdout
     assert "learning the tiles" in done.stderr and "3/3" in done.stderr  # the progress bar
 
 
