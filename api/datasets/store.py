@@ -372,7 +372,8 @@ class Store:
         return {"photos": sum(counts.values()), **counts}
 
     def progress(self, name: str) -> dict[str, Any]:
-        """Photos by status, groups, boxes, and the count of each tile over the photos a person has checked."""
+        """Photos by status, groups, boxes, the count of each tile over the photos a person has checked, and the
+        tile names none of them shows (``unshown``: a fine-tune cannot learn the set's look of those)."""
         with self._read(f"reading dataset {name}") as con:
             return self._progress(self._require(con, name), name)
 
@@ -386,7 +387,8 @@ class Store:
         groups = con.execute("SELECT count(DISTINCT CASE grp WHEN '' THEN name ELSE grp END) FROM photos "
                              "WHERE dataset=?", (name,)).fetchone()[0]
         return {"name": name, **self._counts(con, name), "groups": groups, "boxes": boxes,
-                "tiles": dict(sorted(tiles.items(), key=lambda kv: _tile_order(kv[0])))}
+                "tiles": dict(sorted(tiles.items(), key=lambda kv: _tile_order(kv[0]))),
+                "unshown": [tile for tile in CLASS_ID if tile not in tiles]}
 
     @staticmethod
     def _latest(con: sqlite3.Connection, name: str, statuses: tuple[str, ...]) -> list[sqlite3.Row]:

@@ -23,7 +23,7 @@ LABELS: dict[str, Any] = {
 RECORD: dict[str, Any] = {"dataset": "my-set", "photo": "img-0042.jpg", "version": 3, "saved_at": AT,
                           "saved_by": "ana", "sha256": "9f2c...e41a", **LABELS}
 PROGRESS: dict[str, Any] = {"name": "my-set", "photos": 12, "todo": 5, "labelled": 4, "reviewed": 3, "groups": 10,
-                            "boxes": 168, "tiles": {"1m": 4, "5z": 3, "back": 4}}
+                            "boxes": 168, "tiles": {"1m": 4, "5z": 3, "back": 4}, "unshown": ["4z", "7f", "8f"]}
 DATASETS: dict[str, Any] = {"datasets": [{"name": "my-set", "created_at": AT, "created_by": "ana", "photos": 12,
                                           "todo": 5, "labelled": 4, "reviewed": 3}]}
 PHOTOS: dict[str, Any] = {"photos": [{"photo": "img-0042.jpg", "version": 3, "status": "labelled", "group": "hand-7",

@@ -250,6 +250,8 @@ function renderProgress(p) {
     tr.insertCell().textContent = tile;
     tr.insertCell().textContent = n;
   }
+  // a fine-tune cannot learn the set's look of a tile no checked photo shows
+  $("unshown").textContent = p.unshown.length ? `In no checked photo yet: ${p.unshown.join(" ")}` : "";
 }
 
 function renderList() {

@@ -130,6 +130,8 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
         assert page.is_checked("#sideways")
         assert "2 labelled" not in page.inner_text("#progress")  # one labelled, one reviewed
         assert "1 labelled, 1 reviewed" in page.inner_text("#progress")
+        page.click("#tilesBox summary")  # the names no checked photo shows yet: not the row's, nor the 1m typed
+        assert page.inner_text("#unshown").startswith("In no checked photo yet: 5m 6m 7m 8m 9m 1p 2p 3p 7p")
 
         # export
         with page.expect_download() as download:

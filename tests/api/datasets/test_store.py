@@ -77,6 +77,9 @@ def test_progress_counts_statuses_groups_and_tiles(tmp_path: Path):
         "photos": 3, "todo": 1, "labelled": 1, "reviewed": 1, "groups": 2, "boxes": 42}
     assert got["tiles"]["9s"] == 4 and got["tiles"]["2m"] == 2  # the to-do photo is not counted
     assert list(got["tiles"])[:3] == ["2m", "3m", "4m"]
+    # the names no checked photo shows, in the names' order: the row shows 2m-4m, 4p-6p, 3s-9s
+    assert got["unshown"][:6] == ["1m", "5m", "6m", "7m", "8m", "9m"] and got["unshown"][-2:] == ["8f", "back"]
+    assert not set(got["unshown"]) & set(got["tiles"]) and len(got["unshown"]) + len(got["tiles"]) == 43
     assert store.datasets()[0] | {"created_at": ""} == {"name": "set1", "created_at": "", "created_by": "tester",
                                                          "photos": 3, "todo": 1, "labelled": 1, "reviewed": 1}
 

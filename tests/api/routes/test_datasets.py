@@ -352,8 +352,9 @@ def test_rename_keeps_photos_versions_files_and_the_log(api: TestClient, data: P
     files_before = _disk(data / "set1")
     r = api.patch("/v1/datasets/set1", json={"name": "hands"}, headers={**AUTH, "X-Annotator": "bob"})
     assert r.status_code == 200, r.text
-    assert r.json() | {"tiles": None} == {"name": "hands", "photos": 1, "todo": 0, "labelled": 0, "reviewed": 1,
-                                          "groups": 1, "boxes": 14, "tiles": None}
+    assert r.json() | {"tiles": None, "unshown": None} == {
+        "name": "hands", "photos": 1, "todo": 0, "labelled": 0, "reviewed": 1, "groups": 1, "boxes": 14, "tiles": None,
+        "unshown": None}
     assert _names(api) == ["hands"] and _disk(data / "hands") == files_before and not (data / "set1").exists()
     assert api.get("/v1/datasets/hands/photos/hand.jpg", headers=AUTH).json() == {**saved, "dataset": "hands"}
     versions = api.get("/v1/datasets/hands/photos/hand.jpg/versions", headers=AUTH).json()["versions"]
