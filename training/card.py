@@ -104,7 +104,8 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None) -> l
                  "a first look of few or big tiles is taken again at 416, as trained); it runs the ONNX export "
                  "(`python -m training export`) in ONNX Runtime, "
                  "letterboxed and suppressed as ultralytics does (`vision/finder.py`); a photo in which it finds 32 "
-                 "tiles or more is looked at again by the set finder (`DetectorConfig.set_tiles`)")
+                 "tiles or more is looked at again by the set finder (`DetectorConfig.set_tiles`); a tile the first "
+                 "look found with 0.5 or more that the later look lost is kept (`DetectorConfig.first_kept`)")
     return lines
 
 
@@ -174,8 +175,9 @@ CAPTION_TEXT = (
     "(SPRING, Spring, SPR ... each flower's words in `vision/captions.CAPTIONS`) gives that flower 0.8 of the "
     "tile's names (`DetectorConfig.caption_weight`). When a tile of the photo is so read, the flowers' "
     "probabilities of the tiles read without a caption are halved (`uncaptioned`): the set captions its flowers. "
-    "The top corners (squares of 0.45 of the tile's width; the end as it stands, then the other where the first "
-    "named none) of those whose caption named no flower are read among every character: one holding a flower's "
+    "The top corners (squares of 0.45 of the tile's width), then the band across the top (0.4 of the width "
+    "high) where they named none (the end as it stands, then the other where the first named none), of those "
+    "whose caption named no flower are read among every character: one holding a flower's "
     "character (梅蘭兰菊竹, 春夏秋冬) with 0.35 or more names that flower as a caption does (a brush-drawn 冬 "
     "the recogniser takes for 券 names nothing); when one does, the set prints its flowers' characters, and the "
     "photo's other tiles that the names give 0.05 or more of a flower (`character_gate`), named surely or not, "
