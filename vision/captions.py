@@ -4,12 +4,12 @@ own (a butterfly, a sun, a plant) while the words and characters are everyone's.
 
 The caption reader is a text-line recogniser (PaddleOCR's PP-OCRv4 mobile recogniser, all its characters:
 ``training/caption.py``). A tile's English caption is read in the band under its picture, among the Latin letters and
-digits; where that names no flower, its character in its two top corners, then in the band across its top where they
-name none, among every character the recogniser knows (a brush-drawn 冬 it takes for 券 names nothing). A tile is
-read at both ends, as if the classifier's up head were right and as if it were wrong by half a turn (it is, on a third
-of an unseen style's flowers), or at the one end the flower reader points to where it is sure (the second end's
-corners and top only where the first's named none); a band whose text is a caption word, or a corner or top holding
-one flower's character, names that flower.
+digits; where that names no flower, its character in the band across its top, then in its two top corners where
+that names none, among every character the recogniser knows (a brush-drawn 冬 it takes for 券 names nothing). A tile
+is read at both ends, as if the classifier's up head were right and as if it were wrong by half a turn (it is, on a
+third of an unseen style's flowers), or at the one end the flower reader points to where it is sure (the second end's
+top only where the first's lines named none: ``CHARACTER_LINES``); a band whose text is a caption word, or a top or
+corner holding one flower's character, names that flower.
 """
 
 from __future__ import annotations
@@ -48,10 +48,9 @@ BAND_ROWS, BAND_COLS = (0.55, 0.95), (0.05, 0.95)
 # held-out picture flowers the classifier and readers misnamed, squares of 0.4, 0.45, 0.5, 0.55 and 0.6 of the width
 # named 18, 23, 20, 17 and 10 of 54 by their character, a band of the top 0.05 to 0.45 fewer still)
 CORNER = 0.45
-# ... and where neither corner names a flower, the band across the top of the tile, this share of its width high,
-# read as one line (on the 193 held-out picture flowers, their true boxes turned upright by the up head and read at
-# both ends: the corners named 133 right, the band alone 141, the corners then the band 148; none named a wrong
-# flower, nor any of the 492 suit tiles a flower)
+# ... and the band across the top of the tile, this share of its width high, read as one line (on the 193 held-out
+# picture flowers, their true boxes turned upright by the up head and read at both ends: the corners named 133 right,
+# the band alone 141, the two 148; none named a wrong flower, nor any of the 492 suit tiles a flower)
 TOP = 0.4
 SURE = 0.5  # the least mean probability of a caption's characters
 # ... and the least probability of a flower's character (the held-out picture flowers through the detector: from 0.5
@@ -198,10 +197,9 @@ class CaptionReader:
             n = caption_flower(text) if sure >= SURE else None
             if n:
                 caption[i] = n if caption[i] in (0, n) else -1
-        # the corners of a tile whose caption named no flower (a captioned set prints no character), then its top
-        # band where they named none: of the end as it stands first, of the other end only where those named none (a
-        # corner costs some 2 ms)
-        for k, cut in ((0, _corners), (0, _top), (1, _corners), (1, _top)):
+        # the top band of a tile whose caption named no flower (a captioned set prints no character), then its
+        # corners where it named none; then the other end's top band only where those named none (``CHARACTER_LINES``)
+        for k, cut in CHARACTER_LINES:
             asked = [i for i, tile_ends in enumerate(ends)
                      if len(tile_ends) > k and caption[i] == 0 and character[i] == 0]
             lines = [cut(ends[i][k]) for i in asked]
@@ -253,6 +251,16 @@ def _corners(tile: np.ndarray) -> list[np.ndarray]:
 def _top(tile: np.ndarray) -> list[np.ndarray]:
     """An upright tile's top band, ``TOP`` of its width high."""
     return [tile[:round(tile.shape[1] * TOP)]]
+
+
+# the lines read for a tile's character, each only where the lines before named no flower: (the end, 0 as the tile
+# stands, 1 turned half a turn; the cut). Through the detector (``bench.eval_tile_sets``' 193 picture flowers): the
+# corners of both ends 0.8187 read right, the bands of both 0.8342, the band then the corners of the first end 0.8549
+# (and as many with the second end's band or corners after them, or with the corners first). Where nothing names a
+# flower (a brush-drawn set's characters), these lines are 1.75 times as wide as the corners of both ends (a band
+# reads as 120 pixels, a corner 48): camerash's six whole sets of 143 to 156 tiles take 1.26 times as long (medians
+# of 5); the second end's band is kept for the tiles the up head turns upside down
+CHARACTER_LINES = ((0, _top), (0, _corners), (1, _top))
 
 
 def _decoded(steps: np.ndarray | None, columns: np.ndarray | None, chars: str) -> list[tuple[str, float]]:
