@@ -159,6 +159,21 @@ def test_the_benchmarks_mistakes_are_told_by_kind() -> None:
     assert m["commonest"][0][2] == 2 and ["7f", "1s", 2] in m["commonest"] and ["1m", None, 2] in m["commonest"]
 
 
+def test_the_benchmarks_verdict_names_the_tiles_no_train_photo_showed() -> None:
+    from bench.learn import verdict
+
+    report = {"style": "dr_58", "minutes": 15.0, "trained_time": {"wall_seconds": 400.0},
+              "style_test": {"hands": 60, "tiles": 1103, "before": 0.8649, "after": 0.9637,
+                             "mistakes_after": {"not_found": 4, "back_white": 0, "name": 36}},
+              "held_out_style": {k: {"read_right": 0.9973} for k in ("before", "after")},
+              "real_in_scene": {k: {"top1": 0.967} for k in ("before", "after")}}
+    lines = verdict({**report, "unshown": ["4z"]})
+    assert lines[0].endswith("read right 0.8649 -> 0.9637 (target >= 0.99: missed)")
+    assert lines[2] == "  names no train photo showed: 4z"
+    assert verdict({**report, "unshown": []})[2] == "  names no train photo showed: none"
+    assert verdict(report)[2] == "  names no train photo showed: not recorded"  # a card written before it was kept
+
+
 class _Looks:
     """A classifier's stand-in: every crop named 1m, upright, and looked at as (1, 0)."""
 
