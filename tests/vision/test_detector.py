@@ -192,6 +192,36 @@ def test_a_tile_lying_alone_that_the_region_look_loses_is_kept() -> None:
     assert len(boxes) == 5
 
 
+def test_a_tile_alone_that_the_look_turned_straight_loses_is_kept() -> None:
+    import cv2
+
+    from vision.detector import DetectorConfig, TileDetector
+
+    # a row of six faces turned 40 degrees, and a back lying alone square to the photo
+    photo = np.full((900, 900, 3), 40, np.uint8)
+    for k in range(6):
+        photo[410:490, 270 + 62 * k:330 + 62 * k] = 230
+    photo = cv2.warpAffine(photo, cv2.getRotationMatrix2D((450, 450), 40, 1.0), (900, 900), borderValue=(40, 40, 40))
+    photo[760:810, 100:150] = 200
+    seen: list[tuple[int, ...]] = []
+
+    def predict(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        # bright blobs boxed, the surer the more of its box a blob fills; turned straight, the small one is lost
+        seen.append(rgb.shape[:2])
+        _count, _labels, stats, _centres = cv2.connectedComponentsWithStats((rgb[..., 0] > 128).astype(np.uint8))
+        x, y, w, h, area = stats[1:].T
+        keep = (area > 3000) | (rgb.shape[0] <= 900)
+        return np.stack([x, y, x + w, y + h], 1).astype(np.float64)[keep], (area / (w * h))[keep]
+
+    config = DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=0, zoom_out=0)
+    det = TileDetector.from_parts(finder=_StandInFinder(predict), config=config)
+    boxes, conf = det.find(photo)
+    assert len(seen) == 2 and len(boxes) == 7  # the look turned straight taken: its six faces, and the back kept
+    assert boxes[-1].tolist() == [100, 760, 150, 810] and conf[-1] == 1.0
+    det.config = DetectorConfig(imgsz=416, first_imgsz=416, zoom_imgsz=0, zoom_out=0, first_kept=1.1)
+    assert len(det.find(photo)[0]) == 6
+
+
 def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
     from vision.detector import CLOSE_HINT, FEW, DetectorConfig
 
