@@ -8,8 +8,9 @@ drawn style and the real photos read no worse?
    ``--style`` names it instead.
    Every hand of a set shows its one back (``scene.set_back``: a set has one), unless ``--any-back``.
 2. data: ``--photos`` hands of that set (3-12 MP), their true labels being the corrections, go into an annotation
-   store through its own API (``api.datasets.store``); replay data (generated hands of the training styles) is made
-   once under ``--work``.
+   store through its own API (``api.datasets.store``); with ``--cover``, later hands showing the tiles the first ones
+   do not take the places of hands whose tiles the others show (``covering``); replay data (generated hands of the
+   training styles) is made once under ``--work``.
 3. train: ``mjscore train --data <dataset>`` in a child process, its wall time, CPU time and the machine's load
    average (sampled every few seconds) recorded.
 4. measure, the shipped weights and the new ones side by side: ``--test`` fresh hands of the set (another seed),
@@ -17,7 +18,7 @@ drawn style and the real photos read no worse?
    (``real_top1_in_scene``).
 
 Usage: ``python -m bench.learn --art cache/art/faces [--style dr_42] [--seed 0] [--work cache/bench/learn]
-[--any-back]``;
+[--cover] [--any-back]``;
 prints the figures and writes them to ``--work``/learn.json.
 """
 
@@ -125,6 +126,22 @@ def corrected_photos(store: Store, name: str, scenes: list) -> None:
         store.add_photo(name, f"hand-{i:03d}.jpg", jpg, labels, "bench")
 
 
+def covering(drawn: list, n: int) -> list:
+    """``n`` of the ``drawn`` scenes, the first ``n`` but where a tile name of the set shows in none of them: then a
+    later scene showing it takes the place of the last one whose names the others show too (a person adding a photo
+    of the tiles the annotation page lists as in no checked photo yet); the scenes in the order drawn."""
+    chosen = list(range(min(n, len(drawn))))
+    names = [Counter(label for label, _ in scene[1]) for scene in drawn]
+    for extra in range(n, len(drawn)):
+        shown = sum((names[i] for i in chosen), Counter())
+        if not set(names[extra]) - set(shown):
+            continue
+        spare = [i for i in chosen if all(shown[k] > c for k, c in names[i].items())]
+        if spare:
+            chosen[chosen.index(spare[-1])] = extra
+    return [drawn[i] for i in sorted(chosen)]
+
+
 class Load:
     """The machine's 1-minute load average, sampled every ``every`` seconds while running."""
 
@@ -186,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--features", action="store_true", help="mjscore train --features: its features learn too")
     ap.add_argument("--finder", choices=("auto", "always", "never"), default="auto",
                     help="mjscore train --finder: fine-tune the finder too (default: auto, when it misses tiles)")
+    ap.add_argument("--cover", action="store_true",
+                    help="the corrected photos show every tile of the set, as a person adds photos of the tiles the "
+                         "annotation page lists as in no checked photo yet (``covering``; default: the first drawn)")
     ap.add_argument("--any-back", action="store_true",
                     help="each photo's backs of a colour thrown for it, as the runs before 2026-11-25's fourth "
                          "session drew them (default: a set's photos all show its one back)")
@@ -207,14 +227,15 @@ def main(argv: list[str] | None = None) -> int:
     report["style"] = style
     print(f"the set: {style}", flush=True)
 
-    work = args.work / f"{style}-seed{args.seed}{'-one-back' if one_back else ''}"
+    work = args.work / f"{style}-seed{args.seed}{'-one-back' if one_back else ''}{'-cover' if args.cover else ''}"
     replay = args.work / f"replay-seed{args.seed}"
     if not (replay / "data.yaml").exists():
         synth.generate(replay, {"train": 300, "val": 30}, seed["replay"], args.art, list(REPLAY_STYLES),
                        list(synth.HELD_OUT_STYLES), 1.0, 2.0, progress=False)
     store, name = Store(work / "data"), f"learn-{style.replace('_', '-')}"
     if not store.exists(name):
-        corrected_photos(store, name, hands(style, args.photos, seed["photos"], args.art, one_back))
+        drawn = hands(style, args.photos * (3 if args.cover else 1), seed["photos"], args.art, one_back)
+        corrected_photos(store, name, covering(drawn, args.photos) if args.cover else drawn)
     out = work / "weights"
     if not (out / "card.json").exists():
         report["train"] = train(work / "data", name, out, replay, args.minutes, args.seed, args.real,

@@ -159,6 +159,19 @@ def test_the_benchmarks_mistakes_are_told_by_kind() -> None:
     assert m["commonest"][0][2] == 2 and ["7f", "1s", 2] in m["commonest"] and ["1m", None, 2] in m["commonest"]
 
 
+def test_the_benchmarks_covering_photos_show_every_tile_drawn() -> None:
+    from bench.learn import covering
+
+    def scene(*names: str) -> tuple:
+        return b"", [(name, (0, 0, 1, 1)) for name in names]
+
+    drawn = [scene("1m", "2m"), scene("1m"), scene("2m"), scene("3m"), scene("1m", "4m"), scene("2m")]
+    # the first three show 1m and 2m; the 3m and the 4m photos take the places of photos whose tiles others show
+    assert covering(drawn, 3) == [drawn[0], drawn[3], drawn[4]]
+    assert covering(drawn[:3], 3) == drawn[:3]  # nothing more to show: the first ones
+    assert covering(drawn, 6) == drawn
+
+
 def test_the_benchmarks_verdict_names_the_tiles_no_train_photo_showed() -> None:
     from bench.learn import verdict
 
