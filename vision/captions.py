@@ -46,7 +46,8 @@ BAND_ROWS, BAND_COLS = (0.55, 0.95), (0.05, 0.95)
 # ... and a picture flower's top corners, where it prints its character and its seat numeral: squares this share of
 # the tile's width, each read alone (a band across both read the numeral and lost the character beside it: on the
 # held-out picture flowers the classifier and readers misnamed, squares of 0.4, 0.45, 0.5, 0.55 and 0.6 of the width
-# named 18, 23, 20, 17 and 10 of 54 by their character, a band of the top 0.05 to 0.45 fewer still)
+# named 18, 23, 20, 17 and 10 of 54 by their character, a band of the top 0.05 to 0.45 fewer still; a band from the
+# very top, ``TOP``, reads more than the corners)
 CORNER = 0.45
 # ... and the band across the top of the tile, this share of its width high, read as one line (on the 193 held-out
 # picture flowers, their true boxes turned upright by the up head and read at both ends: the corners named 133 right,
@@ -179,8 +180,8 @@ class CaptionReader:
     def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None,
                 captions: bool = True) -> FlowersRead:
         """Upright tile crops (RGB uint8, the tile filling each) -> the flower each names (0: none), by the caption
-        at its bottom (where ``captions``) or the character in a top corner, read as it stands and, where ``both``
-        (default: every tile), turned half a turn (0 when they name two flowers)."""
+        at its bottom (where ``captions``) or the character at its top (``CHARACTER_LINES``), read as it stands and,
+        where ``both`` (default: every tile), turned half a turn (0 when they name two flowers)."""
         both = np.ones(len(tiles), bool) if both is None else np.asarray(both, bool)
         ends = [(tile, tile[::-1, ::-1]) if two else (tile,) for tile, two in zip(tiles, both, strict=True)]
         bands, owner = [], []
@@ -190,7 +191,7 @@ class CaptionReader:
                                                                                        round(w * BAND_COLS[1]))
             bands += [end[rows, cols] for end in tile_ends]
             owner += [i] * len(tile_ends)
-        # the captions and the corners each read at their own width (the captions as they were read alone)
+        # the captions and the character lines each read at their own width (the captions as they were read alone)
         caption, character = np.zeros(len(tiles), int), np.zeros(len(tiles), int)
         for i, steps in zip(owner, self._run(bands) if captions else [None] * len(owner), strict=True):
             text, sure = _mean(_decoded(steps, self._latin, self._chars))
