@@ -8,14 +8,16 @@ apart, beside the baseline detector (PyPI ``mahjong-detector``) on the same phot
 Each size is ``--scenes`` generated photos (``--mp`` megapixels, the training styles; seed 733): a hand alone at 14
 tiles, beyond it a whole table around the hand (``python -m training synth --table N``: discards, walls, the other
 hands). Each photo is read ``--rounds`` times, the two detectors taking turns; the medians are printed as a table:
-tiles in the photo, tiles found, milliseconds of the detector and of the layout (``vision.relabel.read_hand``, second
-choices included), their sum per tile found, and the baseline's milliseconds. The growth is linear when the
-milliseconds per tile stay flat as the tiles grow.
+tiles in the photo, tiles found, the share of the photos' tiles read right (the size's photos together: a detection
+at IoU 0.5 or more naming the tile, ``training.measure.read_right``), milliseconds of the detector and of the layout
+(``vision.relabel.read_hand``, second choices included), their sum per tile found, and the baseline's milliseconds.
+The growth is linear when the milliseconds per tile stay flat as the tiles grow.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from pathlib import Path
@@ -27,17 +29,20 @@ SEED = 733
 SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 
 
-def scenes(tiles: int, count: int, mp: float, art: Path) -> list[tuple[bytes, int]]:
+Truth = list[tuple[str, tuple[float, ...]]]  # a photo's tiles that show (the generator's visible share 0.6 or more)
+
+
+def scenes(tiles: int, count: int, mp: float, art: Path) -> list[tuple[bytes, int, Truth]]:
     """``count`` photos of about ``tiles`` tiles (the generator's hands at 20 or fewer, else whole tables), each
-    with the number of tiles it shows (those labelled)."""
+    with the number of tiles it shows (those labelled) and its true tiles (name, box)."""
     from training import synth
 
     styles = synth.load_styles(art, exclude=list(synth.HELD_OUT_STYLES))
     table = 0 if tiles <= 20 else tiles
     out = []
     for i in range(count):
-        jpg, lines, _ = synth.make_scene(synth.SceneSpec(i, SEED + tiles, "val", mp, mp, table=table), styles)
-        out.append((jpg, len(lines)))
+        jpg, lines, layout = synth.make_scene(synth.SceneSpec(i, SEED + tiles, "val", mp, mp, table=table), styles)
+        out.append((jpg, len(lines), [(t["label"], tuple(t["box"])) for t in layout["tiles"] if t["visible"] >= 0.6]))
     return out
 
 
@@ -47,14 +52,14 @@ def _time(fn: Any, *args: Any) -> tuple[float, Any]:
     return (time.perf_counter() - t0) * 1000, out
 
 
-def read_one(detector: Any, photo: bytes | Path) -> tuple[float, float, int]:
-    """Milliseconds of the detector and of the layout on one photo, and the tiles found."""
+def read_one(detector: Any, photo: bytes | Path) -> tuple[float, float, list]:
+    """Milliseconds of the detector and of the layout on one photo, and the detections."""
     from scorer import is_complete_tiles
     from vision.relabel import read_hand
 
     ms_det, dets = _time(detector.detect, photo)
     ms_lay, _ = _time(lambda: read_hand(dets, complete=is_complete_tiles))
-    return ms_det, ms_lay, len(dets)
+    return ms_det, ms_lay, dets
 
 
 def baseline() -> Any | None:
@@ -92,16 +97,16 @@ def main(argv: list[str] | None = None) -> int:
 
     faces = args.art or art() / "faces"
     print(f"{args.scenes} photo(s) per size, {args.mp:g} MP, each read {args.rounds} times (medians)")
-    head = f"{'tiles':>6} {'found':>6} {'detector ms':>12} {'layout ms':>10} {'ms/tile':>8}"
+    head = f"{'tiles':>6} {'found':>6} {'right':>6} {'detector ms':>12} {'layout ms':>10} {'ms/tile':>8}"
     print(head + (f" {'baseline ms':>12} {'ratio':>6}" if peer else ""))
     for size in args.tiles:
         made = _kept(args.load, size) if args.load else scenes(size, args.scenes, args.mp, faces)
         if args.save:
             _keep(args.save, size, made)
-        photos, shown = [p for p, _ in made], [n for _, n in made]
-        det_ms, lay_ms, found, peer_ms = [], [], [], []
+        photos, shown = [p for p, _, _ in made], [n for _, n, _ in made]
+        det_ms, lay_ms, found, peer_ms, right = [], [], [], [], [0, 0]
         detector.detect(photos[0])  # warm
-        for photo in photos:
+        for photo, (_, _, truth) in zip(photos, made, strict=True):
             rounds = []
             for _ in range(args.rounds):
                 rounds.append(read_one(detector, photo))
@@ -109,9 +114,13 @@ def main(argv: list[str] | None = None) -> int:
                     peer_ms.append(_time(peer, photo)[0])
             det_ms.append(statistics.median(r[0] for r in rounds))
             lay_ms.append(statistics.median(r[1] for r in rounds))
-            found.append(rounds[0][2])
+            found.append(len(rounds[0][2]))
+            if truth is not None:
+                right = [a + b for a, b in zip(right, _right(truth, rounds[0][2]), strict=True)]
         d, la, n = statistics.median(det_ms), statistics.median(lay_ms), statistics.median(found)
-        line = f"{statistics.median(shown):>6.0f} {n:>6.0f} {d:>12.0f} {la:>10.1f} {(d + la) / max(n, 1):>8.2f}"
+        share = f"{right[0] / right[1]:>6.3f}" if right[1] else f"{'-':>6}"
+        line = (f"{statistics.median(shown):>6.0f} {n:>6.0f} {share} {d:>12.0f} {la:>10.1f} "
+                f"{(d + la) / max(n, 1):>8.2f}")
         if peer:
             p = statistics.median(peer_ms)
             line += f" {p:>12.0f} {(d + la) / p:>6.2f}"
@@ -119,14 +128,28 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _keep(folder: Path, size: int, made: list[tuple[bytes, int]]) -> None:
+def _right(truth: Truth, dets: list) -> tuple[int, int]:
+    from training.measure import read_right
+
+    return read_right(truth, [(d.label, d.confidence, d.box) for d in dets])
+
+
+def _keep(folder: Path, size: int, made: list[tuple[bytes, int, Truth]]) -> None:
+    """The photos as SIZE/I_N.jpg, their true tiles beside them as SIZE/I_N.json."""
     (folder / str(size)).mkdir(parents=True, exist_ok=True)
-    for i, (jpg, n) in enumerate(made):
+    for i, (jpg, n, truth) in enumerate(made):
         (folder / str(size) / f"{i:02d}_{n}.jpg").write_bytes(jpg)
+        (folder / str(size) / f"{i:02d}_{n}.json").write_text(json.dumps(truth))
 
 
-def _kept(folder: Path, size: int) -> list[tuple[bytes, int]]:
-    return [(p.read_bytes(), int(p.stem.split("_")[1])) for p in sorted((folder / str(size)).glob("*.jpg"))]
+def _kept(folder: Path, size: int) -> list[tuple[bytes, int, Truth | None]]:
+    """What ``_keep`` kept (the true tiles None where a photo was kept without them)."""
+    out = []
+    for p in sorted((folder / str(size)).glob("*.jpg")):
+        truth = p.with_suffix(".json")
+        out.append((p.read_bytes(), int(p.stem.split("_")[1]),
+                    [(name, tuple(box)) for name, box in json.loads(truth.read_text())] if truth.exists() else None))
+    return out
 
 
 def _photos(args: argparse.Namespace, detector: Any, peer: Any | None) -> int:
@@ -141,7 +164,7 @@ def _photos(args: argparse.Namespace, detector: Any, peer: Any | None) -> int:
         rounds = [read_one(detector, path) for _ in range(args.rounds)]
         ms = statistics.median(r[0] + r[1] for r in rounds)
         totals.append(ms)
-        line = (path.name, rounds[0][2], ms, statistics.median(r[1] for r in rounds))
+        line = (path.name, len(rounds[0][2]), ms, statistics.median(r[1] for r in rounds))
         if peer:
             data = path.read_bytes()
             peer_totals.append(statistics.median(_time(peer, data)[0] for _ in range(args.rounds)))
