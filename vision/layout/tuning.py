@@ -24,4 +24,6 @@ PERSPECTIVE = 0.15
 MIN_FIT = 5  # ... in rows of this many tiles or more
 GROWTH = 0.3  # ... whose boxes grow by more than this share along the row (box noise of 4% grows a short row 20%)
 LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, beyond it some (a time linear in tiles)
+# a group of more backs than this (a concealed kong shows four), and mostly backs, is part of a table's wall
+WALL_BACKS = 4
 HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)
