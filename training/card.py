@@ -105,7 +105,9 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None) -> l
                  "(`python -m training export`) in ONNX Runtime, "
                  "letterboxed and suppressed as ultralytics does (`vision/finder.py`); a photo in which it finds 32 "
                  "tiles or more is looked at again by the set finder (`DetectorConfig.set_tiles`); a tile the first "
-                 "look found with 0.5 or more that the later look lost is kept (`DetectorConfig.first_kept`)")
+                 "look found with 0.5 or more that the later look lost is kept (`DetectorConfig.first_kept`); a photo "
+                 "of many small tiles the first look was unsure of (a whole table) is looked at whole at 1024 px, and "
+                 "those boxes taken when more, small and surer (`DetectorConfig.fine_imgsz`)")
     return lines
 
 

@@ -21,6 +21,10 @@ class DetectorConfig:
     # 0.974, looking again at 27 / 23 / 22 of 60; the set finder's first look, at 416, gains 1.23 at least)
     zoom_gain: float = 1.2
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
+    # a photo of many small tiles (a whole table: walls, discards, hands) is looked at whole at this size when the
+    # first look was unsure of it, and that look is taken as the first when it finds more small tiles, more surely
+    # (``find``; 0: never)
+    fine_imgsz: int = 1024
     # a close-up (the first look finds fewer tiles than a hand has, or big ones) is looked at again shrunk this many
     # times into a plain canvas (0 or 1: not; ``find``): its tiles are bigger than any the finder learnt (held-out
     # real photos of a tile filling the photo, named right: not 0.009; 4 / 5 / 6 times 0.698 / 0.915 / 0.910)

@@ -76,6 +76,15 @@ CLOSE_HINT = 0.15
 # whole set: 28 tiles found at 0.466, the set finder 143; of 500 training-style hand photos 12 are probed, none
 # routed; of the 60 held-out ones none is probed, the least sure at 0.637)
 SET_PROBE, SET_UNSURE = 20, 0.55
+# a first look whose mean confidence is below FINE_UNSURE may have seen many small tiles poorly (a whole table: the
+# finder, at 512, boxes blocks of them or few): the photo is looked at whole at ``DetectorConfig.fine_imgsz``, and that
+# look is taken when it finds more tiles than the usual looks, whose median side in its pixels is below FINE_SIDE,
+# surer on average than the first look by FINE_GAIN_FIRST and than the usual looks by FINE_GAIN (a hand in a big
+# photo is seen better by the region's look: of 500 generated hand photos 13 are looked at so, none taken; six of
+# them, taken with no gain asked, lost their hand; a hand of picture flowers, boxed in parts at 1024, was taken
+# before the first look's gain was asked); or, where the usual looks took a table for a close-up and kept fewer than
+# FEW tiles, when it finds ``set_tiles`` or more
+FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.05
 # a tile the first look found surely is lost by a later look that covers at most this share of it
 # (``DetectorConfig.first_kept``)
 LOST_COVER = 0.3
@@ -178,7 +187,7 @@ class TileDetector:
         above, and those boxes are taken, turned back (the box of each turned box's corners), when they are the
         surer on average.
         """
-        boxes, conf = self._find_as_it_lies(rgb)
+        boxes, conf = self._find_as_it_lies(rgb, fine=True)
         c = self.config
         if not c.turn_at or len(boxes) < 3 or c.set_tiles and len(boxes) >= c.set_tiles:
             return boxes, conf
@@ -193,12 +202,20 @@ class TileDetector:
             return _with_lost(boxes, conf, boxes2, conf2, c.first_kept)
         return boxes, conf
 
-    def _find_as_it_lies(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``find``'s looks at ``rgb`` as it lies."""
-        c = self.config
-        h, w = rgb.shape[:2]
+    def _find_as_it_lies(self, rgb: np.ndarray, fine: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """``find``'s looks at ``rgb`` as it lies; with ``fine``, the fine look too where it may gain (``_fine``)."""
         size = self._first_size(rgb)
         first = self._predict(rgb, size, self._finder)
+        boxes, conf = self._usual_looks(rgb, size, first)
+        if fine:
+            return self._fine(rgb, first, boxes, conf) or (boxes, conf)
+        return boxes, conf
+
+    def _usual_looks(self, rgb: np.ndarray, size: int, first: tuple[np.ndarray, np.ndarray]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """The looks that follow the ``first`` at ``size``: a close-up's, the region's, the set finder's."""
+        c = self.config
+        h, w = rgb.shape[:2]
         if size != c.imgsz and _close(first[0], CLOSE_HINT * max(h, w)):
             size, first = c.imgsz, None  # perhaps a close-up: seen as the close-up rules were measured
         boxes, conf = self._looks(rgb, self._finder, size, first)
@@ -211,6 +228,28 @@ class TileDetector:
             if len(first[0]) >= c.set_tiles:
                 return self._looks(rgb, self._set_finder, c.imgsz, first)
         return boxes, conf
+
+    def _fine(self, rgb: np.ndarray, first: tuple[np.ndarray, np.ndarray], boxes: np.ndarray, conf: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The finder's look at the whole photo at ``fine_imgsz`` where the ``first`` look was unsure (FINE_UNSURE),
+        when it finds more tiles than the usual looks (``boxes``, ``conf``), small ones (FINE_SIDE), surer on average
+        than the first look by FINE_GAIN_FIRST, and than the usual looks by FINE_GAIN (or, where these took the photo
+        for a close-up and kept fewer than FEW tiles, ``set_tiles`` or more). None otherwise."""
+        c = self.config
+        long_side = max(rgb.shape[:2])
+        unsure = len(first[1]) == 0 or first[1].mean() < FINE_UNSURE
+        if not c.fine_imgsz or long_side < c.fine_imgsz or not unsure:
+            return None
+        if len(boxes) >= FEW and conf.mean() >= FINE_UNSURE and _side(boxes) * c.fine_imgsz / long_side >= FINE_SIDE:
+            return None  # the usual looks found big tiles surely (a set laid out): a finer look sees no more
+        fine, fine_conf = self._predict(rgb, c.fine_imgsz, self._finder)
+        if len(fine) <= len(boxes) or _side(fine) * c.fine_imgsz / long_side >= FINE_SIDE:
+            return None
+        if fine_conf.mean() < (first[1].mean() if len(first[1]) else 0.0) + FINE_GAIN_FIRST:
+            return None
+        surer = fine_conf.mean() >= (conf.mean() if len(conf) else 0.0) + FINE_GAIN
+        lost = len(boxes) < FEW and len(fine) >= c.set_tiles  # a table taken for a close-up
+        return (fine, fine_conf) if surer or lost else None
 
     def _first_size(self, rgb: np.ndarray) -> int:
         """The size of the finder's first look at ``rgb``: ``first_imgsz``, or less for a small photo (enlarged, it

@@ -228,6 +228,66 @@ def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
     assert det.find(photo)[0].tolist() == [[0.0, 0.0, 300.0, 400.0]] and len(canvases) == 1
 
 
+def _table(first: tuple[list, float], fine: tuple[int, float, float], far: float | None = None
+           ) -> Callable[[np.ndarray, int, object], tuple[np.ndarray, np.ndarray]]:
+    """A finder's answers on a photo 1600 x 1200 px of a table: at 512 px (and 416) the ``first`` look's boxes and
+    their confidence; at 1024 ``fine``: that many boxes of that side (photo px) and confidence; the canvas of a
+    close-up's look shrunk (``far``): one box of that confidence."""
+
+    def answer(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+        if imgsz == 1024:
+            n, side, conf = fine
+            xy = np.array([[60.0 + 40 * (k % 30), 100.0 + 60 * (k // 30)] for k in range(n)])
+            return np.hstack([xy, xy + side]), np.full(n, conf)
+        if rgb.shape[:2] != (1200, 1600):
+            return np.array([[10.0, 10, 40, 50]]), np.array([far or 0.0])
+        boxes, conf = first
+        return np.array(boxes, float), np.full(len(boxes), conf)
+
+    return answer
+
+
+def test_a_table_of_small_tiles_is_looked_at_finer() -> None:
+    from vision.detector import DetectorConfig, TileDetector
+
+    photo = np.zeros((1200, 1600, 3), np.uint8)
+    config = DetectorConfig(zoom_imgsz=0, zoom_out=0, set_tiles=0, turn_at=0, unsure_backs=0)
+    blobs = [[100.0 + 300 * k, 300, 250 + 300 * k, 450] for k in range(4)]
+    sizes: list[int] = []
+
+    def find(first: tuple[list, float], fine: tuple[int, float, float], far: float | None = None,
+             **settings: object) -> tuple[int, float]:
+        answer = _table(first, fine, far)
+
+        def seen(rgb: np.ndarray, imgsz: int, finder: object) -> tuple[np.ndarray, np.ndarray]:
+            sizes.append(imgsz)
+            return answer(rgb, imgsz, finder)
+
+        sizes.clear()
+        det = TileDetector.from_parts(finder=_StandInFinder(seen), config=DetectorConfig(**{
+            **{f: getattr(config, f) for f in ("zoom_imgsz", "zoom_out", "set_tiles", "turn_at", "unsure_backs")},
+            **settings}))
+        boxes, conf = det.find(photo)
+        return len(boxes), round(float(conf.mean()), 2)
+
+    # the first look boxes four blocks of tiles, unsurely (fewer than a hand: seen again at 416, as close-ups are);
+    # at 1024 the finder boxes 90 tiles 24 px wide, surer
+    assert find((blobs, 0.45), (90, 24, 0.7)) == (90, 0.7) and sizes == [512, 416, 1024]
+    assert find((blobs, 0.45), (90, 24, 0.7), fine_imgsz=0) == (4, 0.45) and sizes == [512, 416]
+    # not surer by FINE_GAIN, or big boxes (parts of a close-up's tiles): not taken
+    assert find((blobs, 0.45), (90, 24, 0.46)) == (4, 0.45)
+    assert find((blobs, 0.45), (90, 120, 0.7)) == (4, 0.45)
+    # a first look sure of its tiles: no finer look
+    assert find((blobs, 0.7), (90, 24, 0.9)) == (4, 0.7) and sizes == [512, 416]
+    # a photo smaller than the finer look: none
+    assert find((blobs, 0.45), (90, 24, 0.7), fine_imgsz=2048) == (4, 0.45) and sizes == [512, 416]
+    # the blocks taken for a close-up's big tiles, its look shrunk keeping one tile surely (0.8): the finer look's
+    # 90 tiles are less sure than that one, but surer than the first look, and many: taken
+    close = {"zoom_out": 5.0, "set_tiles": 32}
+    assert find((blobs, 0.45), (90, 24, 0.62), far=0.8, **close) == (90, 0.62)
+    assert find((blobs, 0.45), (20, 24, 0.62), far=0.8, **close) == (1, 0.8)  # fewer than set_tiles
+
+
 class _StandInFinder:
     """A finder network's stand-in: ``answer(rgb, imgsz, finder)`` gives its boxes and confidences, ``finder`` being
     this stand-in (so that one answer can tell two finders apart)."""
@@ -309,8 +369,9 @@ def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
         return boxes, np.full(n, sure[finder])
 
     # (the stand-in boxes the same pixels of every crop it is shown: no first look's tile kept beside a later one's)
-    det, hand, sets = _two_finders(DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32, first_kept=1.1),
-                                   predict)
+    # (and no finer look: ``test_a_table_of_small_tiles_is_looked_at_finer``)
+    det, hand, sets = _two_finders(DetectorConfig(zoom_imgsz=512, zoom_out=5.0, set_tiles=32, first_kept=1.1,
+                                                  fine_imgsz=0), predict)
     for n_hand, p_hand, n_set, want in ((28, SET_UNSURE - 0.1, 140, "set"),  # a set of small tiles: the set finder's
                                         (28, SET_UNSURE - 0.1, 25, "hand"),  # a hand, unsure: the set finder asked
                                         (28, SET_UNSURE + 0.1, 140, "hand"),  # a hand, sure: not asked
