@@ -291,8 +291,14 @@ def test_a_wall_of_backs_beside_the_hand_is_no_part_of_it() -> None:
     wall = lay("back" * 18, gap_in=0.0, y=H + 40, x=-200)
     layout = read_layout(shoot(HAND + wall, angle=15))
     assert layout.hand == HAND_TEXT, layout.to_dict()
-    assert "18 tile(s) in 1 run(s) of more than 4 backs set aside as the table's walls" in layout.notes
+    assert "18 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
     assert set(layout.loose) == set(range(len(HAND), len(HAND) + 18))
+    # a run of six backs and two faces (not a wall before the boxes are measured: a fifth of it faces), grouped
+    # apart from those: its group of backs is set aside after
+    mixed = lay("backbackbackbackbackback", "19m", gaps=(0.3,), gap_in=0.0, y=H + 40, x=-200)
+    layout = read_layout(shoot(HAND + mixed, angle=15))
+    assert layout.hand == HAND_TEXT and "6 tile(s) of the table's walls set aside (runs of more than 4 backs)" in \
+        layout.notes, layout.to_dict()
     # two walls, one of them in the hand's row
     layout = read_layout(shoot(lay("back" * 9, gap_in=0.0, x=-800) + HAND + wall, angle=15))
     assert layout.hand == HAND_TEXT, layout.to_dict()
@@ -351,7 +357,7 @@ def test_generated_rows_shot_low_read_from_their_true_boxes(art_dir: Path) -> No
 
 def test_generated_tables_read_from_their_true_boxes(art_dir: Path) -> None:
     """Whole tables from the generator (walls, discards, the hand outside the walls; ``--table``): the walls of
-    backs are set aside, and the hand is read in most of them (7 of these 12 with the fluffy art, 10 with the fetched
+    backs are set aside, and the hand is read in most of them (9 of these 12 with the fluffy art, 10 with the fetched
     sets; with the walls read as rows of the hand: none)."""
     from bench.eval_layout import four_back_kongs, true_detections
     from training import synth
@@ -363,7 +369,7 @@ def test_generated_tables_read_from_their_true_boxes(art_dir: Path) -> None:
         layout = read_layout(true_detections(sidecar))
         read = layout.hand_with(kong_tiles=four_back_kongs(sidecar)) if layout.unknown_kongs else layout.hand
         exact += _normal(read) == _normal(sidecar["hand"])
-    assert exact >= n // 3, exact
+    assert exact >= n // 2, exact
 
 
 def test_a_meld_short_of_a_tile_is_named() -> None:

@@ -22,13 +22,16 @@ from vision.layout.geometry import (
     split_groups,
     split_rows,
 )
-from vision.layout.tuning import SHAPE_TOL
+from vision.layout.tuning import SHAPE_TOL, WALL_BACKS
+from vision.layout.walls import wall_tiles
+from vision.names import BACK
 
 
 @dataclass(frozen=True)
 class Frame:
     """The boxes measured: the detections ``kept`` by ``dedupe`` and its ``duplicates``, the ``tiles`` in the turned
-    frame (local indices into ``kept``), their rows split into ``groups``, and the tiles ``overlapped`` (local)."""
+    frame (local indices into ``kept``), their rows split into ``groups``, and the tiles ``overlapped`` (local); the
+    detections of the table's ``walls`` (``walls.wall_tiles``) are not measured."""
 
     kept: tuple[int, ...]
     duplicates: tuple[int, ...]
@@ -39,6 +42,7 @@ class Frame:
     sideways: tuple[bool, ...]
     duplicate_pairs: tuple[tuple[int, int], ...]  # and the pairs (kept, dropped) that decided a duplicate or an
     overlap_pairs: tuple[tuple[int, int], ...]  # overlap (detection indices)
+    walls: tuple[int, ...] = ()  # detection indices
 
     @property
     def rows(self) -> list[list[int]]:
@@ -55,12 +59,15 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None) -> Fra
     measured with other sideways flags, found them, when given)."""
     if deduped is None:
         kept, duplicates, dup_pairs = dedupe(dets)
+        walls = wall_tiles(dets)
+        kept = [i for i in kept if i not in set(walls)]
     else:
         kept, duplicates, dup_pairs = list(deduped.kept), list(deduped.duplicates), list(deduped.duplicate_pairs)
+        walls = deduped.walls
     boxes = tuple(tuple(float(v) for v in d.box) for d in dets)
     sideways = tuple(bool(d.sideways) for d in dets)
     if not kept:
-        return Frame((), tuple(duplicates), None, (), (), boxes, sideways, tuple(dup_pairs), ())
+        return Frame((), tuple(duplicates), None, (), (), boxes, sideways, tuple(dup_pairs), (), walls)
     t = measure(dets, kept, deduped.tiles if deduped is not None else None)
     rows = split_rows(t)
     t.scale = fit_scale(t, rows)
@@ -76,7 +83,7 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None) -> Fra
         t.shape_tol = max(SHAPE_TOL, 3.5 * 1.4826 * float(np.median(np.abs(wh / t.ref - 1))))
     return Frame(tuple(kept), tuple(duplicates), t, tuple(tuple(tuple(g) for g in gs) for gs in groups),
                  tuple(overlapped), boxes, sideways, tuple(dup_pairs),
-                 tuple((kept[a], kept[b]) for a, b in overlap_pairs))
+                 tuple((kept[a], kept[b]) for a, b in overlap_pairs), walls)
 
 
 def reframe(frame: Frame, dets: Sequence[DetectionLike]) -> Frame:
@@ -86,7 +93,8 @@ def reframe(frame: Frame, dets: Sequence[DetectionLike]) -> Frame:
     if len(dets) != len(frame.boxes) or any(tuple(float(v) for v in d.box) != b
                                             for d, b in zip(dets, frame.boxes, strict=True)):
         return frame_of(dets)
-    if any(dedupe_key(dets, a) > dedupe_key(dets, b) for a, b in frame.duplicate_pairs):
+    if any(dedupe_key(dets, a) > dedupe_key(dets, b) for a, b in frame.duplicate_pairs) or \
+            (frame.walls or sum(d.label == BACK for d in dets) > WALL_BACKS) and wall_tiles(dets) != frame.walls:
         return frame_of(dets)
     if any(bool(d.sideways) != s for d, s in zip(dets, frame.sideways, strict=True)) or \
             any((float(dets[a].confidence), -a) < (float(dets[b].confidence), -b) for a, b in frame.overlap_pairs):

@@ -17,6 +17,7 @@ from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
 from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, OVERLAP_LOW, WALL_BACKS, WIN_GAP
+from vision.layout.walls import is_wall
 from vision.names import BACK
 
 
@@ -68,12 +69,11 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             if (apart and (t.labels[i] == BACK or single_loose(t, i, ref, slack))) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
-    # a run of more backs than a concealed kong shows is a wall of the table, not the hand's
-    walls = [g for gs in row_groups for g in gs if _wall(t, g)]
+    # a run of more backs than a concealed kong shows is a wall of the table, not the hand's (``walls.py``)
+    walls = len(f.walls) + sum(len(g) for gs in row_groups for g in gs if is_wall(t.labels, g))
     if walls:
-        notes.append(f"{sum(map(len, walls))} tile(s) in {len(walls)} run(s) of more than {WALL_BACKS} backs set "
-                     "aside as the table's walls")
-        row_groups = [[g for g in gs if not _wall(t, g)] for gs in row_groups]
+        notes.append(f"{walls} tile(s) of the table's walls set aside (runs of more than {WALL_BACKS} backs)")
+        row_groups = [[g for g in gs if not is_wall(t.labels, g)] for gs in row_groups]
 
     # the main row: most tiles in groups of two or more (flowers aside)
     def weight(gs: list[list[int]]) -> tuple[int, int]:
@@ -163,14 +163,9 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
         concealed_detections=tuple(conc_dets), win_tile=win, win_detection=win_det,
         win_tile_assumed=assumed, win_candidates=candidates_w,
         flowers=tuple(sorted((t.labels[i] for i in flowers), key=tile_key)),
-        flower_detections=tuple(g_idx[i] for i in flowers), loose=tuple(g_idx[i] for i in loose_all),
+        flower_detections=tuple(g_idx[i] for i in flowers),
+        loose=tuple(sorted([*(g_idx[i] for i in loose_all), *f.walls])),
         merged=tuple(merged), notes=tuple(notes), problem=problem, angle=t.angle, tile_size=t.u)
-
-
-def _wall(t: Tiles, g: Sequence[int]) -> bool:
-    """Whether the group ``g`` is part of a wall: more than WALL_BACKS backs, and mostly backs."""
-    backs = sum(t.labels[i] == BACK for i in g)
-    return backs > WALL_BACKS and 2 * backs > len(g)
 
 
 def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, ...],

@@ -1,0 +1,65 @@
+"""A table's walls: the runs of face-down tiles around a whole table, which are no part of any hand.
+
+A hand shows at most four backs in a run (a concealed kong face down). A photo of a whole table shows walls of
+eighteen, touching, in rows across the photo and down it; measured with the hand, they lead the row direction,
+their runs are taken for the hand's row, and the tiles beside them for overlapping boxes. So the walls are set apart
+twice: before the boxes are measured, each run of touching boxes (gaps under ``WALL_TOUCH`` tile sizes) with more
+than ``WALL_RUN`` backs (two concealed kongs side by side show eight), ``WALL_SHARE`` of the run at least
+(``wall_tiles``); and after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs
+(``is_wall``: a wall among other tiles, or shorter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.layout.geometry import DetectionLike
+from vision.layout.tuning import WALL_BACKS, WALL_RUN, WALL_SHARE, WALL_TOUCH
+from vision.names import BACK
+
+
+def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
+    """The indices of the detections in the table's walls: runs of boxes touching (each within ``WALL_TOUCH`` of the
+    boxes' median short side of the next) of more than ``WALL_RUN`` backs, at least ``WALL_SHARE`` of the run.
+
+    >>> from vision.detection import Detection
+    >>> row = [Detection("back", 0.9, (40.0 * k, 0, 40 * k + 40, 54)) for k in range(10)]
+    >>> hand = [Detection("1m", 0.9, (40.0 * k, 200, 40 * k + 40, 254)) for k in range(6)]
+    >>> wall_tiles(row[:9] + hand), wall_tiles(row[:8] + hand)  # eight backs: two concealed kongs side by side
+    ((0, 1, 2, 3, 4, 5, 6, 7, 8), ())
+    """
+    backs = np.array([d.label == BACK for d in dets])
+    if backs.sum() <= WALL_BACKS:
+        return ()
+    box = np.array([d.box for d in dets], float)
+    touch = WALL_TOUCH * float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
+    gap_x = np.maximum(box[:, None, 0] - box[None, :, 2], box[None, :, 0] - box[:, None, 2])
+    gap_y = np.maximum(box[:, None, 1] - box[None, :, 3], box[None, :, 1] - box[:, None, 3])
+    near = np.hypot(np.maximum(gap_x, 0), np.maximum(gap_y, 0)) < touch
+    run = _runs(near)
+    out = []
+    for r in np.unique(run):
+        members = np.flatnonzero(run == r)
+        if backs[members].sum() > WALL_RUN and backs[members].mean() >= WALL_SHARE:
+            out += members.tolist()
+    return tuple(sorted(out))
+
+
+def is_wall(labels: Sequence[str], group: Sequence[int]) -> bool:
+    """Whether a group of a row (``labels`` of its tiles' indices ``group``) is part of a wall: more than
+    ``WALL_BACKS`` backs, and mostly backs."""
+    backs = sum(labels[i] == BACK for i in group)
+    return backs > WALL_BACKS and 2 * backs > len(group)
+
+
+def _runs(near: np.ndarray) -> np.ndarray:
+    """Each node's run (connected component) of the symmetric adjacency ``near`` (N, N): the smallest index in it."""
+    run = np.arange(len(near))
+    while True:  # every node takes its neighbours' smallest run, until none changes
+        nxt = np.where(near, run[None, :], len(near)).min(1)
+        nxt = np.minimum(run, nxt)
+        if np.array_equal(nxt, run):
+            return run
+        run = nxt
