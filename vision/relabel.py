@@ -22,6 +22,7 @@ from typing import Any
 
 from vision.layout import Complete, Layout, group_melds
 from vision.layout.frame import frame_of, reframe
+from vision.layout.tuning import TABLE_TILES
 from vision.names import BACK
 
 MAX_CHANGES = 3  # tiles renamed at once
@@ -51,6 +52,10 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
     first = group_melds(dets, complete=complete, frame=frame)
     if acceptable(first, complete):
         return first, dets
+    if len(frame.kept) >= TABLE_TILES:  # a whole table: its tiles lie both ways, and the hand along either
+        across = group_melds(dets, complete=complete, frame=frame_of(dets, turned=True))
+        if acceptable(across, complete):
+            return across, dets
     options = sorted(o for o in _options(dets) if o[1] in _near_hand(first, dets))[:MAX_OPTIONS]
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)

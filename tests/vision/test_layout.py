@@ -355,6 +355,38 @@ def test_generated_rows_shot_low_read_from_their_true_boxes(art_dir: Path) -> No
     assert exact >= 0.6 * n and float(np.mean(kept)) > 0.9, (exact, np.mean(kept))
 
 
+def _discards(columns: int, tiles: int, x: float, turned: bool) -> list[Detection]:
+    """A table's discards: ``columns`` rows of ``tiles`` faces (not one hand's), left of ``x``, running down the photo
+    when ``turned``."""
+    names = ["1p", "9m", "4s", "7z", "2m", "6p", "8s", "3z"]
+    rows = [lay("".join(names[(k + j) % 8][0] + names[(k + j) % 8][1] for j in range(tiles)), y=k * (H + 60),
+                x=-200) for k in range(columns)]
+    return [d for r in rows for d in shoot(r, angle=90 if turned else 0, offset=(x, 2000.0))]
+
+
+def test_a_table_whose_rows_mostly_run_across_the_hand_is_read_a_quarter_turn_round() -> None:
+    from vision.relabel import read_hand
+
+    # four rows of eight discards running down the photo, and a complete hand across it: 46 tiles
+    hand = shoot(lay("123m456p789s1112z", "2z", gaps=(0.8,)))
+    dets = hand + _discards(4, 8, 600.0, turned=True)
+    assert read_layout(dets).hand is None  # the rows measured run down the photo: the hand's tiles lie across them
+    layout, _ = read_hand(dets, complete=is_complete_tiles)
+    assert layout.hand == "123m456p789s1112z +2z", layout.to_dict()
+    # a photo of fewer tiles is not turned round
+    assert read_hand(hand + _discards(2, 8, 600.0, turned=True), complete=is_complete_tiles)[0].hand is None
+
+
+def test_a_walls_end_touching_a_tables_hand_is_the_walls() -> None:
+    # the hand's last concealed tile touches a back (a wall's end), its winning tile beyond; discards far off
+    hand = lay("123m456p789s1122z" + "back", "3z", gaps=(0.8,))
+    far = shoot(lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800))
+    dets = shoot(hand) + far
+    assert len(dets) >= 40 and read_layout(dets).hand == HAND_TEXT
+    # in a photo of fewer tiles (not a table) a back among the concealed tiles is a problem to show
+    assert read_layout(shoot(hand)).problem is not None
+
+
 def test_generated_tables_read_from_their_true_boxes(art_dir: Path) -> None:
     """Whole tables from the generator (walls, discards, the hand outside the walls; ``--table``): the walls of
     backs are set aside, and the hand is read in most of them (9 of these 12 with the fluffy art, 10 with the fetched

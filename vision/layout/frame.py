@@ -54,9 +54,10 @@ class Frame:
         return sorted([*self.duplicates, *(self.kept[i] for i in self.overlapped)])
 
 
-def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None) -> Frame:
+def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned: bool = False) -> Frame:
     """Measure the boxes of ``dets`` (their duplicates, row direction and neighbours as ``deduped``, the same boxes
-    measured with other sideways flags, found them, when given)."""
+    measured with other sideways flags, found them, when given). ``turned``: the rows run a quarter turn from the
+    direction measured (a whole table's tiles lie both ways, and its hand along either)."""
     if deduped is None:
         kept, duplicates, dup_pairs = dedupe(dets)
         walls = wall_tiles(dets)
@@ -69,6 +70,8 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None) -> Fra
     if not kept:
         return Frame((), tuple(duplicates), None, (), (), boxes, sideways, tuple(dup_pairs), (), walls)
     t = measure(dets, kept, deduped.tiles if deduped is not None else None)
+    if turned:
+        t = measure(dets, kept, replace(t, angle=t.angle + 90.0))
     rows = split_rows(t)
     t.scale = fit_scale(t, rows)
     t.perspective = bool(np.any(t.scale != 1.0))

@@ -12,12 +12,22 @@ import numpy as np
 from vision.layout.flowers import hand_flowers
 from vision.layout.frame import Frame, frame_of
 from vision.layout.geometry import DetectionLike, Tiles, gap_between, single_loose
-from vision.layout.melds import kong_tiles
+from vision.layout.melds import classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
-from vision.layout.tuning import FAR_GAP, HAND_SIZES, NEAR_GAP, NEAR_ROW, OVERLAP, OVERLAP_LOW, WALL_BACKS, WIN_GAP
-from vision.layout.walls import is_wall
+from vision.layout.tuning import (
+    FAR_GAP,
+    HAND_SIZES,
+    NEAR_GAP,
+    NEAR_ROW,
+    OVERLAP,
+    OVERLAP_LOW,
+    TABLE_TILES,
+    WALL_BACKS,
+    WIN_GAP,
+)
+from vision.layout.walls import is_wall, wall_ends
 from vision.names import BACK
 
 
@@ -74,6 +84,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
     if walls:
         notes.append(f"{walls} tile(s) of the table's walls set aside (runs of more than {WALL_BACKS} backs)")
         row_groups = [[g for g in gs if not is_wall(t.labels, g)] for gs in row_groups]
+    if len(kept) >= TABLE_TILES:  # a whole table: a back amid a group's faces is a wall's, the faces apart
+        row_groups = [[part for g in gs for part in wall_ends(t.labels, g, classify(t, g))] for gs in row_groups]
 
     # the main row: most tiles in groups of two or more (flowers aside)
     def weight(gs: list[list[int]]) -> tuple[int, int]:

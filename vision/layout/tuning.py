@@ -25,10 +25,14 @@ MIN_FIT = 5  # ... in rows of this many tiles or more
 GROWTH = 0.3  # ... whose boxes grow by more than this share along the row (box noise of 4% grows a short row 20%)
 LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, beyond it some (a time linear in tiles)
 # a table's walls (``walls.py``): a group of a row with more backs than WALL_BACKS (a concealed kong shows four),
-# mostly backs; and, before the boxes are measured, a run of boxes touching (gaps under WALL_TOUCH tile sizes) with
-# more backs than WALL_RUN (two concealed kongs side by side show eight), WALL_SHARE of the run at least. On 40
-# generated tables of 240 tiles (their true boxes) WALL_TOUCH 0.1 / 0.2 / 0.3 / 0.5 read 20 / 20 / 21 / 17 hands, of
-# 120 tiles 36 / 35 / 33 / 26 (runs of more than four backs; of 500 hand photos, 2 and 1 hands were lost: a concealed
+# mostly backs; and, before the boxes are measured, a run of more backs than WALL_RUN (two concealed kongs side by
+# side show eight) touching (gaps under WALL_TOUCH tile sizes). On 40 generated tables of 240 tiles (their true
+# boxes; runs of tiles, 0.8 of them backs) WALL_TOUCH 0.1 / 0.2 / 0.3 / 0.5 read 20 / 20 / 21 / 17 hands, of 120
+# tiles 36 / 35 / 33 / 26 (runs of more than four backs; of 500 hand photos, 2 and 1 hands were lost: a concealed
 # kong touching a meld and a loose back; more than six or eight backs lost none, and 35 or 34 tables of 120)
-WALL_BACKS, WALL_RUN, WALL_SHARE, WALL_TOUCH = 4, 8, 0.8, 0.2
+WALL_BACKS, WALL_RUN, WALL_TOUCH = 4, 8, 0.2
+# a photo of this many tiles or more, walls aside (more than a hand, its flowers and some loose tiles: a generated
+# hand photo shows at most 31), is a whole table, whose tiles lie both ways: where its rows read no hand, they are
+# read again a quarter turn round (``vision.relabel.read_hand``)
+TABLE_TILES = 40
 HAND_SIZES = (14, 17)  # tiles in a hand, each kong counted as 3 (17: Fuzhou)

@@ -3,10 +3,9 @@
 A hand shows at most four backs in a run (a concealed kong face down). A photo of a whole table shows walls of
 eighteen, touching, in rows across the photo and down it; measured with the hand, they lead the row direction,
 their runs are taken for the hand's row, and the tiles beside them for overlapping boxes. So the walls are set apart
-twice: before the boxes are measured, each run of touching boxes (gaps under ``WALL_TOUCH`` tile sizes) with more
-than ``WALL_RUN`` backs (two concealed kongs side by side show eight), ``WALL_SHARE`` of the run at least
-(``wall_tiles``); and after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs
-(``is_wall``: a wall among other tiles, or shorter).
+twice: before the boxes are measured, each run of more than ``WALL_RUN`` backs touching (gaps under ``WALL_TOUCH``
+tile sizes; two concealed kongs side by side show eight), the faces it touches not counted (``wall_tiles``); and
+after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall).
 """
 
 from __future__ import annotations
@@ -16,35 +15,32 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.layout.geometry import DetectionLike
-from vision.layout.tuning import WALL_BACKS, WALL_RUN, WALL_SHARE, WALL_TOUCH
+from vision.layout.tuning import WALL_BACKS, WALL_RUN, WALL_TOUCH
 from vision.names import BACK
 
 
 def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
-    """The indices of the detections in the table's walls: runs of boxes touching (each within ``WALL_TOUCH`` of the
-    boxes' median short side of the next) of more than ``WALL_RUN`` backs, at least ``WALL_SHARE`` of the run.
+    """The indices of the detections in the table's walls: runs of more than ``WALL_RUN`` backs whose boxes touch
+    (each within ``WALL_TOUCH`` of the boxes' median short side of the next). A wall's end touching the hand is the
+    wall's, not the hand's.
 
     >>> from vision.detection import Detection
     >>> row = [Detection("back", 0.9, (40.0 * k, 0, 40 * k + 40, 54)) for k in range(10)]
-    >>> hand = [Detection("1m", 0.9, (40.0 * k, 200, 40 * k + 40, 254)) for k in range(6)]
+    >>> hand = [Detection("1m", 0.9, (40.0 * k, 54, 40 * k + 40, 108)) for k in range(6)]
     >>> wall_tiles(row[:9] + hand), wall_tiles(row[:8] + hand)  # eight backs: two concealed kongs side by side
     ((0, 1, 2, 3, 4, 5, 6, 7, 8), ())
     """
-    backs = np.array([d.label == BACK for d in dets])
-    if backs.sum() <= WALL_BACKS:
+    backs = np.flatnonzero([d.label == BACK for d in dets])
+    if len(backs) <= WALL_RUN:
         return ()
-    box = np.array([d.box for d in dets], float)
-    touch = WALL_TOUCH * float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
+    box = np.array([dets[i].box for i in backs], float)
+    every = np.array([d.box for d in dets], float)
+    touch = WALL_TOUCH * float(np.median(np.minimum(every[:, 2] - every[:, 0], every[:, 3] - every[:, 1])))
     gap_x = np.maximum(box[:, None, 0] - box[None, :, 2], box[None, :, 0] - box[:, None, 2])
     gap_y = np.maximum(box[:, None, 1] - box[None, :, 3], box[None, :, 1] - box[:, None, 3])
-    near = np.hypot(np.maximum(gap_x, 0), np.maximum(gap_y, 0)) < touch
-    run = _runs(near)
-    out = []
-    for r in np.unique(run):
-        members = np.flatnonzero(run == r)
-        if backs[members].sum() > WALL_RUN and backs[members].mean() >= WALL_SHARE:
-            out += members.tolist()
-    return tuple(sorted(out))
+    run = _runs(np.hypot(np.maximum(gap_x, 0), np.maximum(gap_y, 0)) < touch)
+    runs, sizes = np.unique(run, return_counts=True)
+    return tuple(int(i) for i in backs[np.isin(run, runs[sizes > WALL_RUN])])
 
 
 def is_wall(labels: Sequence[str], group: Sequence[int]) -> bool:
@@ -63,3 +59,22 @@ def _runs(near: np.ndarray) -> np.ndarray:
         if np.array_equal(nxt, run):
             return run
         run = nxt
+
+
+def wall_ends(labels: Sequence[str], group: Sequence[int], kind: str | None) -> list[list[int]]:
+    """A group of a whole table's row (``labels`` of its tiles' indices ``group``; ``kind``: the meld it shows, or
+    None) without the backs amid its faces, split where they lay: a wall's end touching the hand, or lying in the
+    gap before its winning tile. A concealed kong (``kind``) and a group of backs alone stay as they are.
+
+    >>> wall_ends(["5z", "5z", "back", "4s"], [0, 1, 2, 3], None), wall_ends(["back", "back"], [0, 1], None)
+    ([[0, 1], [3]], [[0, 1]])
+    """
+    if kind is not None or all(labels[i] == BACK for i in group) or not any(labels[i] == BACK for i in group):
+        return [list(group)]
+    parts: list[list[int]] = [[]]
+    for i in group:
+        if labels[i] == BACK:
+            parts.append([])
+        else:
+            parts[-1].append(i)
+    return [part for part in parts if part]
