@@ -22,9 +22,8 @@ from vision.layout.geometry import (
     split_groups,
     split_rows,
 )
-from vision.layout.tuning import SHAPE_TOL, WALL_BACKS
+from vision.layout.tuning import SHAPE_TOL
 from vision.layout.walls import wall_tiles
-from vision.names import BACK
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
     if deduped is None:
         kept, duplicates, dup_pairs = dedupe(dets)
         walls = wall_tiles(dets)
-        kept = [i for i in kept if i not in set(walls)]
+        kept = [i for i in kept if i not in frozenset(walls)] if walls else kept
     else:
         kept, duplicates, dup_pairs = list(deduped.kept), list(deduped.duplicates), list(deduped.duplicate_pairs)
         walls = deduped.walls
@@ -97,7 +96,7 @@ def reframe(frame: Frame, dets: Sequence[DetectionLike]) -> Frame:
                                             for d, b in zip(dets, frame.boxes, strict=True)):
         return frame_of(dets)
     if any(dedupe_key(dets, a) > dedupe_key(dets, b) for a, b in frame.duplicate_pairs) or \
-            (frame.walls or sum(d.label == BACK for d in dets) > WALL_BACKS) and wall_tiles(dets) != frame.walls:
+            wall_tiles(dets) != frame.walls:
         return frame_of(dets)
     if any(bool(d.sideways) != s for d, s in zip(dets, frame.sideways, strict=True)) or \
             any((float(dets[a].confidence), -a) < (float(dets[b].confidence), -b) for a, b in frame.overlap_pairs):

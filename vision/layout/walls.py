@@ -6,6 +6,8 @@ their runs are taken for the hand's row, and the tiles beside them for overlappi
 twice: before the boxes are measured, each run of more than ``WALL_RUN`` backs touching (gaps under ``WALL_TOUCH``
 tile sizes; two concealed kongs side by side show eight), the faces it touches not counted (``wall_tiles``); and
 after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall).
+In a photo of a whole table a back amid a group's faces is a wall's too (``wall_ends``): the finder boxes walls in
+part, and a wall's end may touch the hand, or lie in the gap before its winning tile.
 """
 
 from __future__ import annotations
@@ -50,17 +52,6 @@ def is_wall(labels: Sequence[str], group: Sequence[int]) -> bool:
     return backs > WALL_BACKS and 2 * backs > len(group)
 
 
-def _runs(near: np.ndarray) -> np.ndarray:
-    """Each node's run (connected component) of the symmetric adjacency ``near`` (N, N): the smallest index in it."""
-    run = np.arange(len(near))
-    while True:  # every node takes its neighbours' smallest run, until none changes
-        nxt = np.where(near, run[None, :], len(near)).min(1)
-        nxt = np.minimum(run, nxt)
-        if np.array_equal(nxt, run):
-            return run
-        run = nxt
-
-
 def wall_ends(labels: Sequence[str], group: Sequence[int], kind: str | None) -> list[list[int]]:
     """A group of a whole table's row (``labels`` of its tiles' indices ``group``; ``kind``: the meld it shows, or
     None) without the backs amid its faces, split where they lay: a wall's end touching the hand, or lying in the
@@ -78,3 +69,14 @@ def wall_ends(labels: Sequence[str], group: Sequence[int], kind: str | None) -> 
         else:
             parts[-1].append(i)
     return [part for part in parts if part]
+
+
+def _runs(near: np.ndarray) -> np.ndarray:
+    """Each node's run (connected component) of the symmetric adjacency ``near`` (N, N): the smallest index in it."""
+    run = np.arange(len(near))
+    while True:  # every node takes its neighbours' smallest run, until none changes
+        nxt = np.where(near, run[None, :], len(near)).min(1)
+        nxt = np.minimum(run, nxt)
+        if np.array_equal(nxt, run):
+            return run
+        run = nxt
