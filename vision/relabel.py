@@ -22,6 +22,7 @@ from typing import Any
 
 from vision.layout import Complete, Layout, group_melds
 from vision.layout.frame import frame_of, reframe
+from vision.layout.table import table_parts
 from vision.layout.tuning import TABLE_TILES
 from vision.names import BACK
 
@@ -31,6 +32,7 @@ MAX_TRIES = 60  # layouts read at most (about 1.5 ms each)
 MIN_RATIO = 0.02  # a second name (or flag) at least this likely relative to the first
 NEAR = 3.0  # tiles renamed lie within this many tile sizes of the hand's rows
 FLIP = "sideways"  # the change that turns a tile's sideways flag over
+PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of four kongs and a pair)
 
 
 def acceptable(layout: Layout, complete: Complete) -> bool:
@@ -56,6 +58,9 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
         across = group_melds(dets, complete=complete, frame=frame_of(dets, turned=True))
         if acceptable(across, complete):
             return across, dets
+        table = _table_part(dets, frame.walls, complete)
+        if table is not None:
+            return table
     options = sorted(o for o in _options(dets) if o[1] in _near_hand(first, dets))[:MAX_OPTIONS]
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
@@ -73,6 +78,25 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
             return replace(layout, notes=(*layout.notes, note),
                            renamed=tuple(sorted(i for _, i, _ in changes))), renamed
     return first, dets
+
+
+def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete) -> tuple[Layout, list[Any]] | None:
+    """The first part of a whole table (``table.table_parts``, the biggest first, of fewer than ``TABLE_TILES``: not
+    a table again) that reads a hand alone, in its own frame, second choices and all, as a layout of all ``dets``;
+    None when none does."""
+    for part in table_parts(dets, walls):
+        if len(part) < PART_LEAST:
+            break
+        if len(part) >= TABLE_TILES:
+            continue
+        layout, named = read_hand([dets[i] for i in part], complete=complete)
+        if acceptable(layout, complete):
+            whole = list(dets)
+            for k, i in enumerate(part):
+                whole[i] = named[k]
+            note = f"the hand read from {len(part)} of the table's {len(dets)} tiles, lying apart from the rest"
+            return layout.of_part(part, len(dets), note), whole
+    return None
 
 
 def _options(dets: list[Any]) -> list[tuple[float, int, str]]:

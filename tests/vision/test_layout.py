@@ -377,6 +377,31 @@ def test_a_table_whose_rows_mostly_run_across_the_hand_is_read_a_quarter_turn_ro
     assert read_hand(hand + _discards(2, 8, 600.0, turned=True), complete=is_complete_tiles)[0].hand is None
 
 
+def test_a_tables_hand_turned_its_own_way_is_read_from_its_part_alone() -> None:
+    from vision.relabel import read_hand
+
+    # four rows of eight discards along the photo, and far from them a complete hand turned 30 degrees: 46 tiles
+    hand = shoot(lay("123m456p789s1112z", "2z", gaps=(0.8,)), angle=30, offset=(2000.0, 3500.0))
+    dets = _discards(4, 8, 600.0, turned=False) + hand
+    assert read_layout(dets).hand is None
+    layout, _ = read_hand(dets, complete=is_complete_tiles)
+    assert layout.hand == "123m456p789s1112z +2z", layout.to_dict()
+    assert "the hand read from 14 of the table's 46 tiles, lying apart from the rest" in layout.notes
+    # its indices are the whole photo's: the hand's detections, the discards loose
+    taken = {*layout.concealed_detections, layout.win_detection}
+    assert taken == set(range(32, 46)) and set(layout.loose) == set(range(32))
+
+
+def test_a_layout_of_a_part_speaks_of_the_whole() -> None:
+    part = read_layout(shoot(lay("123m456p789s1112z", "2z", gaps=(0.8,))))
+    whole = part.of_part(range(10, 24), 30, "read apart")
+    assert whole.hand == part.hand and whole.notes[-1] == "read apart"
+    assert whole.concealed_detections == tuple(10 + i for i in part.concealed_detections)
+    assert whole.win_detection == 10 + part.win_detection
+    assert [r.detections for r in whole.rows] == [tuple(10 + i for i in r.detections) for r in part.rows]
+    assert set(whole.loose) == set(range(10)) | set(range(24, 30))
+
+
 def test_a_walls_end_touching_a_tables_hand_is_the_walls() -> None:
     # the hand's last concealed tile touches a back (a wall's end), its winning tile beyond; discards far off
     hand = lay("123m456p789s1122z" + "back", "3z", gaps=(0.8,))

@@ -22,15 +22,15 @@ from vision.layout.geometry import (
     split_groups,
     split_rows,
 )
+from vision.layout.table import wall_tiles
 from vision.layout.tuning import SHAPE_TOL
-from vision.layout.walls import wall_tiles
 
 
 @dataclass(frozen=True)
 class Frame:
     """The boxes measured: the detections ``kept`` by ``dedupe`` and its ``duplicates``, the ``tiles`` in the turned
     frame (local indices into ``kept``), their rows split into ``groups``, and the tiles ``overlapped`` (local); the
-    detections of the table's ``walls`` (``walls.wall_tiles``) are not measured."""
+    detections of the table's ``walls`` (``table.wall_tiles``) are not measured."""
 
     kept: tuple[int, ...]
     duplicates: tuple[int, ...]

@@ -136,6 +136,23 @@ class Layout:
         return replace(self, concealed=tuple(t for t, _ in tiles), concealed_detections=tuple(d for _, d in tiles),
                        win_tile=win, win_detection=win_det, notes=tuple(notes))
 
+    def of_part(self, part: Sequence[int], total: int, note: str) -> Layout:
+        """This layout of the detections ``part`` (read alone) as a layout of all ``total`` detections: each index k
+        is ``part[k]``, the detections outside the part are loose, and ``note`` says so."""
+        at = list(part)
+
+        def many(ix: Sequence[int]) -> tuple[int, ...]:
+            return tuple(at[i] for i in ix)
+
+        outside = sorted(frozenset(range(total)) - frozenset(at))
+        return replace(self, rows=tuple(Row(r.role, tuple(many(g) for g in r.groups)) for r in self.rows),
+                       melds=tuple(Meld(m.kind, m.tiles, many(m.detections)) for m in self.melds),
+                       concealed_detections=many(self.concealed_detections),
+                       win_detection=None if self.win_detection is None else at[self.win_detection],
+                       flower_detections=many(self.flower_detections), loose=tuple(sorted([*many(self.loose),
+                                                                                        *outside])),
+                       merged=many(self.merged), renamed=many(self.renamed), notes=(*self.notes, note))
+
     def hand_with(self, win: str | None = None, kong_tiles: Sequence[str] = ()) -> str | None:
         """The notation with ``win`` as the winning tile (default: the one read or assumed) and the tiles of the
         four-back concealed kongs in reading order; None when a tile is still unknown or the hand is illegal."""

@@ -16,6 +16,7 @@ from vision.layout.melds import classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
+from vision.layout.table import is_wall, wall_ends
 from vision.layout.tuning import (
     FAR_GAP,
     HAND_SIZES,
@@ -27,7 +28,6 @@ from vision.layout.tuning import (
     WALL_BACKS,
     WIN_GAP,
 )
-from vision.layout.walls import is_wall, wall_ends
 from vision.names import BACK
 
 
@@ -79,7 +79,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             if (apart and (t.labels[i] == BACK or single_loose(t, i, ref, slack))) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
-    # a run of more backs than a concealed kong shows is a wall of the table, not the hand's (``walls.py``)
+    # a run of more backs than a concealed kong shows is a wall of the table, not the hand's (``table.py``)
     walls = len(f.walls) + sum(len(g) for gs in row_groups for g in gs if is_wall(t.labels, g))
     if walls:
         notes.append(f"{walls} tile(s) of the table's walls set aside (runs of more than {WALL_BACKS} backs)")

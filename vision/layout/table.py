@@ -1,4 +1,4 @@
-"""A table's walls: the runs of face-down tiles around a whole table, which are no part of any hand.
+"""A whole table: its walls, the runs of face-down tiles around it, which are no part of any hand; and its parts.
 
 A hand shows at most four backs in a run (a concealed kong face down). A photo of a whole table shows walls of
 eighteen, touching, in rows across the photo and down it; measured with the hand, they lead the row direction,
@@ -8,6 +8,10 @@ tile sizes; two concealed kongs side by side show eight), the faces it touches n
 after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall).
 In a photo of a whole table a back amid a group's faces is a wall's too (``wall_ends``): the finder boxes walls in
 part, and a wall's end may touch the hand, or lie in the gap before its winning tile.
+
+A table's hand lies apart from its discards and the other hands, each turned its own way; where the rows of the
+whole photo read no hand, its parts are read one by one (``table_parts``: the tiles, walls aside, joined where their
+boxes lie within ``PART_GAP`` tile sizes), each in its own frame (``vision.relabel.read_hand``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.layout.geometry import DetectionLike
-from vision.layout.tuning import WALL_BACKS, WALL_RUN, WALL_TOUCH
+from vision.layout.tuning import PART_GAP, WALL_BACKS, WALL_RUN, WALL_TOUCH
 from vision.names import BACK
 
 
@@ -35,14 +39,31 @@ def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     backs = np.flatnonzero([d.label == BACK for d in dets])
     if len(backs) <= WALL_RUN:
         return ()
-    box = np.array([dets[i].box for i in backs], float)
     every = np.array([d.box for d in dets], float)
     touch = WALL_TOUCH * float(np.median(np.minimum(every[:, 2] - every[:, 0], every[:, 3] - every[:, 1])))
-    gap_x = np.maximum(box[:, None, 0] - box[None, :, 2], box[None, :, 0] - box[:, None, 2])
-    gap_y = np.maximum(box[:, None, 1] - box[None, :, 3], box[None, :, 1] - box[:, None, 3])
-    run = _runs(np.hypot(np.maximum(gap_x, 0), np.maximum(gap_y, 0)) < touch)
+    run = _runs(_gaps(every[backs]) < touch)
     runs, sizes = np.unique(run, return_counts=True)
     return tuple(int(i) for i in backs[np.isin(run, runs[sizes > WALL_RUN])])
+
+
+def table_parts(dets: Sequence[DetectionLike], walls: Sequence[int]) -> list[list[int]]:
+    """The detections of a whole table, ``walls`` aside, in parts lying apart (their boxes' gaps more than
+    ``PART_GAP`` times the boxes' median short side), the biggest first (the first of equals by index).
+
+    >>> from vision.detection import Detection
+    >>> row = [Detection("1m", 0.9, (40.0 * k, 0, 40 * k + 40, 54)) for k in range(3)]
+    >>> far = [Detection("2m", 0.9, (40.0 * k, 300, 40 * k + 40, 354)) for k in range(2)]
+    >>> table_parts(row + far, ()), table_parts(row + far, (1,))
+    ([[0, 1, 2], [3, 4]], [[0, 2], [3, 4]])
+    """
+    keep = np.array([i for i in range(len(dets)) if i not in frozenset(walls)], int)
+    if len(keep) == 0:
+        return []
+    box = np.array([dets[i].box for i in keep], float)
+    reach = PART_GAP * float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
+    run = _runs(_gaps(box) < reach)
+    parts = [keep[run == r].tolist() for r in np.unique(run)]
+    return sorted(parts, key=lambda part: (-len(part), part[0]))
 
 
 def is_wall(labels: Sequence[str], group: Sequence[int]) -> bool:
@@ -80,3 +101,10 @@ def _runs(near: np.ndarray) -> np.ndarray:
         if np.array_equal(nxt, run):
             return run
         run = nxt
+
+
+def _gaps(box: np.ndarray) -> np.ndarray:
+    """The gaps (N, N) between boxes (N, 4 xyxy): 0 where they touch or overlap."""
+    gap_x = np.maximum(box[:, None, 0] - box[None, :, 2], box[None, :, 0] - box[:, None, 2])
+    gap_y = np.maximum(box[:, None, 1] - box[None, :, 3], box[None, :, 1] - box[:, None, 3])
+    return np.hypot(np.maximum(gap_x, 0), np.maximum(gap_y, 0))
