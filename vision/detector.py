@@ -81,10 +81,11 @@ SET_PROBE, SET_UNSURE = 20, 0.55
 # look is taken when it finds more tiles than the usual looks, whose median side in its pixels is below FINE_SIDE,
 # surer on average than the first look by FINE_GAIN_FIRST and than the usual looks by FINE_GAIN (a hand in a big
 # photo is seen better by the region's look: of 500 generated hand photos 13 are looked at so, none taken; six of
-# them, taken with no gain asked, lost their hand; a hand of picture flowers, boxed in parts at 1024, was taken
-# before the first look's gain was asked); or, where the usual looks took a table for a close-up and kept fewer than
-# FEW tiles, when it finds ``set_tiles`` or more
-FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.05
+# them, taken with no gain asked, lost their hand; a hand of picture flowers, boxed in parts at 1024 and less sure
+# than the first look, was taken before the first look's gain was asked; at 0.05 a table of tight discard grids, its
+# first look 0.58 and the finer 0.62, was not); or, where the usual looks took a table for a close-up and kept fewer
+# than FEW tiles, when it finds ``set_tiles`` or more
+FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.03
 # a tile the first look found surely is lost by a later look that covers at most this share of it
 # (``DetectorConfig.first_kept``)
 LOST_COVER = 0.3
