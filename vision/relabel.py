@@ -10,6 +10,9 @@ note naming each tile changed. A photo whose tiles make no hand under any of the
 problem, so that a client can show it.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
 that decided a duplicate or an overlap reads the same rows again with the new names.
+A photo of a whole table (``TABLE_TILES`` or more, walls aside) whose rows read no complete hand is first read a
+quarter turn round, then part by part (``vision.layout.table``), each part alone with its own second choices, before
+the whole photo's tiles are renamed.
 """
 
 from __future__ import annotations
