@@ -415,9 +415,10 @@ def learnt_set(data: Labelled, det: TileDetector) -> LearntSet:
     for photo in data.split("train"):
         rgb, scale = load_image(photo.image, det.config.work_side)
         boxes = np.array([t.box for t in photo.tiles], np.float64).reshape(-1, 4) * scale
-        looks.append(det.looks(rgb, boxes))
-        if len(boxes):
-            votes[backs_coloured(det.cut(rgb, boxes)[0], np.array([t.name == "back" for t in photo.tiles]))] += 1
+        crops = det.cut(rgb, boxes)[0] if len(boxes) else None  # cut once: for their looks and their backs' colour
+        looks.append(det.looks(rgb, boxes, crops))
+        if crops is not None:
+            votes[backs_coloured(crops, np.array([t.name == "back" for t in photo.tiles]))] += 1
     told = votes[True] + votes[False]
     return LearntSet.of(np.concatenate(looks), votes[True] > told / 2 if told else None)
 

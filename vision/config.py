@@ -22,8 +22,8 @@ class DetectorConfig:
     zoom_gain: float = 1.2
     zoom_margin: float = 1.5  # that region's margin around the tiles found first, in tile sizes
     # a photo of many small tiles (a whole table: walls, discards, hands) is looked at whole at this size when the
-    # first look was unsure of it, and that look is taken when it finds more small tiles, more surely (``_fine``,
-    # ``FINE_UNSURE``; 0: never)
+    # first look was unsure of it, and that look is taken when it finds more small tiles, more surely
+    # (``finder.finer_asked``, ``finer_taken``; 0: never)
     fine_imgsz: int = 1024
     # a close-up (the first look finds fewer tiles than a hand has, or big ones) is looked at again shrunk this many
     # times into a plain canvas (0 or 1: not; ``find``): its tiles are bigger than any the finder learnt (held-out

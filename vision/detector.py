@@ -37,7 +37,7 @@ from vision.config import DetectorConfig
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
-from vision.finder import Finder, lost
+from vision.finder import Finder, finer_asked, finer_taken, median_side, with_lost
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
@@ -76,19 +76,6 @@ CLOSE_HINT = 0.15
 # whole set: 28 tiles found at 0.466, the set finder 143; of 500 training-style hand photos 12 are probed, none
 # routed; of the 60 held-out ones none is probed, the least sure at 0.637)
 SET_PROBE, SET_UNSURE = 20, 0.55
-# a first look whose mean confidence is below FINE_UNSURE may have seen many small tiles poorly (a whole table: the
-# finder, at 512, boxes blocks of them or few): the photo is looked at whole at ``DetectorConfig.fine_imgsz``, and that
-# look is taken when it finds more tiles than the usual looks, whose median side in its pixels is below FINE_SIDE,
-# surer on average than the first look by FINE_GAIN_FIRST and than the usual looks by FINE_GAIN (a hand in a big
-# photo is seen better by the region's look: of 500 generated hand photos 13 are looked at so, none taken; six of
-# them, taken with no gain asked, lost their hand; a hand of picture flowers, boxed in parts at 1024 and less sure
-# than the first look, was taken before the first look's gain was asked; at 0.05 a table of tight discard grids, its
-# first look 0.58 and the finer 0.62, was not); or, where the usual looks took a table for a close-up and kept fewer
-# than FEW tiles, when it finds ``set_tiles`` or more
-FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.03
-# a tile the first look found surely is lost by a later look that covers at most this share of it
-# (``DetectorConfig.first_kept``)
-LOST_COVER = 0.3
 # the photo's tilt (``DetectorConfig.turn_at``) is read from the squares of this many of the first look's surest boxes
 TILT_PROBES = 16
 RANKED = 4  # names kept per tile in Detection.ranked
@@ -200,7 +187,7 @@ class TileDetector:
         boxes2, inside = boxes_turned_back(boxes2, back, rgb.shape)
         boxes2, conf2 = boxes2[inside], conf2[inside]
         if len(boxes2) and conf2.mean() > conf.mean():
-            return _with_lost(boxes, conf, boxes2, conf2, c.first_kept)
+            return with_lost(boxes, conf, boxes2, conf2, c.first_kept)
         return boxes, conf
 
     def _find_as_it_lies(self, rgb: np.ndarray, fine: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -232,25 +219,15 @@ class TileDetector:
 
     def _fine(self, rgb: np.ndarray, first: tuple[np.ndarray, np.ndarray], boxes: np.ndarray, conf: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray] | None:
-        """The finder's look at the whole photo at ``fine_imgsz`` where the ``first`` look was unsure (FINE_UNSURE),
-        when it finds more tiles than the usual looks (``boxes``, ``conf``), small ones (FINE_SIDE), surer on average
-        than the first look by FINE_GAIN_FIRST, and than the usual looks by FINE_GAIN (or, where these took the photo
-        for a close-up and kept fewer than FEW tiles, ``set_tiles`` or more). None otherwise."""
+        """The finder's look at the whole photo at ``fine_imgsz``, when asked after the ``first`` look and the usual
+        looks (``boxes``, ``conf``) and taken in their place (``finder.finer_asked``, ``finer_taken``); else None."""
         c = self.config
-        long_side = max(rgb.shape[:2])
-        unsure = len(first[1]) == 0 or first[1].mean() < FINE_UNSURE
-        if not c.fine_imgsz or long_side < c.fine_imgsz or not unsure:
+        scale = c.fine_imgsz / max(rgb.shape[:2]) if c.fine_imgsz else 0.0  # the fine look's pixels a photo's pixel
+        if not 0 < scale <= 1 or not finer_asked(first[1], boxes, conf, scale, FEW):
             return None
-        if len(boxes) >= FEW and conf.mean() >= FINE_UNSURE and _side(boxes) * c.fine_imgsz / long_side >= FINE_SIDE:
-            return None  # the usual looks found big tiles surely (a set laid out): a finer look sees no more
         fine, fine_conf = self._predict(rgb, c.fine_imgsz, self._finder)
-        if len(fine) <= len(boxes) or _side(fine) * c.fine_imgsz / long_side >= FINE_SIDE:
-            return None
-        if fine_conf.mean() < (first[1].mean() if len(first[1]) else 0.0) + FINE_GAIN_FIRST:
-            return None
-        surer = fine_conf.mean() >= (conf.mean() if len(conf) else 0.0) + FINE_GAIN
-        lost = len(boxes) < FEW and len(fine) >= c.set_tiles  # a table taken for a close-up
-        return (fine, fine_conf) if surer or lost else None
+        return (fine, fine_conf) if finer_taken(first[1], boxes, conf, fine, fine_conf, scale, FEW, c.set_tiles) \
+            else None
 
     def _first_size(self, rgb: np.ndarray) -> int:
         """The size of the finder's first look at ``rgb``: ``first_imgsz``, or less for a small photo (enlarged, it
@@ -273,7 +250,7 @@ class TileDetector:
             return boxes, conf
         x0, y0, x1, y1 = region
         boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
-        return _with_lost(boxes, conf, boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2, c.first_kept)
+        return with_lost(boxes, conf, boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2, c.first_kept)
 
     def _region(self, boxes: np.ndarray, shape: tuple[int, ...], size: int) -> tuple[int, int, int, int] | None:
         """The region (x0, y0, x1, y1 px) holding ``boxes``, found by a look at ``size``, with a margin of
@@ -283,7 +260,7 @@ class TileDetector:
         if not c.zoom_imgsz or len(boxes) < 3:
             return None
         h, w = shape[:2]
-        pad = c.zoom_margin * _side(boxes)
+        pad = c.zoom_margin * median_side(boxes)
         x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
         x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
         if c.zoom_imgsz * max(h, w) < c.zoom_gain * size * max(x1 - x0, y1 - y0):  # the region fills the photo
@@ -332,13 +309,13 @@ class TileDetector:
         named = self._named(rgb, boxes)
         return named.p, named.up
 
-    def looks(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def looks(self, rgb: np.ndarray, boxes: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
         """The looks (N, F) of the tiles at ``boxes`` by the classifier: its features of each crop cut straight and
         turned upright, as the tiles of a photo compare them (``vision/agreement.py``) and a learnt set keeps them
-        (``vision/learnt.py``)."""
+        (``vision/learnt.py``). ``crops``: the tiles already cut (``cut``)."""
         if len(boxes) == 0:
             return np.zeros((0, self._classifier.get_outputs()[2].shape[-1]), np.float32)
-        return self._looked_at(self.cut(rgb, boxes)[0], self._classifier)[2]
+        return self._looked_at(self.cut(rgb, boxes)[0] if crops is None else crops, self._classifier)[2]
 
     def cut(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The classifier's crops of the tiles at ``boxes`` (N, 3, S, S), each cut straight by its tilt, and the tilts
@@ -579,23 +556,10 @@ def _classifier_session(path: Path, options: object) -> object:
     return session
 
 
-def _with_lost(first: np.ndarray, conf: np.ndarray, later: np.ndarray, later_conf: np.ndarray,
-               sure: float) -> tuple[np.ndarray, np.ndarray]:
-    """A later look's boxes and confidences, with the tiles the first look found with ``sure`` or more and the later
-    one lost (``finder.lost``)."""
-    keep = lost(first, conf, later, sure, LOST_COVER)
-    return np.concatenate([later, first[keep]]), np.concatenate([later_conf, conf[keep]])
-
-
 def _close(boxes: np.ndarray, big: float) -> bool:
     """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
     pixels."""
-    return len(boxes) < FEW or _side(boxes) > big
-
-
-def _side(boxes: np.ndarray) -> float:
-    """The median of the boxes' longer sides."""
-    return float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    return len(boxes) < FEW or median_side(boxes) > big
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -16,6 +16,19 @@ from vision.errors import ModelNotFoundError
 
 STRIDE = 32  # the network's largest stride: the letterboxed input's sides are multiples of it
 PAD = 114  # ultralytics' letterbox grey
+# a tile the first look found surely is lost by a later look that covers at most this share of it
+# (``DetectorConfig.first_kept``)
+LOST_COVER = 0.3
+# a first look whose mean confidence is below FINE_UNSURE may have seen many small tiles poorly (a whole table: the
+# finder, at 512, boxes blocks of them or few): the photo is looked at whole at ``DetectorConfig.fine_imgsz``
+# (``finer_asked``), and that look is taken (``finer_taken``) when it finds more tiles than the usual looks, whose
+# median side in its pixels is below FINE_SIDE, surer on average than the first look by FINE_GAIN_FIRST and than the
+# usual looks by FINE_GAIN (a hand in a big photo is seen better by the region's look: of 500 generated hand photos
+# 13 are looked at so, none taken; six of them, taken with no gain asked, lost their hand; a hand of picture flowers,
+# boxed in parts at 1024 and less sure than the first look, was taken before the first look's gain was asked; at 0.05
+# a table of tight discard grids, its first look 0.58 and the finer 0.62, was not); or, where the usual looks took a
+# table for a close-up and kept fewer than FEW tiles (``vision/detector.py``), when it finds ``set_tiles`` or more
+FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.03
 
 
 class Finder:
@@ -103,3 +116,50 @@ def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
         inter = np.prod(np.clip(hi - lo, 0, None), axis=1)
         order = rest[inter / (area[i] + area[rest] - inter) <= iou]
     return np.array(keep, int)
+
+
+def with_lost(first: np.ndarray, conf: np.ndarray, later: np.ndarray, later_conf: np.ndarray,
+              sure: float) -> tuple[np.ndarray, np.ndarray]:
+    """A later look's boxes and confidences, with the tiles the first look found with ``sure`` or more and the later
+    one lost (``lost``)."""
+    keep = lost(first, conf, later, sure, LOST_COVER)
+    return np.concatenate([later, first[keep]]), np.concatenate([later_conf, conf[keep]])
+
+
+def finer_asked(first_conf: np.ndarray, usual: np.ndarray, usual_conf: np.ndarray, scale: float, few: int) -> bool:
+    """Whether the finer look is asked: the first look was unsure (``first_conf``: its mean below FINE_UNSURE), and
+    the usual looks did not find ``few`` or more big tiles surely (``usual`` and ``usual_conf``; a tile is big at
+    FINE_SIDE of the finer look's pixels, ``scale`` of the photo's: a set laid out, which a finer look shows no more
+    of)."""
+    if len(first_conf) and first_conf.mean() >= FINE_UNSURE:
+        return False
+    return not (len(usual) >= few and usual_conf.mean() >= FINE_UNSURE and median_side(usual) * scale >= FINE_SIDE)
+
+
+def finer_taken(first_conf: np.ndarray, usual: np.ndarray, usual_conf: np.ndarray, fine: np.ndarray,
+                fine_conf: np.ndarray, scale: float, few: int, many: int) -> bool:
+    """Whether the finer look's boxes (``fine``, ``fine_conf``; its pixels ``scale`` of the photo's) are taken in
+    place of the usual looks' (``usual``, ``usual_conf``): more of them, small (below FINE_SIDE), surer on average than
+    the first look (``first_conf``) by FINE_GAIN_FIRST and than the usual looks by FINE_GAIN, or, where these kept
+    fewer than ``few`` (a table taken for a close-up), ``many`` or more.
+
+    >>> usual, fine = np.array([[0.0, 0, 100, 100]] * 12), np.array([[0.0, 0, 20, 30]] * 40)
+    >>> finer_taken(np.full(8, 0.5), usual, np.full(12, 0.6), fine, np.full(40, 0.7), 1.0, 10, 32)
+    True
+    >>> finer_taken(np.full(8, 0.5), usual, np.full(12, 0.69), fine, np.full(40, 0.7), 1.0, 10, 32)
+    False
+    """
+    if len(fine) <= len(usual) or median_side(fine) * scale >= FINE_SIDE:
+        return False
+    if fine_conf.mean() < _mean(first_conf) + FINE_GAIN_FIRST:
+        return False
+    return bool(fine_conf.mean() >= _mean(usual_conf) + FINE_GAIN or len(usual) < few and len(fine) >= many)
+
+
+def median_side(boxes: np.ndarray) -> float:
+    """The median of the boxes' longer sides."""
+    return float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+
+
+def _mean(conf: np.ndarray) -> float:
+    return float(conf.mean()) if len(conf) else 0.0

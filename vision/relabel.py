@@ -58,7 +58,7 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
     if acceptable(first, complete):
         return first, dets
     if len(frame.kept) >= TABLE_TILES:  # a whole table: its tiles lie both ways, and the hand along either
-        across = group_melds(dets, complete=complete, frame=frame_of(dets, turned=True))
+        across = group_melds(dets, complete=complete, frame=frame_of(dets, deduped=frame, turned=True))
         if acceptable(across, complete):
             return across, dets
         table = _table_part(dets, frame.walls, complete)

@@ -60,7 +60,8 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
     if deduped is None:
         kept, duplicates, dup_pairs = dedupe(dets)
         walls = wall_tiles(dets)
-        kept = [i for i in kept if i not in frozenset(walls)] if walls else kept
+        walled = set(walls)
+        kept = [i for i in kept if i not in walled]
     else:
         kept, duplicates, dup_pairs = list(deduped.kept), list(deduped.duplicates), list(deduped.duplicate_pairs)
         walls = deduped.walls

@@ -80,10 +80,11 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
     # a run of more backs than a concealed kong shows is a wall of the table, not the hand's (``table.py``)
-    walls = len(f.walls) + sum(len(g) for gs in row_groups for g in gs if is_wall(t.labels, g))
-    if walls:
-        notes.append(f"{walls} tile(s) of the table's walls set aside (runs of more than {WALL_BACKS} backs)")
-        row_groups = [[g for g in gs if not is_wall(t.labels, g)] for gs in row_groups]
+    walls = [g for gs in row_groups for g in gs if is_wall(t.labels, g)]
+    if f.walls or walls:
+        notes.append(f"{len(f.walls) + sum(map(len, walls))} tile(s) of the table's walls set aside (runs of more "
+                     f"than {WALL_BACKS} backs)")
+        row_groups = [[g for g in gs if g not in walls] for gs in row_groups]
     if len(kept) >= TABLE_TILES:  # a whole table: a back amid a group's faces is a wall's, the faces apart
         row_groups = [[part for g in gs for part in wall_ends(t.labels, g, classify(t, g))] for gs in row_groups]
 

@@ -56,7 +56,8 @@ def table_parts(dets: Sequence[DetectionLike], walls: Sequence[int]) -> list[lis
     >>> table_parts(row + far, ()), table_parts(row + far, (1,))
     ([[0, 1, 2], [3, 4]], [[0, 2], [3, 4]])
     """
-    keep = np.array([i for i in range(len(dets)) if i not in frozenset(walls)], int)
+    walled = set(walls)
+    keep = np.array([i for i in range(len(dets)) if i not in walled], int)
     if len(keep) == 0:
         return []
     box = np.array([dets[i].box for i in keep], float)
