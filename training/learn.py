@@ -39,11 +39,13 @@ import numpy as np
 from training import paths
 from training.finetune import SAVE_SECONDS
 from training.guard import RULE, Checks, make_checks, read, verdict
-from training.labelled import DatasetError, Labelled, read_dataset
+from training.labelled import DatasetError, Labelled, Photo, read_dataset, read_tree
 from training.measure import score_photos
 from training.progress import Bar
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
     from vision.detector import TileDetector
     from vision.learnt import LearntSet
 
@@ -57,6 +59,7 @@ STATE = "state.json"
 FINDER_RECALL = 0.98
 FINDER_SHARE = 0.4  # ... and then its share of the training time
 FINDER_REPLAY = 2  # replay photos (of --replay's) per labelled photo in its training set
+OTHERS = 300  # replay photos whose tiles' looks the learnt set keeps as other sets' (``vision/learnt.py``)
 MOST_STEPS = 3000  # the classifier's steps at most, whatever the budget
 CALIBRATION = 512  # crops the int8 classifier's ranges are set on
 WRITE_SECONDS = 30  # about what exporting and quantizing the classifier take
@@ -369,7 +372,7 @@ def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) ->
     finder = dict(run.state["finder"])
     classifier, tuned = run.work / "tile_classifier.onnx", run.work / "finder_export"
     learnt = run.work / LEARNT_SET, models / "tile_classifier.onnx"
-    learnt_set(data, TileDetector(models / "tile_finder.onnx", classifier)).save(learnt[0])
+    learnt_set(data, TileDetector(models / "tile_finder.onnx", classifier), args.replay).save(learnt[0])
     shipped = {"counts": guard["shipped"], "held_out": run.state["before"]}
     with Bar(len(checks) * (1 + bool(finder.get("tuned"))), "checking the new networks") as b:
         new = read(TileDetector(models / "tile_finder.onnx", classifier, learnt=learnt).detect, checks, b.update)
@@ -403,24 +406,35 @@ def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) ->
     load_detector(run.out)  # the folder loads
 
 
-def learnt_set(data: Labelled, det: TileDetector) -> LearntSet:
+def learnt_set(data: Labelled, det: TileDetector, others: Sequence[Path] = ()) -> LearntSet:
     """The learnt set (``vision.learnt.LearntSet``) of the dataset's train photos: the looks of their labelled
-    tiles by the fine-tuned classifier of ``det`` (a ``TileDetector``), and whether the set's backs are coloured (as
-    most of the photos showing backs show them: ``backs.backs_coloured``; None where none tells)."""
+    tiles by the fine-tuned classifier of ``det`` (a ``TileDetector``), whether the set's backs are coloured (as
+    most of the photos showing backs show them: ``backs.backs_coloured``; None where none tells), and the looks of
+    the tiles of other sets: of up to OTHERS train photos of the generated datasets ``others`` (the replay's)."""
     from vision.backs import backs_coloured
-    from vision.image import load_image
     from vision.learnt import LearntSet
 
     looks, votes = [], Counter()
-    for photo in data.split("train"):
-        rgb, scale = load_image(photo.image, det.config.work_side)
-        boxes = np.array([t.box for t in photo.tiles], np.float64).reshape(-1, 4) * scale
-        crops = det.cut(rgb, boxes)[0] if len(boxes) else None  # cut once: for their looks and their backs' colour
+    for photo, rgb, boxes, crops in _cut(data.split("train"), det):
         looks.append(det.looks(rgb, boxes, crops))
         if crops is not None:
             votes[backs_coloured(crops, np.array([t.name == "back" for t in photo.tiles]))] += 1
     told = votes[True] + votes[False]
-    return LearntSet.of(np.concatenate(looks), votes[True] > told / 2 if told else None)
+    theirs = [photo for folder in others for photo in read_tree(folder / "data.yaml").split("train")][:OTHERS]
+    their_looks = [det.looks(rgb, boxes, crops) for _, rgb, boxes, crops in _cut(theirs, det)]
+    return LearntSet.of(np.concatenate(looks), votes[True] > told / 2 if told else None,
+                        np.concatenate(their_looks) if their_looks else None)
+
+
+def _cut(photos: Sequence[Photo], det: TileDetector) -> Iterator[tuple[Photo, np.ndarray, np.ndarray, Any]]:
+    """Each photo, its pixels as ``det`` reads them, its labelled tiles' boxes (N, 4) in those pixels and their crops
+    (``det.cut``, None where it has no tile): cut once, for their looks and their backs' colour."""
+    from vision.image import load_image
+
+    for photo in photos:
+        rgb, scale = load_image(photo.image, det.config.work_side)
+        boxes = np.array([t.box for t in photo.tiles], np.float64).reshape(-1, 4) * scale
+        yield photo, rgb, boxes, det.cut(rgb, boxes)[0] if len(boxes) else None
 
 
 # ---------------------------------------------------------------------------------------------------- card ----
@@ -433,8 +447,8 @@ def make_card(state: dict, out: Path) -> dict:
     worse = "copied from the shipped models/ (the fine-tuned one read worse)"
     trained = {"tile_classifier.onnx": "fine-tuned (int8)" if kept["classifier"] else worse}
     if kept["classifier"]:  # (vision/learnt.py)
-        trained |= {"learnt_set.npz": "the looks of the train photos' tiles: a photo showing them is named by the "
-                                      "fine-tuned classifier",
+        trained |= {"learnt_set.npz": "the looks of the train photos' tiles, and of other sets' (the replay's): a "
+                                      "photo whose tiles look like the first is named by the fine-tuned classifier",
                     "shipped_classifier.onnx": "copied from the shipped models/: names the photos of other sets"}
     if finder.get("tuned"):
         trained["tile_finder.onnx"] = "fine-tuned" if finder["kept"] else worse

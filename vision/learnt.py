@@ -4,10 +4,16 @@ and the shipped classifier every other photo.
 A fine-tuned classifier reads its set better and other sets worse (``docs/annotate.md``: runs 1 to 9 of
 ``bench.learn`` read the held-out style 4 to 9 tiles of 1101 worse). So the weights folder keeps, beside it, the
 looks of the tiles it was trained on (the classifier's features of each labelled tile cut straight and turned
-upright, as ``vision/agreement.py`` compares them) and the shipped classifier. A photo shows the learnt set when at
-least ``DetectorConfig.learnt_share`` of its tiles (those the finder is sure of: ``learnt_sure``) have a look within
-``learnt_alike`` (cosine) of one of those; it is then named by the fine-tuned classifier, its looks not voting for
-each other's names (``learnt_agree``), else by the shipped one, as the shipped weights name it.
+upright, as ``vision/agreement.py`` compares them), the looks of other sets' tiles (the replay's: the styles the
+shipped weights learnt), and the shipped classifier. A photo shows the learnt set when at least
+``DetectorConfig.learnt_nearer`` of its tiles (those the finder is sure of: ``learnt_sure``) look more like a learnt
+tile than like any other set's tile (cosine), or ``learnt_close`` of them have a look within ``learnt_alike`` of a
+learnt tile's (a photo of the set whose tiles the many other sets' looks happen to match as closely); it is then
+named by the fine-tuned classifier, its looks not voting for each other's names (``learnt_agree``), else by the
+shipped one, as the shipped weights name it. A folder that keeps
+no other sets' looks (trained without ``--replay``, or before 2026-11-28) asks instead that ``learnt_share`` of them
+have a look within ``learnt_alike`` of a learnt tile's: a set drawn like the learnt one then passes too
+(``docs/annotate.md``: dr_55 read 13 tiles worse so with dr_58's folder, 1 with the other sets' looks).
 """
 
 from __future__ import annotations
@@ -32,33 +38,52 @@ class LearntSet:
 
     looks: np.ndarray
     backs_coloured: bool | None = None
+    others: np.ndarray | None = None  # (K, F: unit vectors) other sets' tiles' looks; None: not kept
 
     @classmethod
-    def of(cls, looks: np.ndarray, backs_coloured: bool | None = None) -> LearntSet:
-        """The learnt set of ``looks`` (N, F), made unit vectors."""
-        looks = np.asarray(looks, np.float32)
-        return cls(looks / np.maximum(np.linalg.norm(looks, axis=1, keepdims=True), 1e-12), backs_coloured)
+    def of(cls, looks: np.ndarray, backs_coloured: bool | None = None, others: np.ndarray | None = None
+           ) -> LearntSet:
+        """The learnt set of ``looks`` (N, F) and the ``others`` (K, F; None or none: not kept), made unit vectors."""
+        return cls(_unit(looks), backs_coloured, None if others is None or len(others) == 0 else _unit(others))
 
-    def shows(self, look: np.ndarray, alike: float, share: float) -> bool:
-        """Whether a photo whose tiles have the looks ``look`` (M, F) shows the learnt set: at least ``share`` of its
-        tiles within cosine ``alike`` of a learnt tile's look (a photo of no tiles shows none).
+    def shows(self, look: np.ndarray, alike: float, share: float, nearer: float, close: float) -> bool:
+        """Whether a photo whose tiles have the looks ``look`` (M, F) shows the learnt set: at least ``nearer`` of
+        its tiles nearer a learnt tile's look than any of the ``others`` (cosine), or at least ``close`` of them
+        within cosine ``alike`` of a learnt tile's look; where no others are kept, at least ``share`` of them so
+        (a photo of no tiles shows none).
 
         >>> learnt = LearntSet.of(np.array([[1.0, 0.0], [0.0, 1.0]]))
         >>> photo = np.array([[1.0, 0.1], [0.1, 1.0], [1.0, 1.0]])  # two like learnt tiles, one between them
-        >>> learnt.shows(photo, 0.9, 0.6), learnt.shows(photo, 0.9, 0.7), learnt.shows(photo[:0], 0.9, 0.6)
-        (True, False, False)
+        >>> learnt.shows(photo, 0.9, 0.6, 0, 1), learnt.shows(photo, 0.9, 0.7, 0, 1)  # no others: 2 of 3 alike
+        (True, False)
+        >>> learnt.shows(photo[:0], 0.0, 0.0, 0.0, 0.0)
+        False
+        >>> kept = LearntSet.of(learnt.looks, others=np.array([[1.0, 1.0]]))  # another set's tile looks like (1, 1)
+        >>> kept.shows(photo, 0.9, 0.6, 0.6, 1), kept.shows(photo, 0.9, 0.6, 0.7, 1)  # 2 of 3 nearer ours than theirs
+        (True, False)
+        >>> kept.shows(photo, 0.9, 0.6, 0.7, 0.6)  # ... and 2 of 3 within 0.9 of ours
+        True
+        >>> alike = np.array([[1.0, 0.6], [0.6, 1.0], [1.0, 1.0]])  # a set drawn between ours and theirs
+        >>> learnt.shows(alike, 0.85, 0.6, 0.2, 0.9), kept.shows(alike, 0.85, 0.6, 0.2, 0.9)
+        (True, False)
         """
         if len(look) == 0:
             return False
-        unit = look / np.maximum(np.linalg.norm(look, axis=1, keepdims=True), 1e-12)
-        return float(((unit @ self.looks.T).max(1) >= alike).mean()) >= share
+        unit = _unit(look)
+        nearest = (unit @ self.looks.T).max(1)
+        within = float((nearest >= alike).mean())
+        if self.others is None:
+            return within >= share
+        return within >= close or float((nearest > (unit @ self.others.T).max(1)).mean()) >= nearer
 
     def save(self, path: Path) -> None:
-        """Written to ``path`` (``.npz``: ``looks``, float16; ``backs_coloured``, 1, 0 or -1 for None), through a
-        temporary file."""
+        """Written to ``path`` (``.npz``: ``looks`` and ``others``, float16, ``others`` none where not kept;
+        ``backs_coloured``, 1, 0 or -1 for None), through a temporary file."""
         tmp = path.with_name(path.name + ".tmp.npz")
         backs = -1 if self.backs_coloured is None else int(self.backs_coloured)
-        np.savez(tmp, looks=self.looks.astype(np.float16), backs_coloured=np.int8(backs))
+        others = self.looks[:0] if self.others is None else self.others
+        np.savez(tmp, looks=self.looks.astype(np.float16), backs_coloured=np.int8(backs),
+                 others=others.astype(np.float16))
         tmp.replace(path)
 
     @classmethod
@@ -69,14 +94,22 @@ class LearntSet:
             with np.load(path, allow_pickle=False) as z:
                 looks = np.asarray(z["looks"], np.float32)
                 backs = int(z["backs_coloured"]) if "backs_coloured" in z.files else -1  # (written before 2026-11-28)
+                others = np.asarray(z["others"], np.float32) if "others" in z.files else looks[:0]  # (... before)
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             msg = f"{path} is no learnt set (an .npz of looks, written by mjscore train): {exc}"
             raise ModelNotFoundError(msg) from exc
-        if looks.ndim != 2 or len(looks) == 0 or looks.shape[1] != features or not np.isfinite(looks).all():
-            msg = (f"{path}: its looks are {looks.shape}, finite: {bool(np.isfinite(looks).all())}; the classifier "
-                   f"beside it looks with {features} numbers a tile (mjscore train writes the two together)")
-            raise ModelNotFoundError(msg)
+        for name, kept, least in (("looks", looks, 1), ("others", others, 0)):
+            if kept.ndim != 2 or len(kept) < least or kept.shape[1] != features or not np.isfinite(kept).all():
+                msg = (f"{path}: its {name} are {kept.shape}, finite: {bool(np.isfinite(kept).all())}; the "
+                       f"classifier beside it looks with {features} numbers a tile (mjscore train writes the two "
+                       "together)")
+                raise ModelNotFoundError(msg)
         if backs not in (-1, 0, 1):
             msg = f"{path}: backs_coloured is {backs}, not 1 (coloured), 0 (white) or -1 (not known)"
             raise ModelNotFoundError(msg)
-        return cls.of(looks, None if backs < 0 else bool(backs))
+        return cls.of(looks, None if backs < 0 else bool(backs), others)
+
+
+def _unit(looks: np.ndarray) -> np.ndarray:
+    looks = np.asarray(looks, np.float32)
+    return looks / np.maximum(np.linalg.norm(looks, axis=1, keepdims=True), 1e-12)

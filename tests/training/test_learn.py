@@ -219,3 +219,30 @@ def test_the_learnt_set_keeps_whether_the_sets_backs_are_coloured(tmp_path: Path
     faces = photo(9, green)  # a photo with its back not labelled: nothing tells
     learnt = learnt_set(Labelled("set", (Photo(faces.image, "train", faces.tiles[:3]),)), det)
     assert learnt.backs_coloured is None and len(learnt.looks) == 3
+
+
+def test_the_learnt_set_keeps_the_looks_of_the_replays_tiles_as_other_sets(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from PIL import Image
+
+    from training import learn
+    from training.labelled import Labelled, Photo, Tile
+    from training.learn import learnt_set
+
+    Image.fromarray(np.full((100, 100, 3), 200, np.uint8)).save(tmp_path / "ours.png")
+    ours = Labelled("set", (Photo(tmp_path / "ours.png", "train", (Tile("1m", (10.0, 20, 50, 80)),)),))
+    replay = tmp_path / "replay"
+    for split, photos in (("train", 3), ("val", 1)):  # two tiles a photo; the val photos are no replay
+        for folder in ("images", "labels"):
+            (replay / folder / split).mkdir(parents=True)
+        for k in range(photos):
+            Image.fromarray(np.full((100, 200, 3), 90, np.uint8)).save(replay / "images" / split / f"{k}.png")
+            (replay / "labels" / split / f"{k}.txt").write_text("0 0.15 0.5 0.2 0.6\n9 0.45 0.5 0.2 0.6\n")
+    (replay / "data.yaml").write_text(f"train: images/train\nval: images/val\nnames: {list(NAMES)}\n")
+    det = TileDetector.from_parts(_Looks(), crop=64, config=DetectorConfig(turns=1))
+    learnt = learnt_set(ours, det, [replay])
+    assert len(learnt.looks) == 1 and len(learnt.others) == 6
+    assert learnt.others[0].tolist() == pytest.approx([1.0, 0.0])  # as the classifier looks at them
+    monkeypatch.setattr(learn, "OTHERS", 2)
+    assert len(learnt_set(ours, det, [replay, replay]).others) == 4  # two photos at most
+    assert learnt_set(ours, det).others is None  # no replay: none kept

@@ -61,6 +61,32 @@ def test_a_photo_of_the_learnt_set_is_named_by_the_fine_tuned_classifier_any_oth
     assert [NAMES[k] for k in plain.classify(*other)[0].argmax(1)] == ["1m"] * 4  # no learnt set: one classifier
 
 
+def test_a_set_drawn_like_the_learnt_one_is_named_by_the_shipped_classifier_where_other_sets_looks_are_kept() -> None:
+    # red tiles look (1, 0) and grey ones (0, 1); the learnt set's tile (0.8, 0.6), within 0.75 (cosine) of red
+    tuned, shipped = _Classifier("1m"), _Classifier("9p")
+    config = DetectorConfig(turns=1, backs_by_colour=False, learnt_alike=0.75)
+    det = TileDetector.from_parts(tuned, crop=64, learnt=LearntSet.of(np.array([[0.8, 0.6]])), shipped=shipped,
+                                  config=config)
+    photo = _photo([RED, RED, RED, GREY])
+
+    def names() -> list[str]:
+        return [NAMES[k] for k in det.classify(*photo)[0].argmax(1)]
+
+    assert names() == ["1m"] * 4  # 3 of 4 alike: taken for ours (learnt_share)
+    others = np.array([[1.0, 0.1], [0.0, 1.0]])  # other sets' tiles: each of ours looks more like one of theirs
+    det._learnt = LearntSet.of(np.array([[0.8, 0.6]]), others=others)
+    assert names() == ["9p"] * 4  # none nearer ours, and 3 of 4 alike is below learnt_close
+    det.config = replace(config, learnt_close=0.7)
+    assert names() == ["1m"] * 4
+    det.config, det._learnt = config, LearntSet.of(np.array([[0.99, 0.05]]), others=others)
+    assert names() == ["1m"] * 4  # the red ones nearer ours: 3 of 4
+    det.config = replace(config, learnt_nearer=1.0)
+    assert names() == ["9p"] * 4
+    for name in ("learnt_nearer", "learnt_close"):
+        with pytest.raises(ValueError, match=f"{name} must be 0 to 1"):
+            DetectorConfig(**{name: 1.2})
+
+
 class _Finder:
     """A finder's stand-in: the boxes (N, 4) and confidences (N,) it was given, those above the ``conf`` asked."""
 
@@ -131,6 +157,18 @@ def test_a_learnt_set_is_saved_and_checked_as_it_loads(tmp_path: Path) -> None:
             LearntSet.load(path, 2)
     np.savez(path, other=np.zeros((1, 2)))
     with pytest.raises(ModelNotFoundError, match="is no learnt set"):
+        LearntSet.load(path, 2)
+
+
+def test_a_learnt_set_keeps_the_other_sets_looks(tmp_path: Path) -> None:
+    path = tmp_path / "learnt_set.npz"
+    LearntSet.of(np.array([[1.0, 0.0]]), others=np.array([[0.0, 3.0], [4.0, 3.0]])).save(path)
+    assert LearntSet.load(path, 2).others.ravel().tolist() == pytest.approx([0, 1, 0.8, 0.6], abs=1e-3)
+    for others in (None, np.zeros((0, 2))):  # none kept: written so, and read back so
+        LearntSet.of(np.array([[1.0, 0.0]]), others=others).save(path)
+        assert LearntSet.load(path, 2).others is None
+    np.savez(path, looks=np.array([[1.0, 0.0]]), others=np.zeros((2, 3)))
+    with pytest.raises(ModelNotFoundError, match=r"its others are \(2, 3\)"):
         LearntSet.load(path, 2)
 
 
