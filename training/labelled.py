@@ -16,7 +16,7 @@ import json
 import os
 import shutil
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import yaml
@@ -50,6 +50,12 @@ class Photo:
     split: str
     tiles: tuple[Tile, ...]
     hand: str | None = None
+    group: str | None = None  # the photos of one hand share a group (the export's sidecar; None: its own)
+
+    @property
+    def kept_with(self) -> str:
+        """The name of the photos it is kept with in a split: its group, else itself."""
+        return self.group or self.image.stem
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +80,36 @@ class Labelled:
     def held_out(self) -> tuple[Photo, ...]:
         """The photos to measure on: the val split, or the train split when there is no val (a note says so)."""
         return self.split("val") or self.split("train")
+
+    def every_name_trained(self) -> Labelled:
+        """The dataset with its held-out photos that show a tile no train photo shows moved to train, each with the
+        photos of its group (a hand's photos stay together): a tile no train photo shows is not learnt, and 20
+        photos of a hand each may show one 1f, held out. The group showing the most such names moves first (then
+        by name). Where that would leave none held out, a train group whose tiles the other train photos all show
+        takes its place, the first by name, if there is one. A note says what moved."""
+        photos, notes = list(self.photos), list(self.notes)
+
+        def names(split: str, but: str | None = None) -> set[str]:
+            return {t.name for p in photos if p.split == split and p.kept_with != but for t in p.tiles}
+
+        def move(group: str, split: str) -> None:
+            photos[:] = [replace(p, split=split) if p.kept_with == group else p for p in photos]
+
+        while missing := names("val") - names("train"):
+            groups = {p.kept_with for p in photos if p.split == "val"}
+            group = max(sorted(groups), key=lambda g: len(missing & {t.name for p in photos if p.kept_with == g
+                                                                     for t in p.tiles}))
+            move(group, "train")
+            shown = sorted(missing & names("train"), key=NAMES.index)
+            notes.append(f"held-out photos of {group} show {', '.join(shown)}, which no train photo showed: "
+                         "trained on instead")
+            if len(groups) == 1:
+                trained = sorted({p.kept_with for p in photos if p.split == "train"})
+                swap = next((g for g in trained if g != group and names("train", g) >= names("train")), None)
+                if swap is not None:
+                    move(swap, "val")
+                    notes.append(f"the photos of {swap} held out in their place")
+        return Labelled(self.name, tuple(photos), tuple(notes))
 
 
 def read_dataset(source: str, work: Path) -> Labelled:
@@ -239,11 +275,11 @@ def _read_photo(image: Path, split: str, names: tuple[str | None, ...]) -> Photo
         raise DatasetError(msg) from exc
     label = _beside(image, "labels", ".txt")
     tiles = _read_labels(label, names, width, height) if label.exists() else []
-    hand = None
+    hand = group = None
     meta = _beside(image, "meta", ".json")
     if meta.exists():
-        tiles, hand = _with_meta(meta, tiles)
-    return Photo(image, split, tuple(tiles), hand)
+        tiles, hand, group = _with_meta(meta, tiles)
+    return Photo(image, split, tuple(tiles), hand, group)
 
 
 def _read_labels(path: Path, names: tuple[str | None, ...], width: int, height: int) -> list[Tile]:
@@ -272,9 +308,9 @@ def _read_labels(path: Path, names: tuple[str | None, ...], width: int, height: 
     return tiles
 
 
-def _with_meta(path: Path, tiles: list[Tile]) -> tuple[list[Tile], str | None]:
-    """The tiles with the sideways flags of the sidecar ``path`` (its boxes are the label file's, in order), and
-    the hand it holds."""
+def _with_meta(path: Path, tiles: list[Tile]) -> tuple[list[Tile], str | None, str | None]:
+    """The tiles with the sideways flags of the sidecar ``path`` (its boxes are the label file's, in order), the
+    hand it holds and the group of photos it belongs to."""
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
         boxes = meta.get("boxes", [])
@@ -285,4 +321,5 @@ def _with_meta(path: Path, tiles: list[Tile]) -> tuple[list[Tile], str | None]:
         msg = f"{path} does not describe the boxes of its label file ({len(boxes)} boxes, the labels {len(tiles)})"
         raise DatasetError(msg)
     hand = meta.get("hand") if isinstance(meta.get("hand"), str) else None
-    return [Tile(t.name, t.box, bool(b.get("sideways"))) for t, b in zip(tiles, boxes, strict=True)], hand
+    group = meta.get("group") if isinstance(meta.get("group"), str) and meta.get("group") else None
+    return [Tile(t.name, t.box, bool(b.get("sideways"))) for t, b in zip(tiles, boxes, strict=True)], hand, group

@@ -87,6 +87,9 @@ def parser() -> argparse.ArgumentParser:
                          "into every batch, so that the other sets stay read (default: none)")
     ap.add_argument("--real", type=Path, default=paths.real(),
                     help="the camerash photos, whose training part is replayed too when there (default: %(default)s)")
+    ap.add_argument("--keep-split", action="store_true",
+                    help="hold out the dataset's val photos as they are, even those showing a tile that no train "
+                         "photo shows (by default they are trained on, and the card says so)")
     ap.add_argument("--finder", choices=("auto", "always", "never"), default="auto",
                     help="fine-tune the finder: auto (when it finds less than --finder-recall of the train photos' "
                          "tiles), always or never (default: %(default)s)")
@@ -185,12 +188,15 @@ def learn(args: argparse.Namespace) -> dict:
     run = Run(out, args.resume, args.minutes * 60)
     try:
         data = read_dataset(args.data, run.work)
+        data = data if args.keep_split else data.every_name_trained()
     except DatasetError:
         if fresh:  # nothing of a run to keep
             shutil.rmtree(out, ignore_errors=True)
         raise
     log.info(f"{data.name}: {len(data.split('train'))} photos to train on, {len(data.split('val'))} held out "
              f"({sum(len(p.tiles) for p in data.photos)} tiles); {run.left() / 60:.1f} of {args.minutes:g} min left")
+    for note in data.notes:
+        log.info(note)
     import torch
 
     from vision.detector import MODELS, TileDetector

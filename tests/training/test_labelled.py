@@ -11,7 +11,7 @@ import pytest
 from api.datasets.export import write_tree, write_zip
 from tests.api.datasets.support import ROW, labels, photo, store_with
 from training import synth
-from training.labelled import DatasetError, read_dataset
+from training.labelled import DatasetError, Labelled, Photo, Tile, read_dataset
 from vision.names import NAMES
 
 HAND = "234m456p345s67s99s+8s"
@@ -70,6 +70,38 @@ def test_a_dataset_without_val_photos_is_measured_on_its_train_photos(tmp_path: 
     yaml = synth.generate(tmp_path / "ds", {"train": 2}, 0, Path("plain"), min_mp=0.2, max_mp=0.3, progress=False)
     data = read_dataset(str(yaml), tmp_path / "work")
     assert data.held_out == data.split("train") and "no held-out (val) photos" in data.notes[0]
+
+
+def _labelled(*photos: tuple[str, str, str, str | None]) -> Labelled:
+    """A dataset of photos (stem, split, their tiles' names, space apart, group)."""
+    return Labelled("set", tuple(Photo(Path(f"{stem}.jpg"), split, tuple(Tile(n, (0, 0, 1, 1)) for n in names.split()),
+                                       group=group) for stem, split, names, group in photos))
+
+
+def test_held_out_photos_showing_a_tile_no_train_photo_shows_are_trained_on_with_their_group() -> None:
+    data = _labelled(("a", "train", "1m 2m", None), ("b", "train", "1m", None), ("c", "val", "3m 1f", "g1"),
+                     ("d", "val", "3m", "g1"), ("e", "val", "1m 4p", None), ("f", "val", "1m 1f", None))
+    taught = data.every_name_trained()
+    assert [(p.image.stem, p.split) for p in taught.photos] == [
+        ("a", "train"), ("b", "train"), ("c", "train"), ("d", "train"), ("e", "train"), ("f", "val")]
+    assert taught.notes == ("held-out photos of g1 show 3m, 1f, which no train photo showed: trained on instead",
+                            "held-out photos of e show 4p, which no train photo showed: trained on instead")
+    assert {"3m", "1f", "4p"} <= set(data.unshown) and not {"3m", "1f", "4p"} & set(taught.unshown)
+    assert data.photos[2].kept_with == "g1" and data.photos[0].kept_with == "a"
+    alone = _labelled(("a", "train", "1m 2m", None), ("b", "train", "1m", None), ("c", "val", "5p", None))
+    assert [p.split for p in alone.every_name_trained().photos] == ["train", "val", "train"]  # b takes its place
+    assert alone.every_name_trained().notes[1] == "the photos of b held out in their place"
+    none_to_spare = _labelled(("a", "train", "1m", None), ("c", "val", "5p", None))
+    assert [p.split for p in none_to_spare.every_name_trained().photos] == ["train", "train"]
+    assert none_to_spare.every_name_trained().held_out == none_to_spare.every_name_trained().split("train")
+    shown = _labelled(("a", "train", "1m", None), ("c", "val", "1m", None))
+    for same in (shown, _labelled(("a", "train", "1m", None))):
+        assert same.every_name_trained() == same  # nothing to move
+
+
+def test_mjscore_train_reads_the_group_of_each_photo_from_the_export(store, tmp_path: Path) -> None:  # noqa: ANN001
+    data = read_dataset("set1", tmp_path / "work")
+    assert sorted(p.group for p in data.photos) == [f"g{i}" for i in range(10)]
 
 
 def _ultralytics(root: Path, names: str = "['1m', '2m', back]", label: str = "0 0.5 0.5 0.2 0.4\n") -> Path:
