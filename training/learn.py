@@ -415,21 +415,26 @@ def measure(run: Run, data: Labelled, args: argparse.Namespace, models: Path) ->
 def learnt_set(data: Labelled, det: TileDetector, others: Sequence[Path] = ()) -> LearntSet:
     """The learnt set (``vision.learnt.LearntSet``) of the dataset's train photos: the looks of their labelled
     tiles by the fine-tuned classifier of ``det`` (a ``TileDetector``), whether the set's backs are coloured (as
-    most of the photos showing backs show them: ``backs.backs_coloured``; None where none tells), and the looks of
-    the tiles of other sets: of up to OTHERS train photos of the generated datasets ``others`` (the replay's)."""
-    from vision.backs import backs_coloured
+    most of the photos showing backs show them: ``backs.backs_coloured``; None where none tells) and their colour
+    (the median top of the labelled backs, kept where they are coloured), and the looks of the tiles of other
+    sets: of up to OTHERS train photos of the generated datasets ``others`` (the replay's)."""
+    from vision.backs import backs_coloured, tops
     from vision.learnt import LearntSet
 
-    looks, votes = [], Counter()
+    looks, votes, backs = [], Counter(), [np.zeros((0, 3))]
     for photo, rgb, boxes, crops in _cut(data.split("train"), det):
         looks.append(det.looks(rgb, boxes, crops))
         if crops is not None:
-            votes[backs_coloured(crops, np.array([t.name == "back" for t in photo.tiles]))] += 1
+            back = np.array([t.name == "back" for t in photo.tiles])
+            votes[backs_coloured(crops, back)] += 1
+            backs += [tops(crops[back])] if back.any() else []
     told = votes[True] + votes[False]
     theirs = [photo for folder in others for photo in read_tree(folder / "data.yaml").split("train")][:OTHERS]
     their_looks = [det.looks(rgb, boxes, crops) for _, rgb, boxes, crops in _cut(theirs, det)]
+    backs = np.concatenate(backs)
     return LearntSet.of(np.concatenate(looks), votes[True] > told / 2 if told else None,
-                        np.concatenate(their_looks) if their_looks else None)
+                        np.concatenate(their_looks) if their_looks else None,
+                        np.median(backs, axis=0) if len(backs) else None)
 
 
 def _cut(photos: Sequence[Photo], det: TileDetector) -> Iterator[tuple[Photo, np.ndarray, np.ndarray, Any]]:

@@ -249,16 +249,17 @@ def backs_to_look_for(p: np.ndarray, crops: np.ndarray, conf: np.ndarray) -> np.
 
 def unsure_boxes(found: np.ndarray, p: np.ndarray, boxes: np.ndarray, conf: np.ndarray) -> np.ndarray:
     """Of ``boxes`` (M, 4) the finder is unsure of (``conf``, M), the indices of those that may be a back it missed:
-    as big as the backs shown (the tiles ``found``, N x 4, named back surely by ``p``; the square root of the area)
-    within a factor of BACK_SIZE, and covering at most OVERLAP of their area with a tile found or a surer box so taken.
+    as big as the backs shown (the tiles ``found``, N x 4, named back surely by ``p``; the square root of the area;
+    the tiles found where none is) within a factor of BACK_SIZE, and covering at most OVERLAP of their area with a
+    tile found or a surer box so taken.
 
     >>> found, p = np.array([[0.0, 0, 60, 80], [-60, 0, 0, 80]]), np.eye(BACK + 1)[[BACK, BACK]]
     >>> boxes = np.array([[61.0, 0, 121, 80], [70, 0, 130, 80], [0, 90, 10, 100], [30, 0, 90, 80]])
     >>> unsure_boxes(found, p, boxes, np.array([0.2, 0.15, 0.2, 0.25])).tolist()
     [0]
     """
-    backs = found[shown_backs(p)]
-    side = float(np.median(_sides(backs))) if len(backs) else 0.0
+    shown = shown_backs(p)
+    side = float(np.median(_sides(found[shown] if shown.any() else found))) if len(found) else 0.0
     sides = _sides(boxes) / max(side, 1e-6)
     kept, out = found.reshape(-1, 4), []
     for i in np.argsort(-conf, kind="stable"):
@@ -271,9 +272,10 @@ def unsure_boxes(found: np.ndarray, p: np.ndarray, boxes: np.ndarray, conf: np.n
 def missed_backs(found: np.ndarray, p: np.ndarray, widths: np.ndarray, boxes: np.ndarray, q: np.ndarray,
                  box_tops: np.ndarray, colour: np.ndarray) -> np.ndarray:
     """Which of ``boxes`` (M, 4, ``unsure_boxes``'), named ``q`` (M, names), with tops ``box_tops`` (M, 3), are
-    backs the finder missed: named back surely (SURE_BACK), of the set's ``colour`` (``backs_to_look_for``), and
-    in a row with the tiles ``found`` (N, 4, named ``p``; their faces' ``widths``, N): a box's centre lies within
-    ROW times the backs' median width of a tile found, or of a box taken so (a row of backs, one beside the next).
+    backs the finder missed: named back surely (SURE_BACK), of the set's ``colour`` (``backs_to_look_for``, or a
+    learnt set's), and in a row with the tiles ``found`` (N, 4, named ``p``; their faces' ``widths``, N): a box's
+    centre lies within ROW times the backs' median width (the tiles' where no back is shown) of a tile found, or of a
+    box taken so (a row of backs, one beside the next).
 
     >>> found, p = np.array([[0.0, 0, 60, 80], [60, 0, 120, 80]]), np.eye(BACK + 1)[[BACK, BACK]]
     >>> boxes = np.array([[120.0, 0, 180, 80], [180, 0, 240, 80], [400, 0, 460, 80], [240, 0, 300, 80]])
@@ -282,7 +284,7 @@ def missed_backs(found: np.ndarray, p: np.ndarray, widths: np.ndarray, boxes: np
     [True, True, False, False]
     """
     backs = shown_backs(p)
-    width = float(np.median(widths[backs])) if backs.any() else 0.0
+    width = float(np.median(widths[backs] if backs.any() else widths)) if len(widths) else 0.0
     ok = (q.argmax(1) == BACK) & (q.max(1) >= SURE_BACK) & _alike(box_tops, colour[None])[:, 0]
     centres, near = _centres(boxes), _centres(found)
     taken = np.zeros(len(boxes), bool)

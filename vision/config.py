@@ -127,6 +127,10 @@ class DetectorConfig:
     # ... and, where the photo shows no such backs, the finder looks again for both ends of a concealed kong whose two
     # backs it missed, shown as a lone pair (``lone_pairs`` and ``kong_ends`` in ``vision/backs.py``)
     lone_pairs: bool = True
+    # ... and, in a photo of a learnt set (``vision/learnt.py``) that shows fewer than two backs, for backs of the
+    # colour the set's labelled backs showed (``LearntSet.back``): a concealed kong, four backs on a busy cloth, boxed
+    # at 0.1 to 0.3 with no back found to say which colour to look for (bench.learn's dr_58, seed 3)
+    learnt_backs: bool = True
     # with a learnt set (``vision/learnt.py``), a photo is named by the fine-tuned classifier when this share of its
     # tiles at least look more like a learnt tile than like any tile of the other sets it keeps (the replay's), else
     # by the shipped one. bench.learn's dr_58 folders of seeds 0 and 2 (2026-11-28, 300 replay photos' looks): of 60

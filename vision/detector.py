@@ -29,6 +29,7 @@ from vision.backs import (
     missed_backs,
     pair_ends,
     seen,
+    shown_backs,
     tops,
     unsure_boxes,
 )
@@ -427,17 +428,29 @@ class TileDetector:
         """``boxes``, ``conf`` and their names and up directions (``named``), with the backs the finder
         was unsure of (``unsure_backs`` to ``conf``), where the photo shows its set's backs and the finder doubted
         those it found (``backs_to_look_for`` and ``missed_backs`` in ``vision/backs.py``); else with the ends of the
-        concealed kongs whose both backs it missed (``_kong_ends``)."""
-        p, up, crops, tilt = named.p, named.up, named.crops, named.tilt
+        concealed kongs whose both backs it missed (``_kong_ends``), and where there are none, in a photo of a learnt
+        set that shows fewer than two backs, with the backs of that set's colour it was unsure of (``learnt_backs``)."""
+        p, up, crops = named.p, named.up, named.crops
         colour = backs_to_look_for(p, crops, conf)
-        if colour is None:
-            return self._kong_ends(rgb, boxes, conf, named) if self.config.lone_pairs else (boxes, conf, p, up)
+        if colour is not None:
+            return self._backs_of(colour, rgb, boxes, conf, named)
+        out = self._kong_ends(rgb, boxes, conf, named) if self.config.lone_pairs else (boxes, conf, p, up)
+        if len(out[0]) == len(boxes) and self.config.learnt_backs and named.classifier is self._classifier and \
+                self._learnt is not None and self._learnt.back is not None and shown_backs(p).sum() < 2:
+            return self._backs_of(self._learnt.back, rgb, boxes, conf, named)
+        return out
+
+    def _backs_of(self, colour: np.ndarray, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
+                  ) -> tuple[np.ndarray, ...]:
+        """``boxes``, ``conf`` and their names and up directions (``named``), with the boxes the finder, looking
+        again, was unsure of that are backs of ``colour`` in a row with them (``unsure_boxes``, ``missed_backs``)."""
+        p, up = named.p, named.up
         low, low_conf = self._looked_again(rgb, boxes)
         pick = unsure_boxes(boxes, p, low, low_conf)
         if len(pick) == 0:
             return boxes, conf, p, up
         q = self._named(rgb, low[pick], named.classifier)  # named as the photo's tiles were
-        take = missed_backs(boxes, p, tile_sides(boxes, tilt).min(1), low[pick], q.p, tops(q.crops), colour)
+        take = missed_backs(boxes, p, tile_sides(boxes, named.tilt).min(1), low[pick], q.p, tops(q.crops), colour)
         return (np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]]),
                 np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
 

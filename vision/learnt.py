@@ -34,17 +34,22 @@ SHIPPED_CLASSIFIER = "shipped_classifier.onnx"  # ... and the classifier for the
 class LearntSet:
     """The looks (N, F: unit vectors) of the labelled tiles a classifier was fine-tuned on, and whether the set's
     backs are coloured, unlike its faces (None: no back was labelled). A set has one back: where it is coloured, a
-    tile of its photos read as a back whose top is white is its blank white dragon (``backs.coloured_backs``)."""
+    tile of its photos read as a back whose top is white is its blank white dragon (``backs.coloured_backs``), and
+    in a photo that shows no back to look by, the finder looks again for backs of its colour (``back``;
+    ``backs.missed_backs``)."""
 
     looks: np.ndarray
     backs_coloured: bool | None = None
     others: np.ndarray | None = None  # (K, F: unit vectors) other sets' tiles' looks; None: not kept
+    back: np.ndarray | None = None  # (3,) the colour of its coloured backs' tops (``backs.tops``); None: not known
 
     @classmethod
-    def of(cls, looks: np.ndarray, backs_coloured: bool | None = None, others: np.ndarray | None = None
-           ) -> LearntSet:
-        """The learnt set of ``looks`` (N, F) and the ``others`` (K, F; None or none: not kept), made unit vectors."""
-        return cls(_unit(looks), backs_coloured, None if others is None or len(others) == 0 else _unit(others))
+    def of(cls, looks: np.ndarray, backs_coloured: bool | None = None, others: np.ndarray | None = None,
+           back: np.ndarray | None = None) -> LearntSet:
+        """The learnt set of ``looks`` (N, F) and the ``others`` (K, F; None or none: not kept), made unit vectors;
+        the ``back`` colour kept only where the backs are coloured."""
+        back = None if back is None or backs_coloured is not True else np.asarray(back, np.float32).reshape(3)
+        return cls(_unit(looks), backs_coloured, None if others is None or len(others) == 0 else _unit(others), back)
 
     def shows(self, look: np.ndarray, alike: float, share: float, nearer: float, close: float) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (M, F) shows the learnt set: at least ``nearer`` of
@@ -78,12 +83,13 @@ class LearntSet:
 
     def save(self, path: Path) -> None:
         """Written to ``path`` (``.npz``: ``looks`` and ``others``, float16, ``others`` none where not kept;
-        ``backs_coloured``, 1, 0 or -1 for None), through a temporary file."""
+        ``backs_coloured``, 1, 0 or -1 for None; ``back``, 3 numbers, NaN where not known), through a temporary
+        file."""
         tmp = path.with_name(path.name + ".tmp.npz")
         backs = -1 if self.backs_coloured is None else int(self.backs_coloured)
         others = self.looks[:0] if self.others is None else self.others
         np.savez(tmp, looks=self.looks.astype(np.float16), backs_coloured=np.int8(backs),
-                 others=others.astype(np.float16))
+                 others=others.astype(np.float16), back=np.full(3, np.nan) if self.back is None else self.back)
         tmp.replace(path)
 
     @classmethod
@@ -95,6 +101,7 @@ class LearntSet:
                 looks = np.asarray(z["looks"], np.float32)
                 backs = int(z["backs_coloured"]) if "backs_coloured" in z.files else -1  # (written before 2026-11-28)
                 others = np.asarray(z["others"], np.float32) if "others" in z.files else looks[:0]  # (... before)
+                back = np.asarray(z["back"], np.float32).reshape(3) if "back" in z.files else None  # (... before)
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             msg = f"{path} is no learnt set (an .npz of looks, written by mjscore train): {exc}"
             raise ModelNotFoundError(msg) from exc
@@ -107,7 +114,13 @@ class LearntSet:
         if backs not in (-1, 0, 1):
             msg = f"{path}: backs_coloured is {backs}, not 1 (coloured), 0 (white) or -1 (not known)"
             raise ModelNotFoundError(msg)
-        return cls.of(looks, None if backs < 0 else bool(backs), others)
+        if back is not None and np.isnan(back).all():
+            back = None
+        elif back is not None and not (np.isfinite(back).all() and 0 <= back.min() and back.max() <= 1):
+            colour = [round(float(v), 3) for v in back]
+            msg = f"{path}: its back colour is {colour}, not 3 numbers 0 to 1 (or NaN: not known)"
+            raise ModelNotFoundError(msg)
+        return cls.of(looks, None if backs < 0 else bool(backs), others, back)
 
 
 def _unit(looks: np.ndarray) -> np.ndarray:

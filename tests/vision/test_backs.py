@@ -3,6 +3,8 @@ their tops against the photo's faces, where the photo says how its set's backs l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -287,3 +289,25 @@ def test_a_lone_pairs_ends_are_taken_only_where_both_are_backs_the_finder_boxed(
     # a pair with a third tile beside it is no lone pair
     read, asked = _detect([*pair, (280, 0.9), (100, 0.2)], {100: PURPLE, 160: IVORY, 220: IVORY, 280: IVORY})
     assert [x for _, x in read] == [160, 220, 280] and asked == [0.3]
+
+
+def test_a_learnt_sets_backs_are_looked_for_in_its_photos_that_show_none() -> None:
+    # 1m 1m 1m, then a concealed kong face down, every back boxed unsure; no back found to look again by
+    from vision.detector import DetectorConfig, TileDetector
+    from vision.learnt import LearntSet
+
+    colours = {0: IVORY, 60: IVORY, 120: IVORY, 200: PURPLE, 260: PURPLE, 320: PURPLE, 380: PURPLE, 800: PURPLE}
+    tiles = [(0, 0.9), (60, 0.9), (120, 0.9), (200, 0.2), (260, 0.25), (320, 0.15), (380, 0.2), (800, 0.2)]
+    config = DetectorConfig(first_imgsz=416, zoom_imgsz=0, zoom_out=0, turn_at=0, turns=1)
+
+    def read(back: tuple | None, ours: bool = True, **changes: object) -> list[float]:
+        # each crop looks like a learnt tile (ours), or like none of them
+        learnt = LearntSet.of(np.eye(16) if ours else -np.eye(16), True, back=back)
+        det = TileDetector.from_parts(_ByColour(), crop=64, finder=_Finder(tiles), learnt=learnt,
+                                      shipped=_ByColour(), config=replace(config, **changes))
+        return [d.box[0] for d in det.detect(_photo(colours)) if d.label == "back"]
+
+    assert read(PURPLE) == [200, 260, 320, 380]  # the far purple thing is in no row with the tiles
+    assert read((0.2, 0.5, 0.3)) == read(None) == []  # green backs learnt, or no colour known
+    assert read(PURPLE, ours=False) == []  # a photo of another set
+    assert read(PURPLE, learnt_backs=False) == []

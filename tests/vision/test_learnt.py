@@ -172,6 +172,19 @@ def test_a_learnt_set_keeps_the_other_sets_looks(tmp_path: Path) -> None:
         LearntSet.load(path, 2)
 
 
+def test_a_learnt_set_keeps_the_colour_of_its_coloured_backs(tmp_path: Path) -> None:
+    path = tmp_path / "learnt_set.npz"
+    LearntSet.of(np.array([[1.0, 0.0]]), True, back=np.array([0.4, 0.2, 0.5])).save(path)
+    assert LearntSet.load(path, 2).back.tolist() == pytest.approx([0.4, 0.2, 0.5])
+    for told in (False, None):  # white backs, or not known: no colour to look for
+        assert LearntSet.of(np.array([[1.0, 0.0]]), told, back=np.array([0.9, 0.9, 0.9])).back is None
+    LearntSet.of(np.array([[1.0, 0.0]]), True).save(path)
+    assert LearntSet.load(path, 2).back is None
+    np.savez(path, looks=np.array([[1.0, 0.0]]), backs_coloured=np.int8(1), back=np.array([0.4, 2.0, 0.5]))
+    with pytest.raises(ModelNotFoundError, match=r"its back colour is \[0.4, 2.0, 0.5\]"):
+        LearntSet.load(path, 2)
+
+
 def test_a_learnt_set_keeps_whether_its_backs_are_coloured(tmp_path: Path) -> None:
     path = tmp_path / "learnt_set.npz"
     for told in (True, False, None):
