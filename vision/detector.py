@@ -363,8 +363,7 @@ class TileDetector:
         with ``learnt_sure`` or more (``conf``; all where none is, or on true boxes: None)."""
         c = self.config
         sure = np.ones(len(look), bool) if conf is None else conf >= c.learnt_sure
-        return self._learnt.shows(look[sure] if sure.any() else look, c.learnt_alike, c.learnt_share, c.learnt_nearer,
-                                  c.learnt_close)
+        return self._learnt.shows(look[sure] if sure.any() else look, c)
 
     def _looked_at(self, x: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The crops ``x`` (N, 3, S, S) named by ``classifier``: the names' probabilities (N, 43), the up directions'

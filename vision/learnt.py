@@ -7,13 +7,14 @@ looks of the tiles it was trained on (the classifier's features of each labelled
 upright, as ``vision/agreement.py`` compares them), the looks of other sets' tiles (the replay's: the styles the
 shipped weights learnt), and the shipped classifier. A photo shows the learnt set when at least
 ``DetectorConfig.learnt_nearer`` of its tiles (those the finder is sure of: ``learnt_sure``) look more like a learnt
-tile than like any other set's tile (cosine), or ``learnt_close`` of them have a look within ``learnt_alike`` of a
-learnt tile's (a photo of the set whose tiles the many other sets' looks happen to match as closely); it is then
-named by the fine-tuned classifier, its looks not voting for each other's names (``learnt_agree``), else by the
-shipped one, as the shipped weights name it. A folder that keeps
-no other sets' looks (trained without ``--replay``, or before 2026-11-28) asks instead that ``learnt_share`` of them
-have a look within ``learnt_alike`` of a learnt tile's: a set drawn like the learnt one then passes too
-(``docs/annotate.md``: dr_55 read 13 tiles worse so with dr_58's folder, 1 with the other sets' looks).
+tile than like any other set's tile (cosine), or ``learnt_nearer_alike`` so where ``learnt_share`` of them have a
+look within ``learnt_alike`` of a learnt tile's, or ``learnt_close`` of them have (a photo of the set whose tiles
+the many other sets' looks happen to match as closely); it is then named by the fine-tuned classifier, its looks
+not voting for each other's names (``learnt_agree``), else by the shipped one, as the shipped weights name it. A
+folder that keeps no other sets' looks (trained without ``--replay``, or before 2026-11-28) asks instead that
+``learnt_share`` of them have a look within ``learnt_alike`` of a learnt tile's: a set drawn like the learnt one then
+passes too (``docs/annotate.md``: dr_55 read 13 tiles worse so with dr_58's folder, 1 or none with the other sets'
+looks).
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ from __future__ import annotations
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.errors import ModelNotFoundError
+
+if TYPE_CHECKING:
+    from vision.config import DetectorConfig
 
 LEARNT_SET = "learnt_set.npz"  # the looks, in a weights folder (``vision/weights.py``)
 SHIPPED_CLASSIFIER = "shipped_classifier.onnx"  # ... and the classifier for the photos of other sets
@@ -51,35 +56,45 @@ class LearntSet:
         back = None if back is None or backs_coloured is not True else np.asarray(back, np.float32).reshape(3)
         return cls(_unit(looks), backs_coloured, None if others is None or len(others) == 0 else _unit(others), back)
 
-    def shows(self, look: np.ndarray, alike: float, share: float, nearer: float, close: float) -> bool:
-        """Whether a photo whose tiles have the looks ``look`` (M, F) shows the learnt set: at least ``nearer`` of
-        its tiles nearer a learnt tile's look than any of the ``others`` (cosine), or at least ``close`` of them
-        within cosine ``alike`` of a learnt tile's look; where no others are kept, at least ``share`` of them so
-        (a photo of no tiles shows none).
+    def shows(self, look: np.ndarray, c: DetectorConfig) -> bool:
+        """Whether a photo whose tiles have the looks ``look`` (M, F) shows the learnt set, by the settings ``c``:
+        of its tiles, at least ``learnt_nearer`` nearer a learnt tile's look than any of the ``others`` (cosine), or
+        ``learnt_nearer_alike`` so where ``learnt_share`` of them are within cosine ``learnt_alike`` of a learnt
+        tile's look, or ``learnt_close`` within it; where no others are kept, ``learnt_share`` within it (a photo
+        of no tiles shows none).
 
+        >>> from dataclasses import replace
+        >>> from vision.config import DetectorConfig
+        >>> c = DetectorConfig(learnt_alike=0.9, learnt_share=0.6, learnt_nearer=0.7, learnt_nearer_alike=0.7,
+        ...                    learnt_close=1.0)
         >>> learnt = LearntSet.of(np.array([[1.0, 0.0], [0.0, 1.0]]))
         >>> photo = np.array([[1.0, 0.1], [0.1, 1.0], [1.0, 1.0]])  # two like learnt tiles, one between them
-        >>> learnt.shows(photo, 0.9, 0.6, 0, 1), learnt.shows(photo, 0.9, 0.7, 0, 1)  # no others: 2 of 3 alike
+        >>> learnt.shows(photo, c), learnt.shows(photo, replace(c, learnt_share=0.7))  # no others: 2 of 3 alike
         (True, False)
-        >>> learnt.shows(photo[:0], 0.0, 0.0, 0.0, 0.0)
+        >>> learnt.shows(photo[:0], replace(c, learnt_share=0.0))
         False
         >>> kept = LearntSet.of(learnt.looks, others=np.array([[1.0, 1.0]]))  # another set's tile looks like (1, 1)
-        >>> kept.shows(photo, 0.9, 0.6, 0.6, 1), kept.shows(photo, 0.9, 0.6, 0.7, 1)  # 2 of 3 nearer ours than theirs
-        (True, False)
-        >>> kept.shows(photo, 0.9, 0.6, 0.7, 0.6)  # ... and 2 of 3 within 0.9 of ours
+        >>> kept.shows(photo, c), kept.shows(photo, replace(c, learnt_nearer=0.6))  # 2 of 3 nearer ours than theirs
+        (False, True)
+        >>> kept.shows(photo, replace(c, learnt_nearer_alike=0.6))  # ... and 2 of 3 alike ours (learnt_share)
+        True
+        >>> kept.shows(photo, replace(c, learnt_close=0.6))  # 2 of 3 alike ours, whatever others show
         True
         >>> alike = np.array([[1.0, 0.6], [0.6, 1.0], [1.0, 1.0]])  # a set drawn between ours and theirs
-        >>> learnt.shows(alike, 0.85, 0.6, 0.2, 0.9), kept.shows(alike, 0.85, 0.6, 0.2, 0.9)
+        >>> c = replace(c, learnt_alike=0.85, learnt_nearer=0.2, learnt_nearer_alike=0.2)
+        >>> learnt.shows(alike, c), kept.shows(alike, c)
         (True, False)
         """
         if len(look) == 0:
             return False
         unit = _unit(look)
         nearest = (unit @ self.looks.T).max(1)
-        within = float((nearest >= alike).mean())
+        within = float((nearest >= c.learnt_alike).mean())
         if self.others is None:
-            return within >= share
-        return within >= close or float((nearest > (unit @ self.others.T).max(1)).mean()) >= nearer
+            return within >= c.learnt_share
+        nearer = float((nearest > (unit @ self.others.T).max(1)).mean())
+        return within >= c.learnt_close or nearer >= c.learnt_nearer or (
+            nearer >= c.learnt_nearer_alike and within >= c.learnt_share)
 
     def save(self, path: Path) -> None:
         """Written to ``path`` (``.npz``: ``looks`` and ``others``, float16, ``others`` none where not kept;

@@ -81,8 +81,10 @@ def test_a_set_drawn_like_the_learnt_one_is_named_by_the_shipped_classifier_wher
     det.config, det._learnt = config, LearntSet.of(np.array([[0.99, 0.05]]), others=others)
     assert names() == ["1m"] * 4  # the red ones nearer ours: 3 of 4
     det.config = replace(config, learnt_nearer=1.0)
+    assert names() == ["1m"] * 4  # ... and 3 of 4 alike ours (learnt_nearer_alike, learnt_share)
+    det.config = replace(config, learnt_nearer=1.0, learnt_share=0.8)
     assert names() == ["9p"] * 4
-    for name in ("learnt_nearer", "learnt_close"):
+    for name in ("learnt_nearer", "learnt_nearer_alike", "learnt_close"):
         with pytest.raises(ValueError, match=f"{name} must be 0 to 1"):
             DetectorConfig(**{name: 1.2})
 
