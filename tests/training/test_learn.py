@@ -72,6 +72,22 @@ def test_train_writes_a_weights_folder_with_its_card(trained: tuple[Path, subpro
     assert "learning the tiles" in done.stderr and "3/3" in done.stderr  # the progress bar
 
 
+def test_train_holds_out_the_dataset_as_every_name_trained_says(trained: tuple[Path, subprocess.CompletedProcess],
+                                                                 data_dir: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from training.labelled import read_dataset
+
+    out, _ = trained
+    monkeypatch.setenv("MJ_DATA_DIR", str(data_dir))
+    data = read_dataset("tiny", tmp_path)
+    taught = data.every_name_trained()
+    dataset = json.loads((out / "card.json").read_text())["dataset"]
+    assert dataset["notes"] == list(taught.notes)
+    assert (dataset["train"], dataset["held_out"]) == (len(taught.split("train")), len(taught.held_out))
+    assert dataset["unshown"] == list(taught.unshown)
+    assert not set(dataset["unshown"]) & {t.name for p in data.split("val") for t in p.tiles}  # each val tile taught
+
+
 def test_mjscore_reads_photos_with_the_weights_folder(trained: tuple[Path, subprocess.CompletedProcess],
                                                       tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out, _ = trained
