@@ -40,7 +40,7 @@ def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     if len(backs) <= WALL_RUN:
         return ()
     every = np.array([d.box for d in dets], float)
-    touch = WALL_TOUCH * float(np.median(np.minimum(every[:, 2] - every[:, 0], every[:, 3] - every[:, 1])))
+    touch = WALL_TOUCH * _short_side(every)
     run = _runs(_gaps(every[backs]) < touch)
     runs, sizes = np.unique(run, return_counts=True)
     return tuple(int(i) for i in backs[np.isin(run, runs[sizes > WALL_RUN])])
@@ -61,7 +61,7 @@ def table_parts(dets: Sequence[DetectionLike], walls: Sequence[int]) -> list[lis
     if len(keep) == 0:
         return []
     box = np.array([dets[i].box for i in keep], float)
-    reach = PART_GAP * float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
+    reach = PART_GAP * _short_side(box)
     run = _runs(_gaps(box) < reach)
     parts = [keep[run == r].tolist() for r in np.unique(run)]
     return sorted(parts, key=lambda part: (-len(part), part[0]))
@@ -102,6 +102,11 @@ def _runs(near: np.ndarray) -> np.ndarray:
         if np.array_equal(nxt, run):
             return run
         run = nxt
+
+
+def _short_side(box: np.ndarray) -> float:
+    """The median of the boxes' (N, 4 xyxy) shorter sides: a tile's size, whichever way it lies."""
+    return float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
 
 
 def _gaps(box: np.ndarray) -> np.ndarray:
