@@ -412,6 +412,24 @@ def test_a_walls_end_touching_a_tables_hand_is_the_walls() -> None:
     assert read_layout(shoot(hand)).problem is not None
 
 
+def test_a_tables_wall_the_finder_boxed_in_part_is_still_a_wall() -> None:
+    # a wall whose every fifth back the finder missed: runs of four backs, each a concealed kong's worth, in line
+    # with one tile's gap between them; the hand's own kong of four backs lies in front of it
+    hand = lay("123m456p789s7z", "7z", "backbackbackback", gaps=(0.8, 0.8))
+    wall = lay(*["back" * 4] * 4, gaps=(1.0,) * 3, gap_in=0.0, y=-H - 60, x=-100)
+    far = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
+    layout = read_layout(shoot(hand + wall + far, angle=10))
+    assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
+    assert "16 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
+    # beside it, a second wall, parallel: each stays a wall of its own, and the hand is read
+    other = lay(*["back" * 4] * 4, gaps=(1.0,) * 3, gap_in=0.0, y=-2 * H - 62, x=-100)
+    layout = read_layout(shoot(hand + wall + other + far, angle=10))
+    assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
+    # in a photo of a hand alone (fewer than 40 tiles) four backs in line with a gap are still two concealed kongs
+    two = lay("123m456p789s7z", "7z", "backbackbackback", "backbackbackback", gaps=(0.8, 0.8, 1.0))
+    assert read_layout(shoot(two)).unknown_kongs == 2
+
+
 def test_generated_tables_read_from_their_true_boxes(art_dir: Path) -> None:
     """Whole tables from the generator (walls, discards, the hand outside the walls; ``--table``): the walls of
     backs are set aside, and the hand is read in most of them (9 of these 12 with the fluffy art, 10 with the fetched

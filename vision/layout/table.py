@@ -4,7 +4,8 @@ A hand shows at most four backs in a run (a concealed kong face down). A photo o
 eighteen, touching, in rows across the photo and down it; measured with the hand, they lead the row direction,
 their runs are taken for the hand's row, and the tiles beside them for overlapping boxes. So the walls are set apart
 twice: before the boxes are measured, each run of more than ``WALL_RUN`` backs touching (gaps under ``WALL_TOUCH``
-tile sizes; two concealed kongs side by side show eight), the faces it touches not counted (``wall_tiles``); and
+tile sizes; two concealed kongs side by side show eight), the faces it touches not counted (``wall_tiles``; in a
+photo of a whole table, runs in line with gaps of a tile or so are one run: the finder boxes a wall in part); and
 after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall).
 In a photo of a whole table a back amid a group's faces is a wall's too (``wall_ends``): the finder boxes walls in
 part, and a wall's end may touch the hand, or lie in the gap before its winning tile.
@@ -21,27 +22,36 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.layout.geometry import DetectionLike
-from vision.layout.tuning import PART_GAP, WALL_BACKS, WALL_RUN, WALL_TOUCH
+from vision.layout.tuning import PART_GAP, WALL_BACKS, WALL_RUN, WALL_SKIP, WALL_TABLE, WALL_TOUCH
 from vision.names import BACK
 
 
 def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     """The indices of the detections in the table's walls: runs of more than ``WALL_RUN`` backs whose boxes touch
     (each within ``WALL_TOUCH`` of the boxes' median short side of the next). A wall's end touching the hand is the
-    wall's, not the hand's.
+    wall's, not the hand's. In a photo of ``WALL_TABLE`` detections or more, backs in line with a run, along it and
+    within ``WALL_SKIP`` tile sizes, are in the run: the tiles the finder missed leave gaps in a wall.
 
     >>> from vision.detection import Detection
     >>> row = [Detection("back", 0.9, (40.0 * k, 0, 40 * k + 40, 54)) for k in range(10)]
     >>> hand = [Detection("1m", 0.9, (40.0 * k, 54, 40 * k + 40, 108)) for k in range(6)]
     >>> wall_tiles(row[:9] + hand), wall_tiles(row[:8] + hand)  # eight backs: two concealed kongs side by side
     ((0, 1, 2, 3, 4, 5, 6, 7, 8), ())
+    >>> gappy = [Detection("back", 0.9, (40.0 * k, 0, 40 * k + 40, 54))  # 18 backs in a row, every fifth missed
+    ...          for k in range(18) if k % 5 != 4]
+    >>> far = [Detection("1m", 0.9, (40.0 * k, 400, 40 * k + 40, 454)) for k in range(30)]
+    >>> len(wall_tiles(gappy + far)), wall_tiles(gappy[:12] + hand)  # in a hand's photo: three runs of four
+    (15, ())
     """
     backs = np.flatnonzero([d.label == BACK for d in dets])
     if len(backs) <= WALL_RUN:
         return ()
     every = np.array([d.box for d in dets], float)
-    touch = WALL_TOUCH * _short_side(every)
-    run = _runs(_gaps(every[backs]) < touch)
+    size = _short_side(every)
+    near = _gaps(every[backs]) < WALL_TOUCH * size
+    if len(dets) >= WALL_TABLE:
+        near |= _bridged(every[backs], near, WALL_SKIP * size)
+    run = _runs(near)
     runs, sizes = np.unique(run, return_counts=True)
     return tuple(int(i) for i in backs[np.isin(run, runs[sizes > WALL_RUN])])
 
@@ -107,6 +117,30 @@ def _runs(near: np.ndarray) -> np.ndarray:
 def _short_side(box: np.ndarray) -> float:
     """The median of the boxes' (N, 4 xyxy) shorter sides: a tile's size, whichever way it lies."""
     return float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
+
+
+def _bridged(box: np.ndarray, touching: np.ndarray, reach: float) -> np.ndarray:
+    """Which boxes (N, 4 xyxy) lie in line (N, N): side by side along x or y within ``reach``, overlapping across it
+    by half the smaller box's side or more, and along the line of the runs of ``touching`` boxes they end (a wall's
+    tiles with one or two the finder missed between them; not the next wall beside it)."""
+    run = _runs(touching)
+    centre = (box[:, :2] + box[:, 2:]) / 2
+    axis = np.full(len(box), -1)  # the axis each box's run lies along; -1 for a box alone
+    for r in np.unique(run):
+        members = run == r
+        if members.sum() > 1:
+            axis[members] = int(np.ptp(centre[members, 1]) > np.ptp(centre[members, 0]))
+    out = np.zeros((len(box), len(box)), bool)
+    for along in (0, 1):
+        across = 1 - along
+        lo, hi = box[:, along], box[:, along + 2]
+        gap = np.maximum(lo[:, None] - hi[None, :], lo[None, :] - hi[:, None])
+        a0, a1 = box[:, across], box[:, across + 2]
+        overlap = np.minimum(a1[:, None], a1[None, :]) - np.maximum(a0[:, None], a0[None, :])
+        side = np.minimum((a1 - a0)[:, None], (a1 - a0)[None, :])
+        fits = (axis == -1) | (axis == along)
+        out |= (gap < reach) & (overlap >= 0.5 * side) & fits[:, None] & fits[None, :]
+    return out
 
 
 def _gaps(box: np.ndarray) -> np.ndarray:
