@@ -5,7 +5,7 @@
     mjscore PHOTO --rules mcr [--self-draw ...] [--json] [--annotated out.jpg]    (or: mjscore photo PHOTO ...)
     mjscore detect PHOTO --json
     mjscore detect DIR --json        # several photos or a folder: one JSON line per photo, progress on stderr
-    mjscore serve [--host --port --workers]
+    mjscore serve [--host --port --workers --http]
     mjscore train --data DATASET [--out DIR] [--minutes N] [--resume]   (the training extra)
 
 ``--weights DIR`` (or ``MJ_WEIGHTS``) reads photos with the weights ``mjscore train`` wrote; default: ``models/``.
@@ -156,6 +156,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: MJ_WORKERS, else 1)")
+    p.add_argument("--http", choices=("auto", "httptools", "h11"), default="auto",
+                   help="uvicorn's HTTP/1.1 parser (auto: httptools where installed); either way a request's head "
+                        "must arrive within MJ_HEAD_TIMEOUT_SECONDS")
     sub.add_parser("train", add_help=False, help="fine-tune the tile reader on a dataset of labelled photos (the "
                    "training extra; mjscore train --help)")
     return parser
@@ -420,9 +423,11 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .config import get_settings
+    from .protocols import protocol
 
     workers = args.workers if args.workers is not None else get_settings().workers
-    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=workers)
+    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=workers,
+                http=protocol(args.http))
     return 0
 
 

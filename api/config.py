@@ -37,6 +37,8 @@ class Settings(BaseSettings):
                                   "channels x bytes per channel x frames, read from the header (413 beyond)")
     max_json_bytes: int = Field(4_000_000, ge=1, description="largest JSON body in bytes (413 beyond)")
     max_batch: int = Field(1000, ge=1, le=1000, description="most hands in one /v1/score/batch body")
+    head_timeout_seconds: float = Field(20.0, gt=0, description="longest a request's line and headers may take to "
+                                        "arrive, from the connection or the request's first byte (408)")
     body_timeout_seconds: float = Field(15.0, gt=0, description="longest wait for the next piece of a body (408)")
     body_max_seconds: float = Field(120.0, gt=0, description="longest a whole body may take to arrive (408)")
     # scoring, per worker process

@@ -39,14 +39,14 @@ def free_port() -> int:
 
 @contextmanager
 def live_server(tmp: Path, http: str = "auto", **settings: str) -> Iterator[Server]:
-    """``uvicorn api.main:create_app`` with ``MJ_<NAME>`` settings and uvicorn's ``--http`` implementation (auto:
-    httptools when installed; h11 the pure-Python one), its log (stdout and stderr) in ``tmp``."""
+    """``mjscore serve`` (uvicorn serving ``api.main:create_app``) with ``MJ_<NAME>`` settings and uvicorn's HTTP
+    implementation ``http`` (auto: httptools when installed; h11 the pure-Python one), its log (stdout and stderr)
+    in ``tmp``."""
     port = free_port()
     log = tmp / f"server-{port}.log"
     env = {**os.environ, "MJ_LOAD_MODEL": "false",
            **{f"MJ_{name.upper()}": value for name, value in settings.items()}}
-    cmd = [sys.executable, "-m", "uvicorn", "api.main:create_app", "--factory", "--host", "127.0.0.1",
-           "--port", str(port), "--no-access-log", "--http", http]
+    cmd = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--http", http]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:

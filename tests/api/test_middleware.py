@@ -1,5 +1,5 @@
-"""api.middleware against a real uvicorn server and real sockets: early answers the client can read, bodies that
-stall, clients that hang up."""
+"""api.middleware and api.protocols against a real uvicorn server and real sockets: early answers the client can
+read, heads and bodies that stall, clients that hang up."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ MCR = json.dumps({"rules": "mcr", "hand": "[555z]123p789s456m5s+5s", "discarder"
 @pytest.fixture(scope="module", params=["httptools", "h11"])
 def server(request, tmp_path_factory) -> Server:
     with live_server(tmp_path_factory.mktemp("live"), request.param, body_timeout_seconds="0.5",
-                     body_max_seconds="2") as s:
+                     body_max_seconds="2", head_timeout_seconds="1") as s:
         yield s
 
 
@@ -115,9 +115,65 @@ def test_a_client_that_hangs_up_mid_body_is_logged_as_499(server, path, ctype):
     assert "Traceback" not in log and "unhandled error" not in log
 
 
+def _timed_out(sock, since: float) -> float:
+    """The head's 408 read from ``sock``, the connection then closed; the seconds it took from ``since``."""
+    response = read_response(sock)
+    waited = time.monotonic() - since
+    assert _error(response) == (408, "timeout") and response[1]["connection"] == "close"
+    assert "MJ_HEAD_TIMEOUT_SECONDS" in json.loads(response[2])["error"]["message"]
+    assert sock.recv(10) == b""
+    return waited
+
+
+def test_a_client_that_connects_and_sends_nothing_is_answered_408_and_let_go(server):
+    t0 = time.monotonic()
+    with server.connect() as sock:
+        assert 0.9 < _timed_out(sock, t0) < 5
+    line = json.loads(next(x for x in _wait_for_log(server, "head_timeout").splitlines() if "head_timeout" in x))
+    assert line == {"event": "head_timeout", "status": 408, "seconds": 1.0, "client": "127.0.0.1"}
+
+
+def test_a_head_that_trickles_is_cut_after_its_time(server):
+    """A byte of the head every 0.2 s: the connection is never idle, and still its head must be in within 1 s."""
+    head = _head("/v1/score", len(MCR), "application/json")
+    with server.connect() as sock:
+        t0 = time.monotonic()
+        for k in range(len(head)):
+            if select.select([sock], [], [], 0.2)[0]:
+                break
+            sock.sendall(head[k:k + 1])
+        assert 0.9 < _timed_out(sock, t0) < 5
+
+
+def test_the_heads_time_runs_per_request_on_a_connection_kept_alive(server):
+    """Two requests on one connection, 0.7 s apart (1.4 s in all, more than the head's 1 s), both answered; a third
+    whose head stops half way is answered 408."""
+    whole = _head("/v1/score", len(MCR), "application/json") + MCR
+    with server.connect() as sock:
+        for _ in range(2):
+            time.sleep(0.7)
+            sock.sendall(whole)
+            status, _, body = read_response(sock)
+            assert status == 200 and json.loads(body)["total"] == 11
+        sock.sendall(whole[:20])
+        t0 = time.monotonic()
+        assert 0.9 < _timed_out(sock, t0) < 5
+
+
 def test_the_server_still_scores_after_all_this(server):
     with server.connect() as sock:
         sock.sendall(_head("/v1/score", len(MCR), "application/json") + MCR)
         status, headers, body = read_response(sock)
     assert status == 200 and json.loads(body)["total"] == 11
     assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_serve_takes_the_head_deadline_with_either_parser():
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    from api.protocols import H11HeadDeadline, protocol
+
+    assert protocol("h11") is H11HeadDeadline and issubclass(H11HeadDeadline, H11Protocol)
+    assert protocol("auto") is protocol("httptools") and protocol("auto").__name__ == "HttpToolsHeadDeadline"
+    with pytest.raises(ValueError, match="auto, httptools, h11"):
+        protocol("h2")
