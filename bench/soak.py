@@ -9,7 +9,7 @@ It starts ``mjscore serve`` of this checkout on a free loopback port (``bench.lo
 a ``/healthz`` probe every 50 ms on a connection of its own, and a reader of the workers' resident memory every
 second. One score request in ``--hostile-every`` (10) and one photo in ``--photo-hostile-every`` (5) is hostile
 (see ``score_cases`` and ``photo_cases``): ranges blown, huge integers, text/plain, rule sets mixed, batches of
-them, broken JSON, bodies over the limit, a 16-bit RGBA decompression bomb, a JPEG whose header lies, a 25 MB
+them, broken JSON, bodies over the limit, a head that stalls, a 16-bit RGBA decompression bomb, a JPEG whose header lies, a 25 MB
 upload, bodies that stall and clients that hang up mid-body.
 
 The /healthz figure is the client's: on a machine whose cores are shared (load above the core count) it holds the
@@ -52,7 +52,7 @@ from bench.load import (
 
 HEALTHZ_LIMIT_MS = 100.0
 GROWTH_LIMIT = 0.10
-STALL_SECONDS = 2  # MJ_BODY_TIMEOUT_SECONDS of the soak's server, so that a stalled body costs 2 s, not 15
+STALL_SECONDS = 2  # MJ_BODY_TIMEOUT_SECONDS and MJ_HEAD_TIMEOUT_SECONDS of the soak's server: a stall costs 2 s
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,8 @@ def score_cases() -> tuple[list[Case], list[Case]]:
         Case("not JSON", _json("/v1/score", b'{"rules": "mcr", "hand": '), 400, "bad_request"),
         Case("5 MB body", _json("/v1/score", b" " * 5_000_000 + json.dumps(mcr).encode()), 413, "too_large"),
         Case("hang-up mid-body", _json("/v1/score", json.dumps(mcr).encode() * 100), 0, behaviour="hang_up"),
+        Case("stalled head", b"POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + b"a" * 200, 408, "timeout",
+             behaviour="stall"),
     ]
     return ordinary, hostile
 
@@ -265,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     photos = mixed(photo_ordinary, photo_hostile, args.photos, args.photo_hostile_every)
 
     port = free_port()
-    env = {**os.environ, "MJ_BODY_TIMEOUT_SECONDS": str(STALL_SECONDS), "MJ_PHOTO_QUEUE_SECONDS": "60"}
+    env = {**os.environ, "MJ_BODY_TIMEOUT_SECONDS": str(STALL_SECONDS), "MJ_HEAD_TIMEOUT_SECONDS": str(STALL_SECONDS),
+           "MJ_PHOTO_QUEUE_SECONDS": "60"}
     if args.detector:
         env["MJ_DETECTOR"] = args.detector
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"mjscore-soak-{port}.log"
