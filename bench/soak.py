@@ -9,8 +9,8 @@ It starts ``mjscore serve`` of this checkout on a free loopback port (``bench.lo
 a ``/healthz`` probe every 50 ms on a connection of its own, and a reader of the workers' resident memory every
 second. One score request in ``--hostile-every`` (10) and one photo in ``--photo-hostile-every`` (5) is hostile
 (see ``score_cases`` and ``photo_cases``): ranges blown, huge integers, text/plain, rule sets mixed, batches of
-them, broken JSON, bodies over the limit, a head that stalls, a 16-bit RGBA decompression bomb, a JPEG whose header lies, a 25 MB
-upload, bodies that stall and clients that hang up mid-body.
+them, broken JSON, bodies over the limit, a head that stalls, a 16-bit RGBA decompression bomb, a JPEG whose header
+lies, a 25 MB upload, bodies that stall and clients that hang up mid-body.
 
 The /healthz figure is the client's: on a machine whose cores are shared (load above the core count) it holds the
 time the server's processes wait for a core, which no design inside them removes; compare with the same run of
