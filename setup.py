@@ -14,7 +14,15 @@ from __future__ import annotations
 
 import os
 
-from setuptools import setup
+from setuptools import find_packages, setup
+
+# every package under scorer/, vision/, api/ and training/ (training ships too, harmless: nothing at run time imports
+# it, and its PyTorch parts import only with the train extra); and models/ as data, installed as vision/models (not a
+# top-level ``models`` of its own beside everyone's packages): the shipped weights and the finder's config to train
+# on, where vision/detector.py looks for them first
+PACKAGES = [*find_packages(include=["scorer", "scorer.*", "vision", "vision.*", "api", "api.*", "training",
+                                    "training.*"]), "vision.models"]
+PACKAGE_DATA = {"api": ["static/*"], "vision.models": ["*.onnx", "finder.yaml", "README.md"]}
 
 # the hot modules; not the settings classes (config.py), whose docstrings document the options the service lists
 COMPILED = [
@@ -51,4 +59,5 @@ def _extensions() -> list:  # type: ignore[type-arg]
     return mypycify(COMPILED, opt_level="3", debug_level="0")
 
 
-setup(ext_modules=_extensions())
+setup(ext_modules=_extensions(), packages=PACKAGES, package_dir={"vision.models": "models"},
+      package_data=PACKAGE_DATA)

@@ -44,7 +44,9 @@ from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+_VISION = Path(__file__).resolve().parent
+# the shipped weights: models/ beside vision/ in a checkout; a wheel installs them as vision/models (setup.py)
+MODELS = _VISION / "models" if (_VISION / "models").is_dir() else _VISION.parent / "models"
 FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 # the finder fine-tuned on tile sets laid out in grids of touching tiles too (``python -m training synth --sets``): it
 # boxes every tile of such a photo where the hand finder boxes some in pairs or not at all, but it reads hands a little
