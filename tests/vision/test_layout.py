@@ -412,6 +412,15 @@ def test_a_walls_end_touching_a_tables_hand_is_the_walls() -> None:
     assert read_layout(shoot(hand)).problem is not None
 
 
+def test_a_tables_concealed_kong_touching_a_meld_is_no_wall() -> None:
+    # a pung and a concealed kong (a back, two faces, a back) touching, one group: in a photo of a whole table its
+    # backs are the kong's, not a wall's ends amid the faces
+    hand = lay("456p789s7z", "7z", "1*11pback99pback", gaps=(0.8, 0.8))
+    far = shoot(lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800))
+    dets = shoot(hand) + far
+    assert len(dets) >= 40 and read_layout(dets).hand == "[111p] (9999p) 456p789s7z +7z"
+
+
 def test_a_tables_wall_the_finder_boxed_in_part_is_still_a_wall() -> None:
     # a wall whose every fifth back the finder missed: runs of four backs, each a concealed kong's worth, in line
     # with one tile's gap between them; the hand's own kong of four backs lies in front of it

@@ -87,20 +87,34 @@ def is_wall(labels: Sequence[str], group: Sequence[int]) -> bool:
 def wall_ends(labels: Sequence[str], group: Sequence[int], kind: str | None) -> list[list[int]]:
     """A group of a whole table's row (``labels`` of its tiles' indices ``group``; ``kind``: the meld it shows, or
     None) without the backs amid its faces, split where they lay: a wall's end touching the hand, or lying in the
-    gap before its winning tile. A concealed kong (``kind``) and a group of backs alone stay as they are.
+    gap before its winning tile. A concealed kong (``kind``; or a back, two like faces and a back within the group:
+    one touching a meld), and a group of backs alone stay as they are.
 
     >>> wall_ends(["5z", "5z", "back", "4s"], [0, 1, 2, 3], None), wall_ends(["back", "back"], [0, 1], None)
     ([[0, 1], [3]], [[0, 1]])
+    >>> wall_ends(["3p", "3p", "3p", "3p", "back", "6m", "6m", "back", "back"], list(range(9)), None)
+    [[0, 1, 2, 3], [4, 5, 6, 7]]
     """
     if kind is not None or all(labels[i] == BACK for i in group) or not any(labels[i] == BACK for i in group):
         return [list(group)]
     parts: list[list[int]] = [[]]
-    for i in group:
-        if labels[i] == BACK:
+    k = 0
+    while k < len(group):
+        if _kong_shown(labels, group[k:k + 4]):
+            parts += [list(group[k:k + 4]), []]
+            k += 4
+            continue
+        if labels[group[k]] == BACK:
             parts.append([])
         else:
-            parts[-1].append(i)
+            parts[-1].append(group[k])
+        k += 1
     return [part for part in parts if part]
+
+
+def _kong_shown(labels: Sequence[str], four: Sequence[int]) -> bool:
+    """Whether four tiles show a concealed kong: a back, two like faces, a back."""
+    return len(four) == 4 and labels[four[0]] == labels[four[3]] == BACK and labels[four[1]] == labels[four[2]] != BACK
 
 
 def _runs(near: np.ndarray) -> np.ndarray:
