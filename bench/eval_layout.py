@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         times.append(time.perf_counter() - t0)
         ok, ok_given, reading = judge(layout, sidecar)
         exact += ok
-        if layout.renamed:  # the same photo read from the classifier's first names only
+        if layout.renamed or layout.left_out:  # the same photo read from the classifier's first names only
             renamed += 1
             first_ok += judge(group_melds(dets, complete=is_complete_tiles), sidecar)[1]
         else:
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({unreadable} hands hold a concealed kong of four backs, whose tile no photo shows)")
     if renamed:
         print(f"  from the first names alone (no second choices): {first_ok}/{n} = {first_ok / n:.1%}; "
-              f"{renamed} photo(s) read with renamed tiles")
+              f"{renamed} photo(s) read with renamed tiles or boxes left out")
     if detector is not None:
         print(f"  photos whose every hand tile was found with its right name: {all_named}/{n}; of those read "
               f"exactly: {named_ok}/{all_named}")

@@ -4,10 +4,12 @@
 first names and sideways flags; if it is legal and complete (as ``complete`` judges; a 17-tile Fuzhou hand
 only needs to be legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose
 second (or third) name, or whose other sideways flag (``Detection.sideways_p``), is nearly as likely are changed,
-one, two or three at a time (tiles in or near the first reading's rows only), the likeliest change first (the
-product of the probabilities taken), and the first change whose layout is legal and complete is the answer, with a
-note naming each tile changed. A photo whose tiles make no hand under any of them keeps the first reading and its
-problem, so that a client can show it.
+and the boxes the finder was unsure of (``DROP_BELOW``: a spurious back between a kong and the winning tile, a
+tile's shadow at the hand's end) left out, one, two or three at a time (tiles in or near the first reading's rows
+only), the likeliest change first (the product of the probabilities taken; leaving a box out costs its being no
+tile, ``1 - confidence``), and the first change whose layout is legal and complete is the answer, with a note
+naming each tile changed; a box left out is loose. A photo whose tiles make no hand under any of them keeps the
+first reading and its problem, so that a client can show it.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
 that decided a duplicate or an overlap reads the same rows again with the new names.
 A photo of a whole table (``TABLE_TILES`` or more, walls aside) whose rows read no complete hand is first read a
@@ -35,6 +37,9 @@ MAX_TRIES = 60  # layouts read at most (about 1.5 ms each)
 MIN_RATIO = 0.02  # a second name (or flag) at least this likely relative to the first
 NEAR = 3.0  # tiles renamed lie within this many tile sizes of the hand's rows
 FLIP = "sideways"  # the change that turns a tile's sideways flag over
+DROP = "dropped"  # the change that leaves a box out, one the finder was unsure of
+DROP_BELOW = 0.3  # ... one it gave less than this
+MAX_DROPS = 6  # the least sure boxes considered, beside the renamings
 PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of four kongs and a pair)
 
 
@@ -64,23 +69,37 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
         table = _table_part(dets, frame.walls, complete)
         if table is not None:
             return table
-    options = sorted(o for o in _options(dets) if o[1] in _near_hand(first, dets))[:MAX_OPTIONS]
+    near = [o for o in sorted(_options(dets)) if o[1] in _near_hand(first, dets)]
+    options = [o for o in near if o[2] != DROP][:MAX_OPTIONS] + [o for o in near if o[2] == DROP][:MAX_DROPS]
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
     for _cost, changes in trials[:MAX_TRIES]:
         renamed = list(dets)
         for _, i, name in changes:
-            renamed[i] = _flip(dets[i]) if name == FLIP else _rename(dets[i], name)
-        layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
+            if name != DROP:
+                renamed[i] = _flip(dets[i]) if name == FLIP else _rename(dets[i], name)
+        dropped = {i for _, i, name in changes if name == DROP}
+        if dropped:  # read without the boxes dropped, in a frame of its own
+            kept = [i for i in range(len(dets)) if i not in dropped]
+            layout = group_melds([renamed[i] for i in kept], complete=complete).of_part(kept, len(dets), "")
+            layout = replace(layout, notes=layout.notes[:-1], left_out=tuple(sorted(dropped)))
+        else:
+            layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
         if acceptable(layout, complete):
-            said = ", ".join(f"tile {i} " + (("upright" if dets[i].sideways else "sideways") if name == FLIP
-                                              else f"as {name} (not {dets[i].label})")
-                             for _, i, name in sorted(changes, key=_by_i))
-            note = (f"the classifier's first reading makes no complete hand; read {said}, its next likeliest "
-                    "reading")
+            said = ", ".join(_said(dets[i], i, name) for _, i, name in sorted(changes, key=_by_i))
+            note = (f"the first reading makes no complete hand; read {said}: the likeliest change that makes one"
+                    if dropped else f"the classifier's first reading makes no complete hand; read {said}, its next "
+                    "likeliest reading")
             return replace(layout, notes=(*layout.notes, note),
-                           renamed=tuple(sorted(i for _, i, _ in changes))), renamed
+                           renamed=tuple(sorted(i for _, i, name in changes if name != DROP))), renamed
     return first, dets
+
+
+def _said(d: Any, i: int, name: str) -> str:
+    """One change as the note says it."""
+    if name == DROP:
+        return f"with tile {i} left out (a box the finder gave {d.confidence:.2f})"
+    return f"tile {i} " + (("upright" if d.sideways else "sideways") if name == FLIP else f"as {name} (not {d.label})")
 
 
 def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete) -> tuple[Layout, list[Any]] | None:
@@ -110,6 +129,8 @@ def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
         for name, p in d.ranked[1:]:
             if p > 0 and p >= MIN_RATIO * d.ranked[0][1]:
                 out.append((math.log(d.ranked[0][1] / p), i, name))
+        if d.confidence < DROP_BELOW:  # a box likelier no tile than a tile: left out at the cost of its being none
+            out.append((-math.log(1 - d.confidence), i, DROP))
         sp = getattr(d, "sideways_p", None)
         if sp is not None and d.label != BACK:
             now, other = (sp, 1 - sp) if d.sideways else (1 - sp, sp)

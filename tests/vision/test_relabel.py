@@ -113,3 +113,21 @@ def test_knitted_hands_are_complete_and_left_alone() -> None:
     layout, _ = relabel(dets)
     assert layout.hand == "147m258p1234567z +3s"
     assert layout.renamed == () and acceptable(layout, is_complete_tiles)
+
+
+def test_a_box_the_finder_was_unsure_of_is_left_out_when_that_makes_the_hand() -> None:
+    # a concealed kong of four backs beside the winning tile, and between them a fifth back the finder gave 0.2 (its
+    # doubtful box over the gap): the group of five backs is no meld; left out, the hand reads
+    hand = lay("123m456p789s7z", "7z", "back", "backbackbackback", gaps=(0.8, 0.05, 0.05))
+    dets = ranked(shoot(hand), {})
+    dets[11] = replace(dets[11], confidence=0.2)
+    assert read_layout(dets).hand_with(kong_tiles=["9p"]) is None
+    layout, used = relabel(dets)
+    assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
+    assert 11 in layout.loose and layout.left_out == (11,) and layout.renamed == () and used == dets
+    assert layout.to_dict()["left_out"] == [11]
+    assert layout.notes[-1] == ("the first reading makes no complete hand; read with tile 11 left out (a box the "
+                                "finder gave 0.20): the likeliest change that makes one")
+    # a box the finder was sure of stays: no change makes the hand
+    dets[11] = replace(dets[11], confidence=0.6)
+    assert relabel(dets)[0].hand_with(kong_tiles=["9p"]) is None

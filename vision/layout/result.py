@@ -100,6 +100,7 @@ class Layout:
     angle: float = 0.0  # row direction in the image, degrees
     tile_size: float = 0.0  # u, pixels
     renamed: tuple[int, ...] = ()  # detections read by a second name to make a complete hand (vision.relabel)
+    left_out: tuple[int, ...] = ()  # boxes the finder was unsure of, left out to make a complete hand (loose too)
 
     @property
     def unknown_kongs(self) -> int:
@@ -151,7 +152,8 @@ class Layout:
                        win_detection=None if self.win_detection is None else at[self.win_detection],
                        flower_detections=many(self.flower_detections), loose=tuple(sorted([*many(self.loose),
                                                                                         *outside])),
-                       merged=many(self.merged), renamed=many(self.renamed), notes=(*self.notes, note))
+                       merged=many(self.merged), renamed=many(self.renamed), left_out=many(self.left_out),
+                       notes=(*self.notes, note))
 
     def hand_with(self, win: str | None = None, kong_tiles: Sequence[str] = ()) -> str | None:
         """The notation with ``win`` as the winning tile (default: the one read or assumed) and the tiles of the
@@ -210,6 +212,7 @@ class Layout:
             "problem": self.problem.to_dict() if self.problem else None,
             "notes": list(self.notes),
             "renamed": list(self.renamed),
+            "left_out": list(self.left_out),
             "angle": round(self.angle, 1),
             "tile_size": round(self.tile_size, 1),
         }
