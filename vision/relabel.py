@@ -40,6 +40,15 @@ FLIP = "sideways"  # the change that turns a tile's sideways flag over
 DROP = "dropped"  # the change that leaves a box out, one the finder was unsure of
 DROP_BELOW = 0.4  # ... one it gave less than this (0.3 / 0.4 / 0.5 with four: 428 / 431 / 431 of layout_eval)
 MAX_DROPS = 4  # the least sure boxes considered, beside the renamings
+# a set whose backs are white shows its backs as its blank white dragons: a group's backs may be read as 5z, or its
+# 5z as backs, all at once, at this cost (``bench.eval_tile_sets``' white-backed hands 0.55 -> 0.825 at 0.5 to 0.7,
+# 0.775 at 1.0 and 1.6; the 500 hand photos of ``layout_eval`` through the detector 428 / 430 / 431 / 431 at 0 /
+# 0.35 / 0.7 / 1.0)
+WHITE_COST = 0.7
+# ... where the classifier gives the group's tiles this much of their twin on average: in white-backed sets it gives
+# 0.01 to 0.45 (a tile of a group 0.012 beside 0.06 and 0.04), to a coloured back none (under 0.01) or, rarely, 0.017
+WHITE_TWIN = 0.02
+WHITE_GROUP = "white:"  # the change that reads a group's backs as blank white dragons, or its white dragons as backs
 PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of four kongs and a pair)
 
 
@@ -70,15 +79,24 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
         if table is not None:
             return table
     near = [o for o in sorted(_options(dets)) if o[1] in _near_hand(first, dets)]
-    options = [o for o in near if o[2] != DROP][:MAX_OPTIONS] + [o for o in near if o[2] == DROP][:MAX_DROPS]
+    whites = _white_groups(first, dets)
+    options = [o for o in near if o[2] != DROP][:MAX_OPTIONS] + [o for o in near if o[2] == DROP][:MAX_DROPS] + \
+        [(WHITE_COST, tiles[0], WHITE_GROUP + twin) for tiles, twin in whites]
+    white_of = {(tiles[0], WHITE_GROUP + twin): tiles for tiles, twin in whites}
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
     for _cost, changes in trials[:MAX_TRIES]:
-        renamed = list(dets)
+        renamed, changed, dropped = list(dets), set(), set()
         for _, i, name in changes:
-            if name != DROP:
-                renamed[i] = _flip(dets[i]) if name == FLIP else _rename(dets[i], name)
-        dropped = {i for _, i, name in changes if name == DROP}
+            if name == DROP:
+                dropped.add(i)
+            elif name == FLIP:
+                renamed[i], changed = _flip(dets[i]), changed | {i}
+            else:
+                tiles = white_of.get((i, name), [i])
+                for j in tiles:
+                    renamed[j] = _rename(dets[j], name.removeprefix(WHITE_GROUP))
+                changed |= set(tiles)
         if dropped:  # read without the boxes dropped, in a frame of its own
             kept = [i for i in range(len(dets)) if i not in dropped]
             layout = group_melds([renamed[i] for i in kept], complete=complete).of_part(kept, len(dets), "")
@@ -86,20 +104,41 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
         else:
             layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
         if acceptable(layout, complete):
-            said = ", ".join(_said(dets[i], i, name) for _, i, name in sorted(changes, key=_by_i))
-            note = (f"the first reading makes no complete hand; read {said}: the likeliest change that makes one"
-                    if dropped else f"the classifier's first reading makes no complete hand; read {said}, its next "
-                    "likeliest reading")
-            return replace(layout, notes=(*layout.notes, note),
-                           renamed=tuple(sorted(i for _, i, name in changes if name != DROP))), renamed
+            said = ", ".join(_said(dets, i, name, white_of) for _, i, name in sorted(changes, key=_by_i))
+            note = (f"the classifier's first reading makes no complete hand; read {said}, its next likeliest reading"
+                    if changed and not dropped and all(name == FLIP or name in dict(dets[i].ranked)
+                                                       for _, i, name in changes)
+                    else f"the first reading makes no complete hand; read {said}: the likeliest change that makes one")
+            return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed))), renamed
     return first, dets
 
 
-def _said(d: Any, i: int, name: str) -> str:
+def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]]:
+    """A white-backed set's tiles read as their white twins, group by group (``WHITE``): the backs of a group of the
+    first reading's rows, all at once, as blank white dragons, or its white dragons as backs (a pair of 5z read
+    back, back; four backs of a concealed kong read 5z four times), where the classifier gives the twin
+    ``WHITE_TWIN`` of each on average (a coloured back it gives none): (the tiles, the name they take)."""
+    out = []
+    for row in layout.rows:
+        for g in row.groups:
+            for label, twin in (("5z", BACK), (BACK, "5z")):
+                tiles = [j for j in g if dets[j].label == label]
+                if tiles and sum(dict(dets[j].ranked).get(twin, 0.0) for j in tiles) >= WHITE_TWIN * len(tiles):
+                    out.append((tiles, twin))
+    return out
+
+
+def _said(dets: list[Any], i: int, name: str, white_of: dict[tuple[int, str], list[int]]) -> str:
     """One change as the note says it."""
+    d = dets[i]
     if name == DROP:
         return f"with tile {i} left out (a box the finder gave {d.confidence:.2f})"
-    return f"tile {i} " + (("upright" if d.sideways else "sideways") if name == FLIP else f"as {name} (not {d.label})")
+    if name == FLIP:
+        return f"tile {i} " + ("upright" if d.sideways else "sideways")
+    tiles = white_of.get((i, name), [i])
+    said = f"tile {i}" if len(tiles) == 1 else "tiles " + ", ".join(map(str, tiles))
+    why = " (a white back and a blank white dragon look alike)" if name.startswith(WHITE_GROUP) else ""
+    return f"{said} as {name.removeprefix(WHITE_GROUP)} (not {d.label}){why}"
 
 
 def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete) -> tuple[Layout, list[Any]] | None:
@@ -163,6 +202,7 @@ def _flip(d: Any) -> Any:
 
 def _rename(d: Any, name: str) -> Any:
     p = dict(d.ranked)
+    p.setdefault(name, MIN_RATIO * d.ranked[0][1])  # a white twin its ranking left out
     ranked = ((name, p[name]), *((n, q) for n, q in d.ranked if n != name))
     confidence = round(d.confidence * p[name] / d.ranked[0][1], 4)
     return replace(d, label=name, confidence=confidence, ranked=ranked,

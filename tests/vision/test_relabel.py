@@ -131,3 +131,25 @@ def test_a_box_the_finder_was_unsure_of_is_left_out_when_that_makes_the_hand() -
     # a box the finder was sure of stays: no change makes the hand
     dets[11] = replace(dets[11], confidence=0.6)
     assert relabel(dets)[0].hand_with(kong_tiles=["9p"]) is None
+
+
+def test_a_white_backed_sets_white_dragons_read_as_backs_are_read_again_group_by_group() -> None:
+    # a set whose backs are as white as its blank white dragons: the pair of 5z reads back, back, the classifier giving
+    # 5z a little (0.08, 0.05: too little to be a second name worth two renamings): read again as 5z, both at once
+    tiles = shoot(lay("123m456p789s11zbackback", "5z", gaps=(0.8,)))
+    dets = ranked(tiles, {11: [("back", 0.9), ("5z", 0.08)], 12: [("back", 0.93), ("5z", 0.05)]})
+    assert read_layout(dets).problem is not None
+    layout, used = relabel(dets)
+    assert layout.hand == "123m456p789s1155z +5z", layout.to_dict()
+    assert layout.renamed == (11, 12) and used[11].label == used[12].label == "5z"
+    assert layout.notes[-1] == ("the first reading makes no complete hand; read tiles 11, 12 as 5z (not back) (a "
+                                "white back and a blank white dragon look alike): the likeliest change that makes one")
+    # coloured backs, to which the classifier gives no 5z: no such reading, the problem stays
+    assert relabel(ranked(tiles, {}))[0].problem is not None
+    # and a concealed kong's four backs read 5z beside a pung of them (seven 5z): read again as backs
+    kong = {k: [("5z", 0.7), ("back", 0.3)] for k in range(11, 15)}
+    dets = ranked(shoot(lay("123m456p555z7s", "7s", "5z5z5z5z", gaps=(0.8, 0.8))), kong)
+    assert read_layout(dets).problem.code == "fifth_copy"
+    layout, _ = relabel(dets)
+    assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p7s555z +7s", layout.to_dict()
+    assert layout.renamed == (11, 12, 13, 14)
