@@ -86,35 +86,43 @@ def read_hand(dets: Sequence[Any], *, complete: Complete) -> tuple[Layout, list[
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
     for _cost, changes in trials[:MAX_TRIES]:
-        renamed, changed, dropped = list(dets), set(), set()
-        for _, i, name in changes:
-            if name == DROP:
-                dropped.add(i)
-            elif name == FLIP:
-                renamed[i], changed = _flip(dets[i]), changed | {i}
-            else:
-                tiles = white_of.get((i, name), [i])
-                for j in tiles:
-                    renamed[j] = _rename(dets[j], name.removeprefix(WHITE_GROUP))
-                changed |= set(tiles)
-        if dropped:  # read without the boxes dropped, in a frame of its own
+        renamed, changed, dropped = _applied(dets, changes, white_of)
+        if dropped:  # read without the boxes left out, in a frame of their own
             kept = [i for i in range(len(dets)) if i not in dropped]
-            layout = group_melds([renamed[i] for i in kept], complete=complete).of_part(kept, len(dets), "")
-            layout = replace(layout, notes=layout.notes[:-1], left_out=tuple(sorted(dropped)))
+            layout = group_melds([renamed[i] for i in kept], complete=complete).of_part(kept, len(dets))
+            layout = replace(layout, left_out=tuple(sorted(dropped)))
         else:
             layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
         if acceptable(layout, complete):
             said = ", ".join(_said(dets, i, name, white_of) for _, i, name in sorted(changes, key=_by_i))
+            seconds = all(name == FLIP or name in dict(dets[i].ranked) for _, i, name in changes)
             note = (f"the classifier's first reading makes no complete hand; read {said}, its next likeliest reading"
-                    if changed and not dropped and all(name == FLIP or name in dict(dets[i].ranked)
-                                                       for _, i, name in changes)
-                    else f"the first reading makes no complete hand; read {said}: the likeliest change that makes one")
+                    if seconds else f"the first reading makes no complete hand; read {said}: the likeliest change "
+                    "that makes one")
             return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed))), renamed
     return first, dets
 
 
+def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_of: dict[tuple[int, str], list[int]]
+             ) -> tuple[list[Any], set[int], set[int]]:
+    """``dets`` with ``changes`` made: (the detections renamed and flipped, the indices changed, those left out)."""
+    renamed, changed, dropped = list(dets), set(), set()
+    for _, i, name in changes:
+        if name == DROP:
+            dropped.add(i)
+        elif name == FLIP:
+            renamed[i] = _flip(dets[i])
+            changed.add(i)
+        else:
+            tiles = white_of.get((i, name), [i])
+            for j in tiles:
+                renamed[j] = _rename(dets[j], name.removeprefix(WHITE_GROUP))
+            changed |= set(tiles)
+    return renamed, changed, dropped
+
+
 def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]]:
-    """A white-backed set's tiles read as their white twins, group by group (``WHITE``): the backs of a group of the
+    """A white-backed set's tiles read as their white twins, group by group: the backs of a group of the
     first reading's rows, all at once, as blank white dragons, or its white dragons as backs (a pair of 5z read
     back, back; four backs of a concealed kong read 5z four times), where the classifier gives the twin
     ``WHITE_TWIN`` of each on average (a coloured back it gives none): (the tiles, the name they take)."""

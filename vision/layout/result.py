@@ -137,9 +137,9 @@ class Layout:
         return replace(self, concealed=tuple(t for t, _ in tiles), concealed_detections=tuple(d for _, d in tiles),
                        win_tile=win, win_detection=win_det, notes=tuple(notes))
 
-    def of_part(self, part: Sequence[int], total: int, note: str) -> Layout:
+    def of_part(self, part: Sequence[int], total: int, note: str = "") -> Layout:
         """This layout of the detections ``part`` (read alone) as a layout of all ``total`` detections: each index k
-        is ``part[k]``, the detections outside the part are loose, and ``note`` says so."""
+        is ``part[k]``, the detections outside the part are loose, and ``note`` (where given) says so."""
         at = list(part)
 
         def many(ix: Sequence[int]) -> tuple[int, ...]:
@@ -153,7 +153,7 @@ class Layout:
                        flower_detections=many(self.flower_detections), loose=tuple(sorted([*many(self.loose),
                                                                                         *outside])),
                        merged=many(self.merged), renamed=many(self.renamed), left_out=many(self.left_out),
-                       notes=(*self.notes, note))
+                       notes=(*self.notes, note) if note else self.notes)
 
     def hand_with(self, win: str | None = None, kong_tiles: Sequence[str] = ()) -> str | None:
         """The notation with ``win`` as the winning tile (default: the one read or assumed) and the tiles of the
