@@ -22,14 +22,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.layout.geometry import DetectionLike
-from vision.layout.tuning import PART_GAP, WALL_BACKS, WALL_RUN, WALL_SKIP, WALL_TABLE, WALL_TOUCH
+from vision.layout.tuning import PART_GAP, TABLE_TILES, WALL_BACKS, WALL_RUN, WALL_SKIP, WALL_TOUCH
 from vision.names import BACK
 
 
 def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     """The indices of the detections in the table's walls: runs of more than ``WALL_RUN`` backs whose boxes touch
     (each within ``WALL_TOUCH`` of the boxes' median short side of the next). A wall's end touching the hand is the
-    wall's, not the hand's. In a photo of ``WALL_TABLE`` detections or more, backs in line with a run, along it and
+    wall's, not the hand's. In a photo of ``TABLE_TILES`` detections or more, backs in line with a run, along it and
     within ``WALL_SKIP`` tile sizes, are in the run: the tiles the finder missed leave gaps in a wall.
 
     >>> from vision.detection import Detection
@@ -49,7 +49,7 @@ def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     every = np.array([d.box for d in dets], float)
     size = _short_side(every)
     near = _gaps(every[backs]) < WALL_TOUCH * size
-    if len(dets) >= WALL_TABLE:
+    if len(dets) >= TABLE_TILES:  # a whole table
         near |= _bridged(every[backs], near, WALL_SKIP * size)
     run = _runs(near)
     runs, sizes = np.unique(run, return_counts=True)
@@ -136,7 +136,7 @@ def _short_side(box: np.ndarray) -> float:
 def _bridged(box: np.ndarray, touching: np.ndarray, reach: float) -> np.ndarray:
     """Which boxes (N, 4 xyxy) lie in line (N, N): side by side along x or y within ``reach``, overlapping across it
     by half the smaller box's side or more, and along the line of the runs of ``touching`` boxes they end (a wall's
-    tiles with one or two the finder missed between them; not the next wall beside it)."""
+    tiles with one the finder missed between them; not the next wall beside it)."""
     run = _runs(touching)
     centre = (box[:, :2] + box[:, 2:]) / 2
     axis = np.full(len(box), -1)  # the axis each box's run lies along; -1 for a box alone

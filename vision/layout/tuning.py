@@ -31,10 +31,11 @@ LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, bey
 # tiles 36 / 35 / 33 / 26 (runs of more than four backs; of 500 hand photos, 2 and 1 hands were lost: a concealed
 # kong touching a meld and a loose back; more than six or eight backs lost none, and 35 or 34 tables of 120)
 WALL_BACKS, WALL_RUN, WALL_TOUCH = 4, 8, 0.2
-# ... in a photo of WALL_TABLE detections or more, backs in line with a run within WALL_SKIP tile sizes (one or two
-# the finder missed between them) are in it: on those 40 tables through the detector 20 -> 22 hands at 1.0 to 2.2 (a
-# wall's runs of four no longer read as concealed kongs), of 120 tiles 28 -> 28; a hand photo is left as it was
-WALL_SKIP, WALL_TABLE = 1.3, 40
+# ... in a photo of a whole table (TABLE_TILES detections or more), backs in line with a run within WALL_SKIP tile
+# sizes (a tile the finder missed between them) are in it: on those 40 tables through the detector 20 -> 22 hands at
+# 1.0 to 2.2 (a wall's runs of four no longer read as concealed kongs), of 120 tiles 28 -> 28; a hand photo is left
+# as it was
+WALL_SKIP = 1.3
 # a photo of this many tiles or more, walls aside (more than a hand, its flowers and some loose tiles: a generated
 # hand photo shows at most 31), is a whole table, whose tiles lie both ways: where its rows read no hand, they are
 # read again a quarter turn round (``vision.relabel.read_hand``)
