@@ -47,7 +47,7 @@ class _HeadDeadline:
     client: tuple[str, int] | None
     _head_timer: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[misc]
         self._head_seconds = get_settings().head_timeout_seconds
         self._head_begun()
