@@ -4,10 +4,11 @@
 first names and sideways flags; if it is legal and complete (as ``complete`` judges; a 17-tile Fuzhou hand
 only needs to be legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose
 second (or third) name, or whose other sideways flag (``Detection.sideways_p``), is nearly as likely are changed,
-and the boxes the finder was unsure of (``DROP_BELOW``: a spurious back between a kong and the winning tile, a
-tile's shadow at the hand's end) left out, one, two or three at a time (tiles in or near the first reading's rows
-only), the likeliest change first (the product of the probabilities taken; leaving a box out costs its being no
-tile, ``1 - confidence``), and the first change whose layout is legal and complete is the answer, with a note
+the boxes the finder was unsure of (``DROP_BELOW``: a spurious back between a kong and the winning tile, a tile's
+shadow at the hand's end) left out (not in a whole table), and a white-backed set's group of backs read as blank
+white dragons or the reverse (``WHITE_COST``), one, two or three at a time (tiles in or near the first reading's
+rows only), the likeliest change first (the product of the probabilities taken; leaving a box out costs its being
+no tile, ``1 - confidence``), and the first change whose layout is legal and complete is the answer, with a note
 naming each tile changed; a box left out is loose. A photo whose tiles make no hand under any of them keeps the
 first reading and its problem, so that a client can show it.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
