@@ -430,10 +430,12 @@ def test_a_tables_wall_the_finder_boxed_in_part_is_still_a_wall() -> None:
     layout = read_layout(shoot(hand + wall + far, angle=10))
     assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
     assert "16 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
-    # beside it, a second wall, parallel: each stays a wall of its own, and the hand is read
-    other = lay(*["back" * 4] * 4, gaps=(1.0,) * 3, gap_in=0.0, y=-2 * H - 62, x=-100)
-    layout = read_layout(shoot(hand + wall + other + far, angle=10))
+    # the wall half a tile behind the hand's row, the kong under its backs: a run is joined along its own line only,
+    # so the kong (a run across from the wall's) stays the hand's
+    behind = lay(*["back" * 4] * 4, gaps=(1.0,) * 3, gap_in=0.0, y=-H - 0.5 * W, x=-100)
+    layout = read_layout(shoot(hand + behind + far))
     assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
+    assert "16 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
     # in a photo of a hand alone (fewer than 40 tiles) four backs in line with a gap are still two concealed kongs
     two = lay("123m456p789s7z", "7z", "backbackbackback", "backbackbackback", gaps=(0.8, 0.8, 1.0))
     assert read_layout(shoot(two)).unknown_kongs == 2
