@@ -426,8 +426,12 @@ def _serve(args: argparse.Namespace) -> int:
     from .protocols import protocol
 
     workers = args.workers if args.workers is not None else get_settings().workers
-    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=workers,
-                http=protocol(args.http))
+    try:
+        http = protocol(args.http)
+    except ImportError as exc:  # --http httptools where it is not installed
+        print(f"mjscore serve: {exc}", file=sys.stderr)
+        return 2
+    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=workers, http=http)
     return 0
 
 

@@ -466,3 +466,13 @@ def test_end_to_end_generated_photo(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert code == (0 if expected["ok"] else 1)
         return
     raise AssertionError(f"no fresh photo read whole: {tried}")
+
+
+def test_serve_with_a_parser_not_installed_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import api.protocols
+
+    monkeypatch.setattr(api.protocols, "HTTPTOOLS", None)  # as where uvicorn's standard extra is missing
+    assert main(["serve", "--http", "httptools", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "mjscore serve: httptools is not installed (pip install 'uvicorn[standard]')\n"
