@@ -137,10 +137,16 @@ class CaptionReader:
         ``up``: the up head's probabilities (N, 4); ``half``: the flower reader's probability that each tile, turned
         upright by the up head, is upside down (NaN: not read): a tile is read at both ends, or at one where the
         flower reader is sure which (``caption_sure``)."""
-        ask = _likeliest_flowers(p, ask)
-        named, captioned = self._read(rgb, boxes, tilt, up, half, ask, c, captions=True)
+        unsure = _likeliest_flowers(p, ask)
+        named, captioned = self._read(rgb, boxes, tilt, up, half, unsure, c, captions=True)
+        # ... and the tiles named a flower however surely, for their English captions alone: a caption read corrects
+        # a sure misnaming (a fine-tuned classifier's Spring named 2f); one not read takes nothing from them
+        shown = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(np.isin(p.argmax(1), FLOWERS)), unsure))
+        by_caption, in_captions = self._read(rgb, boxes, tilt, up, half, shown, c, captions=True, characters=False)
+        ask, named, captioned = np.r_[unsure, shown], np.r_[named, by_caption], np.r_[captioned, in_captions]
         if c.character_gate < 1.0 and ((named > 0) & ~captioned).any():  # the set prints its flowers' characters
-            more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate), ask))
+            more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate),
+                                                      np.r_[unsure, shown[by_caption > 0]]))
             by_character, _ = self._read(rgb, boxes, tilt, up, half, more, c, captions=False)
             ask, named = np.r_[ask, more], np.r_[named, by_character]
         if not named.any():
@@ -149,21 +155,22 @@ class CaptionReader:
         read = ask[named > 0]  # a caption read as a flower reader sure of that flower
         out[read] = mix_reading(p[read], np.eye(len(FLOWERS) + 1)[named[named > 0] - 1], FLOWERS, c.caption_weight)
         if c.uncaptioned < 1.0 and captioned.any():
-            blank = ask[named == 0]
+            blank = ask[(named == 0) & ~np.isin(ask, shown)]
             out[blank[:, None], FLOWERS] *= c.uncaptioned
             out[blank] /= out[blank].sum(1, keepdims=True)
         return out
 
     def _read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
-              ask: np.ndarray, c: DetectorConfig, captions: bool) -> FlowersRead:
+              ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True) -> FlowersRead:
         """``tiles_flowers`` of the tiles ``ask``, each read at both ends, or at the one the flower reader is sure of
         (``half``, ``caption_sure``)."""
         sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
         return self.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
-                                  both=~sure, captions=captions)
+                                  both=~sure, captions=captions, characters=characters)
 
     def tiles_flowers(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, turns: np.ndarray,
-                      flip: np.ndarray, both: np.ndarray, captions: bool = True) -> FlowersRead:
+                      flip: np.ndarray, both: np.ndarray, captions: bool = True,
+                      characters: bool = True) -> FlowersRead:
         """The flower (``flowers``) each box (N, 4) of the photo ``rgb`` names, its tile cut out straight (``tilt``,
         N radians), as wide as the tile, turned upright by ``turns`` quarter turns and, where ``flip``, half a turn
         more; read at both ends where ``both``; by its characters alone where not ``captions``."""
@@ -175,10 +182,10 @@ class CaptionReader:
             width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
             cut = min(max(0, round((CAPTION_SIDE - width) / 2)), CAPTION_SIDE // 2 - 1)
             tiles.append(np.rot90(crop, int(turn) + 2 * half)[:, cut:CAPTION_SIDE - cut])
-        return self.flowers(tiles, both=both, captions=captions)
+        return self.flowers(tiles, both=both, captions=captions, characters=characters)
 
     def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None,
-                captions: bool = True) -> FlowersRead:
+                captions: bool = True, characters: bool = True) -> FlowersRead:
         """Upright tile crops (RGB uint8, the tile filling each) -> the flower each names (0: none), by the caption
         at its bottom (where ``captions``) or the character at its top (``CHARACTER_LINES``), read as it stands and,
         where ``both`` (default: every tile), turned half a turn (0 when they name two flowers)."""
@@ -200,7 +207,7 @@ class CaptionReader:
                 caption[i] = n if caption[i] in (0, n) else -1
         # the top band of a tile whose caption named no flower (a captioned set prints no character), then its
         # corners where it named none; then the other end's top band only where those named none (``CHARACTER_LINES``)
-        for k, cut in CHARACTER_LINES:
+        for k, cut in CHARACTER_LINES if characters else ():
             asked = [i for i, tile_ends in enumerate(ends)
                      if len(tile_ends) > k and caption[i] == 0 and character[i] == 0]
             lines = [cut(ends[i][k]) for i in asked]

@@ -140,6 +140,24 @@ def test_a_set_that_captions_its_flowers_is_named_by_its_captions() -> None:
 
 
 @needs_model
+def test_a_flower_named_surely_is_named_again_by_its_caption() -> None:
+    """A fine-tuned classifier sure of the wrong flower (2f, 0.9) on a tile captioned SPRING: its caption is read,
+    readers' gate or not, and names it 1f; a flower named surely that shows no caption (5f, 0.9) keeps its name."""
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    class Classifier:
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 0.1 / (len(NAMES) - 1))
+            p[0, NAMES.index("2f")] = p[1, NAMES.index("5f")] = 0.9
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), np.eye(len(p), 8, dtype=np.float32)]
+
+    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
+    img = np.concatenate([_tile("SPRING"), _tile(None)], axis=1)
+    boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["1f", "5f"]
+
+
+@needs_model
 def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
     """The up head takes an upside-down WINTER tile for upright; the flower reader, sure it is upside down, sends
     the caption reader to its top, one band (and the top corners of the tile turned so); unsure, both ends are
