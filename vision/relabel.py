@@ -72,7 +72,8 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False) -
     first = group_melds(dets, complete=complete, frame=frame)
     if acceptable(first, complete):
         return first, dets
-    if len(frame.kept) >= TABLE_TILES:  # a whole table: its tiles lie both ways, and the hand along either
+    whole = len(frame.kept) >= TABLE_TILES
+    if whole:  # a whole table: its tiles lie both ways, and the hand along either
         across = group_melds(dets, complete=complete, frame=frame_of(dets, deduped=frame, turned=True))
         if acceptable(across, complete):
             return across, dets
@@ -81,8 +82,8 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False) -
             return part
     # no box is left out of a whole table or its parts: its many doubtful boxes, each a frame measured anew, doubled
     # the slowest table's layout (148 -> 281 ms) and read no table more
-    table = table or len(frame.kept) >= TABLE_TILES
-    near = [o for o in sorted(_options(dets)) if o[1] in _near_hand(first, dets) and not (table and o[2] == DROP)]
+    hand = _near_hand(first, dets)
+    near = [o for o in sorted(_options(dets)) if o[1] in hand and not ((table or whole) and o[2] == DROP)]
     whites = _white_groups(first, dets)
     options = [o for o in near if o[2] != DROP][:MAX_OPTIONS] + [o for o in near if o[2] == DROP][:MAX_DROPS] + \
         [(WHITE_COST, tiles[0], WHITE_GROUP + twin) for tiles, twin in whites]
