@@ -173,7 +173,8 @@ class CaptionReader:
                       characters: bool = True) -> FlowersRead:
         """The flower (``flowers``) each box (N, 4) of the photo ``rgb`` names, its tile cut out straight (``tilt``,
         N radians), as wide as the tile, turned upright by ``turns`` quarter turns and, where ``flip``, half a turn
-        more; read at both ends where ``both``; by its characters alone where not ``captions``."""
+        more; read at both ends where ``both``; by its characters alone where not ``captions``, by its caption alone
+        where not ``characters``."""
         if len(boxes) == 0:
             return FlowersRead(np.zeros(0, int), np.zeros(0, bool))
         tiles = []
@@ -187,8 +188,9 @@ class CaptionReader:
     def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None,
                 captions: bool = True, characters: bool = True) -> FlowersRead:
         """Upright tile crops (RGB uint8, the tile filling each) -> the flower each names (0: none), by the caption
-        at its bottom (where ``captions``) or the character at its top (``CHARACTER_LINES``), read as it stands and,
-        where ``both`` (default: every tile), turned half a turn (0 when they name two flowers)."""
+        at its bottom (where ``captions``) or the character at its top (``CHARACTER_LINES``, where ``characters``),
+        read as it stands and, where ``both`` (default: every tile), turned half a turn (0 when they name two
+        flowers)."""
         both = np.ones(len(tiles), bool) if both is None else np.asarray(both, bool)
         ends = [(tile, tile[::-1, ::-1]) if two else (tile,) for tile, two in zip(tiles, both, strict=True)]
         bands, owner = [], []
