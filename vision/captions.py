@@ -132,8 +132,9 @@ class CaptionReader:
         """The names ``p`` (N, 43) of the tiles at ``boxes`` in the photo ``rgb``, with the flower named by its caption
         or its character given ``caption_weight`` of each tile ``ask`` (those that may be a flower and are named
         unsurely: the readers' gate) whose caption or character is read; when an English caption is, the set captions
-        its flowers, and the flowers of the tiles that name none are weighed by ``uncaptioned``; when a character
-        is, the set prints them, and the other tiles with ``character_gate`` of a flower are read for theirs too.
+        its flowers: the other tiles with ``caption_gate`` of a flower are read for their captions too, and the
+        flowers of the tiles asked that name none are weighed by ``uncaptioned``; when a character is, the set prints
+        them, and the other tiles with ``character_gate`` of a flower are read for theirs too.
         ``up``: the up head's probabilities (N, 4); ``half``: the flower reader's probability that each tile, turned
         upright by the up head, is upside down (NaN: not read): a tile is read at both ends, or at one where the
         flower reader is sure which (``caption_sure``)."""
@@ -144,6 +145,11 @@ class CaptionReader:
         shown = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(np.isin(p.argmax(1), FLOWERS)), unsure))
         by_caption, in_captions = self._read(rgb, boxes, tilt, up, half, shown, c, captions=True, characters=False)
         ask, named, captioned = np.r_[unsure, shown], np.r_[named, by_caption], np.r_[captioned, in_captions]
+        if c.caption_gate < 1.0 and captioned.any():  # the set captions its flowers: the likelier ones for theirs too
+            likely = (p[:, FLOWERS].sum(1) >= c.caption_gate) & ~np.isin(p.argmax(1), FLOWERS)
+            more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(likely), ask))
+            also = self._read(rgb, boxes, tilt, up, half, more, c, captions=True, characters=False)
+            ask, named, captioned = np.r_[ask, more], np.r_[named, also.flower], np.r_[captioned, also.captioned]
         if c.character_gate < 1.0 and ((named > 0) & ~captioned).any():  # the set prints its flowers' characters
             more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate),
                                                       np.r_[unsure, shown[by_caption > 0]]))
@@ -163,10 +169,21 @@ class CaptionReader:
     def _read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
               ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True) -> FlowersRead:
         """``tiles_flowers`` of the tiles ``ask``, each read at both ends, or at the one the flower reader is sure of
-        (``half``, ``caption_sure``)."""
+        (``half``, ``caption_sure``); where that names no flower and the up head (``up``) gives its likeliest turn
+        less than ``caption_across`` and its second a quarter turn from it, read at both ends of the second too."""
         sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
-        return self.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
+        read = self.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
                                   both=~sure, captions=captions, characters=characters)
+        turns = np.argsort(-up[ask], 1, kind="stable")[:, 1]
+        across = (up[ask].max(1) < c.caption_across) & ((turns - up[ask].argmax(1)) % 2 == 1) & (read.flower == 0)
+        if not across.any():
+            return read
+        other = self.tiles_flowers(rgb, boxes[ask][across], tilt[ask][across], turns[across],
+                                   np.zeros(across.sum(), bool), both=np.ones(across.sum(), bool), captions=captions,
+                                   characters=characters)
+        flower, captioned = read.flower.copy(), read.captioned.copy()
+        flower[across], captioned[across] = other.flower, other.captioned
+        return FlowersRead(flower, captioned)
 
     def tiles_flowers(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, turns: np.ndarray,
                       flip: np.ndarray, both: np.ndarray, captions: bool = True,

@@ -256,3 +256,50 @@ def test_a_set_that_prints_its_flowers_characters_has_them_read_on_its_other_til
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "3f", "5f"]
     det.config = DetectorConfig(turns=1, character_gate=1.0)  # the others not read for their characters
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "7f", "5f"]
+
+
+@needs_model
+def test_a_set_that_captions_its_flowers_has_its_other_likely_flowers_read() -> None:
+    """An AUTUMN the classifier gives 5f 0.45 is asked and read by its caption: the set captions its flowers, so a
+    WINTER it named 1s surely (0.8, its flowers 0.13: under the readers' gate) is read for its caption too and named
+    4f; not where ``caption_gate`` is above 1."""
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    rows = np.full((2, len(NAMES)), 0.2 / (len(NAMES) - 2))
+    rows[0, NAMES.index("5f")], rows[0, NAMES.index("1s")] = 0.45, 0.35  # the AUTUMN
+    rows[1] = 0.08 / (len(NAMES) - 2)
+    rows[1, NAMES.index("1s")], rows[1, NAMES.index("4f")] = 0.8, 0.12  # the WINTER, named surely and wrong
+    rows /= rows.sum(1, keepdims=True)
+
+    class Classifier:
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            n = len(feeds["crops"])
+            return [np.log(rows[:n]), np.tile(np.eye(4)[0] * 9, (n, 1)), np.eye(n, 8, dtype=np.float32)]
+
+    img = np.concatenate([_tile("AUTUMN"), _tile("WINTER")], axis=1)
+    boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
+    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "4f"]
+    det.config = DetectorConfig(turns=1, caption_gate=1.01)
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "1s"]
+
+
+@needs_model
+def test_a_caption_is_read_a_quarter_turn_on_where_the_up_head_doubts() -> None:
+    """A WINTER tile lying a quarter turn clockwise, which the up head takes for upright (0.6) or turned so (0.3):
+    read as the up head has it, its caption is a column and names nothing; read a quarter turn on too
+    (``caption_across``), it names 4f."""
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    class Classifier:  # 5f 0.45, 1s 0.35
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 0.2 / (len(NAMES) - 2))
+            p[:, NAMES.index("5f")], p[:, NAMES.index("1s")] = 0.45, 0.35
+            up = np.log([0.6, 0.3, 0.05, 0.05])
+            return [np.log(p), np.tile(up, (len(p), 1)), np.eye(len(p), 8, dtype=np.float32)]
+
+    img, box = np.rot90(_tile("WINTER"), -1).copy(), np.array([[3.0, 14.0, 126.0, 114.0]])
+    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader())
+    for across, want in ((0.8, "4f"), (0.0, "5f")):
+        det.config = DetectorConfig(turns=1, caption_across=across)
+        assert NAMES[int(det.classify(img, box)[0].argmax())] == want
