@@ -231,17 +231,17 @@ def shown_backs(p: np.ndarray) -> np.ndarray:
     return (p.argmax(1) == BACK) & (p.max(1) >= SURE_BACK)
 
 
-def backs_to_look_for(p: np.ndarray, crops: np.ndarray, conf: np.ndarray) -> np.ndarray | None:
+def backs_to_look_for(p: np.ndarray, crops: np.ndarray, conf: np.ndarray, one: bool = False) -> np.ndarray | None:
     """The colour of the set's backs (3,) where the finder may have missed some, from a photo's names ``p`` (N,
     names), its tiles cut straight (N, 3, S, S) and the finder's confidences (N,): the median of the tops of the tiles
-    named back surely (``shown_backs``), when two of them are of one colour (``_pair``) that is not the colour of the
-    faces named surely (white backs are not told from white faces by colour), and the finder doubted them (their
-    median confidence below DOUBTED_BACKS); None otherwise."""
+    named back surely (``shown_backs``), when two of them are of one colour (``_pair``), or where ``one`` the only one
+    is, that is not the colour of the faces named surely (white backs are not told from white faces by colour), and
+    the finder doubted them (their median confidence below DOUBTED_BACKS); None otherwise."""
     backs, faces = shown_backs(p), (p.argmax(1) != BACK) & (p.max(1) >= SURE_FACE)
-    if backs.sum() < 2 or faces.sum() < 2 or np.median(conf[backs]) >= DOUBTED_BACKS:
+    if backs.sum() < (1 if one else 2) or faces.sum() < 2 or np.median(conf[backs]) >= DOUBTED_BACKS:
         return None
     shown = tops(crops[backs])
-    if not _pair(shown):
+    if len(shown) > 1 and not _pair(shown):
         return None
     colour = np.median(shown, axis=0)
     return colour if colours(colour[None], ground(crops[faces]))[1][0] else None

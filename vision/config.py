@@ -134,12 +134,17 @@ class DetectorConfig:
     # a box the finder gives this much or more, but less than ``conf``, is a back it missed where the photo shows its
     # set's backs and the box is one more of them (``missed_backs`` in ``vision/backs.py``; 0: never). Face-down kongs
     # on a red-and-green check (``bench.learn``'s dr_58, purple backs) are boxed at 0.11 to 0.28 and named back at
-    # 0.99; the finder looks again only where the photo shows two backs or more and it doubted them
-    # (``backs.DOUBTED_BACKS``)
+    # 0.99; the finder looks again only where the photo shows two backs or more (one: ``one_back``) and it doubted
+    # them (``backs.DOUBTED_BACKS``)
     unsure_backs: float = 0.1
     # ... and, where the photo shows no such backs, the finder looks again for both ends of a concealed kong whose two
     # backs it missed, shown as a lone pair (``lone_pairs`` and ``kong_ends`` in ``vision/backs.py``)
     lone_pairs: bool = True
+    # ... and the set's backs are looked for where the photo shows one back only, named surely and doubted by the
+    # finder, of no colour of the faces (a concealed kong of four purple backs, one found at 0.31, three boxed at 0.26
+    # to 0.30: ``bench.eval_layout --detector``'s photo 486). That photo reads right now, every other of the 500 alike;
+    # the 120-tile tables one tile more right, the 240-tile ones alike; bench.learn's folders alike
+    one_back: bool = True
     # ... and, in a photo of a learnt set (``vision/learnt.py``) that shows fewer than two backs, for backs of the
     # colour the set's labelled backs showed (``LearntSet.back``): a concealed kong, four backs on a busy cloth, boxed
     # at 0.1 to 0.3 with no back found to say which colour to look for (bench.learn's dr_58, seed 3)
