@@ -199,7 +199,7 @@ class DetectorConfig:
             msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
             raise ValueError(msg)
         for name in ("learnt_nearer", "learnt_nearer_alike", "learnt_close", "learnt_share", "learnt_sure",
-                     "character_gate"):
+                     "character_gate", "caption_gate", "caption_across"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 msg = f"DetectorConfig.{name} must be 0 to 1, got {getattr(self, name)!r}"
                 raise ValueError(msg)

@@ -262,7 +262,7 @@ def test_a_set_that_prints_its_flowers_characters_has_them_read_on_its_other_til
 def test_a_set_that_captions_its_flowers_has_its_other_likely_flowers_read() -> None:
     """An AUTUMN the classifier gives 5f 0.45 is asked and read by its caption: the set captions its flowers, so a
     WINTER it named 1s surely (0.8, its flowers 0.13: under the readers' gate) is read for its caption too and named
-    4f; not where ``caption_gate`` is above 1."""
+    4f; not where ``caption_gate`` is 1."""
     from vision.detector import NAMES, DetectorConfig, TileDetector
 
     rows = np.full((2, len(NAMES)), 0.2 / (len(NAMES) - 2))
@@ -280,7 +280,7 @@ def test_a_set_that_captions_its_flowers_has_its_other_likely_flowers_read() -> 
     boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
     det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "4f"]
-    det.config = DetectorConfig(turns=1, caption_gate=1.01)
+    det.config = DetectorConfig(turns=1, caption_gate=1.0)
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "1s"]
 
 
@@ -303,3 +303,12 @@ def test_a_caption_is_read_a_quarter_turn_on_where_the_up_head_doubts() -> None:
     for across, want in ((0.8, "4f"), (0.0, "5f")):
         det.config = DetectorConfig(turns=1, caption_across=across)
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want
+
+
+@pytest.mark.parametrize("name", ["caption_gate", "caption_across"])
+def test_the_caption_gates_are_shares(name: str) -> None:
+    from vision.detector import DetectorConfig
+
+    for value in (-0.1, 1.2):
+        with pytest.raises(ValueError, match=f"{name} must be 0 to 1"):
+            DetectorConfig(**{name: value})
