@@ -139,7 +139,7 @@ class CaptionReader:
               half: np.ndarray, ask: np.ndarray, c: DetectorConfig) -> np.ndarray:
         """The names ``p`` (N, 43) of the tiles at ``boxes`` in the photo ``rgb``, with the flower named by its caption
         or its character given ``caption_weight`` of each tile ``ask`` (those that may be a flower and are named
-        unsurely: the readers' gate) whose caption or character is read; when an English caption is, the set captions
+        unsurely: ``caption_unsure``) whose caption or character is read; when an English caption is, the set captions
         its flowers: the other tiles with ``caption_gate`` of a flower are read for their captions too, and the
         flowers of the tiles asked that name none are weighed by ``uncaptioned``; when a character is, the set prints
         them, and the other tiles with ``character_gate`` of a flower are read for theirs too.

@@ -349,7 +349,7 @@ class TileDetector:
             if reader.flowers:
                 half = np.where(np.isnan(upside), half, upside)
         if self._captions is not None:
-            p = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS), c)
+            p = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS, c.caption_unsure), c)
         if c.learnt_agree or not learnt:
             p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
         if c.backs_by_colour or c.kong_backs:  # backs and white dragons told apart (``vision/backs.py``)
@@ -418,11 +418,11 @@ class TileDetector:
                                                                                           c.reader_weight)
         return out, upside
 
-    def _asked(self, p: np.ndarray, family: np.ndarray) -> np.ndarray:
+    def _asked(self, p: np.ndarray, family: np.ndarray, gate: float | None = None) -> np.ndarray:
         """The tiles a reader of ``family`` (names' ids or a mask) reads: those the names ``p`` give the family
-        ``reader_gate`` or more, and their own name less than ``reader_sure``."""
-        c = self.config
-        return np.flatnonzero((p[:, family].sum(1) >= c.reader_gate) & (p.max(1) < c.reader_sure))
+        ``gate`` (None: ``reader_gate``) or more, and their own name less than ``reader_sure``."""
+        gate = self.config.reader_gate if gate is None else gate
+        return np.flatnonzero((p[:, family].sum(1) >= gate) & (p.max(1) < self.config.reader_sure))
 
     def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                       ) -> tuple[np.ndarray, ...]:

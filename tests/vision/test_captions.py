@@ -305,7 +305,31 @@ def test_a_caption_is_read_a_quarter_turn_on_where_the_up_head_doubts() -> None:
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want
 
 
-@pytest.mark.parametrize("name", ["caption_gate", "caption_across"])
+@needs_model
+def test_an_unsure_tile_with_a_little_of_the_flowers_is_read_for_its_caption() -> None:
+    """A PLUM the fine-tuned classifier names 6s (0.39) or 4s (0.3), 5f 0.11: under the readers' gate (0.2) but over
+    ``caption_unsure`` (0.1) its caption is read, and names it 5f; a tile named as unsurely with less of the flowers
+    is not read."""
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    rows = np.full((2, len(NAMES)), 0.19 / (len(NAMES) - 3))
+    rows[:, NAMES.index("6s")], rows[:, NAMES.index("4s")], rows[0, NAMES.index("5f")] = 0.39, 0.3, 0.11
+    rows /= rows.sum(1, keepdims=True)
+
+    class Classifier:
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            n = len(feeds["crops"])
+            return [np.log(rows[:n]), np.tile(np.eye(4)[0] * 9, (n, 1)), np.eye(n, 8, dtype=np.float32)]
+
+    img = np.concatenate([_tile("PLUM"), _tile("PLUM")], axis=1)
+    boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
+    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "6s"]
+    det.config = DetectorConfig(turns=1, caption_unsure=0.2)  # the readers' gate
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["6s", "6s"]
+
+
+@pytest.mark.parametrize("name", ["caption_unsure", "caption_gate", "caption_across"])
 def test_the_caption_gates_are_shares(name: str) -> None:
     from vision.detector import DetectorConfig
 
