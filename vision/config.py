@@ -93,6 +93,12 @@ class DetectorConfig:
     # reader gave 0.905 and not at the other, where its caption is), every other figure of ``bench.eval_vision``,
     # ``eval_layout --detector`` and ``eval_tile_sets`` alike, the 12 MP photo's time too (0.999 of 0.9's)
     caption_sure: float = 0.95
+    # the caption reader reads the tiles named unsurely (``reader_sure``) to which the names give at least this of the
+    # flowers: under the other readers' gate. A PLUM named 6s (0.39) or 4s (0.30), 5f 0.11, lying loose in a photo
+    # with no other flower: bench.learn's seed 1 folder 0.9927 -> 0.9936; seeds 0, 2 and 3, bench.eval_vision,
+    # eval_tile_sets and the 12 MP photo's time (0.997 times) alike; camerash's raw photos, the detector alone, p50
+    # 204 -> 228 ms, p90 361 -> 370 ms (0.2 against 0.1 taking turns)
+    caption_unsure: float = 0.1
     # ... and when a tile's English caption is read (the set captions its flowers), the other tiles not named a flower
     # whose flowers the names give at least this are read for their captions too (1: none): a FALL named 9s (0.43,
     # flowers 0.15) beside a Spring and a Summer read by their captions. bench.learn's dr_58 with the learnt folders
@@ -100,12 +106,6 @@ class DetectorConfig:
     # rule too (seed 3 0.9844 with this one alone); the held-out sets 0.971 -> 0.9754 (this rule's). At 0.02 the
     # 12 MP photo took 1.93 times as long (its captioned set: ten tiles more read at both ends), at 0.05 1.11 times,
     # at 0.1 alike (0.96); at 0.02 seed 3's folder read dr_42 0.9161, at 0.1 0.9088
-    # the caption reader reads the tiles named unsurely (``reader_sure``) to which the names give at least this of the
-    # flowers: under the other readers' gate. A PLUM named 6s (0.39) or 4s (0.30), 5f 0.11, lying loose in a photo
-    # with no other flower: bench.learn's seed 1 folder 0.9927 -> 0.9936; seeds 0, 2 and 3, bench.eval_vision,
-    # eval_tile_sets and the 12 MP photo's time (0.997 times) alike; camerash's raw photos, the detector alone, p50
-    # 204 -> 228 ms, p90 361 -> 370 ms (0.2 against 0.1 taking turns)
-    caption_unsure: float = 0.1
     caption_gate: float = 0.1
     # ... and a tile whose caption names no flower, where the up head gives its likeliest turn less than this and its
     # second is a quarter turn from it, is read at both ends of the second turn too (0: never): a FALL lying sideways
