@@ -229,6 +229,17 @@ def test_a_tilted_caption_is_read_cut_straight(degrees: float) -> None:
         assert NAMES[int(det.classify(img, box)[0].argmax())] == want
 
 
+def _named_as(rows: np.ndarray) -> object:
+    """A classifier's stand-in naming a photo's crops by ``rows`` (N, 43), in order, each upright."""
+
+    class Classifier:
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            n = len(feeds["crops"])
+            return [np.log(rows[:n]), np.tile(np.eye(4)[0] * 9, (n, 1)), np.eye(n, 8, dtype=np.float32)]
+
+    return Classifier()
+
+
 @needs_model
 def test_a_set_that_prints_its_flowers_characters_has_them_read_on_its_other_tiles() -> None:
     """A 梅 the classifier gives 5f 0.45 is asked and read by its character: the set prints its flowers' characters,
@@ -244,15 +255,10 @@ def test_a_set_that_prints_its_flowers_characters_has_them_read_on_its_other_til
     rows[2, NAMES.index("5f")], rows[2, NAMES.index("1s")] = 0.45, 0.35  # a 1m the classifier takes for a flower
     rows /= rows.sum(1, keepdims=True)
 
-    class Classifier:
-        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-            n = len(feeds["crops"])
-            return [np.log(rows[:n]), np.tile(np.eye(4)[0] * 9, (n, 1)), np.eye(n, 8, dtype=np.float32)]
-
     faces = [_face("5f"), _face("3f"), _face("1m")]
     img = np.concatenate([np.pad(f, ((10, 10), (10, 10), (0, 0)), constant_values=90) for f in faces], axis=1)
     boxes = np.array([[10.0 + 170 * k, 10.0, 160.0 + 170 * k, 210.0] for k in range(3)])
-    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
+    det = TileDetector.from_parts(_named_as(rows), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "3f", "5f"]
     det.config = DetectorConfig(turns=1, character_gate=1.0)  # the others not read for their characters
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "7f", "5f"]
@@ -271,14 +277,9 @@ def test_a_set_that_captions_its_flowers_has_its_other_likely_flowers_read() -> 
     rows[1, NAMES.index("1s")], rows[1, NAMES.index("4f")] = 0.8, 0.12  # the WINTER, named surely and wrong
     rows /= rows.sum(1, keepdims=True)
 
-    class Classifier:
-        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-            n = len(feeds["crops"])
-            return [np.log(rows[:n]), np.tile(np.eye(4)[0] * 9, (n, 1)), np.eye(n, 8, dtype=np.float32)]
-
     img = np.concatenate([_tile("AUTUMN"), _tile("WINTER")], axis=1)
     boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
-    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
+    det = TileDetector.from_parts(_named_as(rows), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "4f"]
     det.config = DetectorConfig(turns=1, caption_gate=1.0)
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["3f", "1s"]
@@ -316,14 +317,9 @@ def test_an_unsure_tile_with_a_little_of_the_flowers_is_read_for_its_caption() -
     rows[:, NAMES.index("6s")], rows[:, NAMES.index("4s")], rows[0, NAMES.index("5f")] = 0.39, 0.3, 0.11
     rows /= rows.sum(1, keepdims=True)
 
-    class Classifier:
-        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-            n = len(feeds["crops"])
-            return [np.log(rows[:n]), np.tile(np.eye(4)[0] * 9, (n, 1)), np.eye(n, 8, dtype=np.float32)]
-
     img = np.concatenate([_tile("PLUM"), _tile("PLUM")], axis=1)
     boxes = np.array([[14.0, 2.0, 114.0, 125.0], [142.0, 2.0, 242.0, 125.0]])
-    det = TileDetector.from_parts(Classifier(), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
+    det = TileDetector.from_parts(_named_as(rows), crop=64, captions=_reader(), config=DetectorConfig(turns=1))
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["5f", "6s"]
     det.config = DetectorConfig(turns=1, caption_unsure=0.2)  # the readers' gate
     assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["6s", "6s"]
