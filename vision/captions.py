@@ -160,7 +160,7 @@ class CaptionReader:
             ask, named, captioned = np.r_[ask, more], np.r_[named, also.flower], np.r_[captioned, also.captioned]
         if c.character_gate < 1.0 and ((named > 0) & ~captioned).any():  # the set prints its flowers' characters
             more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate),
-                                                      np.r_[unsure, shown[by_caption > 0]]))
+                                                      np.r_[unsure, ask[named > 0]]))  # not read again
             by_character, _ = self._read(rgb, boxes, tilt, up, half, more, c, captions=False)
             ask, named = np.r_[ask, more], np.r_[named, by_character]
         if not named.any():
