@@ -82,22 +82,27 @@ def caption_flower(text: str) -> int | None:
     word = "".join(ch for ch in text.upper() if ch.isalpha())
     if word in WORDS:
         return WORDS[word]
-    near = {WORDS[w] for w in WORDS if len(word) > 2 and _edits(word, w) <= (2 if len(w) >= LONG else 1)}
+    near = {WORDS[w] for w in WORDS if len(word) > 2 and _edits(word, w, 2 if len(w) >= LONG else 1)}
     return near.pop() if len(near) == 1 else None
 
 
-def _edits(a: str, b: str) -> int:
-    """The letters changed, added or dropped that make ``a`` into ``b`` (Levenshtein's distance).
+def _edits(a: str, b: str, most: int) -> bool:
+    """Whether ``most`` letters or fewer changed, added or dropped make ``a`` into ``b`` (Levenshtein's distance;
+    words whose lengths differ by more are not compared letter by letter).
 
-    >>> _edits("SUN", "SUM"), _edits("CHRSANTHEMM", "CHRYSANTHEMUM"), _edits("", "MUM"), _edits("FALL", "FALL")
-    (1, 2, 3, 0)
+    >>> _edits("SUN", "SUM", 1), _edits("CHRSANTHEMM", "CHRYSANTHEMUM", 2), _edits("", "MUM", 2)
+    (True, True, False)
+    >>> _edits("ORC", "MUM", 2), _edits("FALL", "FALL", 0)
+    (False, True)
     """
+    if abs(len(a) - len(b)) > most:
+        return False
     row = list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
         prev, row[0] = row[0], i
         for j, y in enumerate(b, 1):
             prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
-    return row[-1]
+    return row[-1] <= most
 
 
 def character_flower(read: Sequence[tuple[str, float]]) -> int:
