@@ -151,6 +151,9 @@ class DetectorConfig:
     # to 0.30: ``bench.eval_layout --detector``'s photo 486). That photo reads right now, every other of the 500 alike;
     # the 120-tile tables one tile more right, the 240-tile ones alike; bench.learn's folders alike
     one_back: bool = True
+    # ... and, where it looks for them, for the flat patches of their colour as big as a back's top: a back the finder
+    # missed, or boxed together with the next back of its kong (``colour_regions`` in ``vision/backs.py``)
+    back_regions: bool = True
     # ... and, in a photo of a learnt set (``vision/learnt.py``) that shows fewer than two backs, for backs of the
     # colour the set's labelled backs showed (``LearntSet.back``): a concealed kong, four backs on a busy cloth, boxed
     # at 0.1 to 0.3 with no back found to say which colour to look for (bench.learn's dr_58, seed 3)
