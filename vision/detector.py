@@ -21,17 +21,13 @@ import numpy as np
 
 from vision.agreement import agree
 from vision.backs import (
-    BACK,
     backs_to_look_for,
-    colour_regions,
     coloured_backs,
     kong_backs,
     kong_ends,
     lone_pairs,
     missed_backs,
     pair_ends,
-    regions_known,
-    regions_taken,
     seen,
     shown_backs,
     tops,
@@ -47,6 +43,7 @@ from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading
+from vision.regions import with_regions
 
 _VISION = Path(__file__).resolve().parent
 # the shipped weights: models/ beside vision/ in a checkout; a wheel installs them as vision/models (setup.py)
@@ -448,31 +445,21 @@ class TileDetector:
     def _backs_of(self, colour: np.ndarray, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, ...]:
         """``boxes``, ``conf`` and their names and up directions (``named``), with the boxes the finder, looking
-        again, was unsure of that are backs of ``colour`` in a row with them (``unsure_boxes``, ``missed_backs``)."""
-        p, up, widths = named.p, named.up, tile_sides(boxes, named.tilt).min(1)
+        again, was unsure of that are backs of ``colour`` in a row with them (``unsure_boxes``, ``missed_backs``), and
+        then the backs of ``colour`` it did not box, or boxed two at a time, found by their tops (``back_regions``,
+        ``vision/regions.py``)."""
+        p, up = named.p, named.up
         low, low_conf = self._looked_again(rgb, boxes)
         pick = unsure_boxes(boxes, p, low, low_conf)
         if len(pick):
             q = self._named(rgb, low[pick], named.classifier)  # named as the photo's tiles were
-            take = missed_backs(boxes, p, widths, low[pick], q.p, tops(q.crops), colour)
+            take = missed_backs(boxes, p, tile_sides(boxes, named.tilt).min(1), low[pick], q.p, tops(q.crops), colour)
             boxes, conf = np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]])
             p, up = np.r_[p, q.p[take]], np.r_[up, q.up[take]]
-            widths = np.r_[widths, tile_sides(low[pick[take]], q.tilt[take]).min(1)]
-        if not self.config.back_regions or len(boxes) == 0:
+        if not self.config.back_regions:
             return boxes, conf, p, up
-        # the backs the finder boxed badly or not at all, by their tops' colour (``colour_regions``, ``regions_taken``)
-        regions = colour_regions(rgb, colour, boxes)
-        known, ask = regions_known(boxes, p, regions)
-        if not ask.any():
-            return boxes, conf, p, up
-        q = self._named(rgb, regions[ask], named.classifier)
-        k = len(regions)
-        rp, rup, rtop = np.zeros((k, p.shape[1])), np.zeros((k, 4)), np.tile(colour, (k, 1))
-        rp[known, BACK], rp[ask], rup[ask], rtop[ask] = 1.0, q.p, q.up, tops(q.crops)
-        keep, take = regions_taken(boxes, p, conf, regions, rp, rtop, colour)
-        shown = np.median(conf[shown_backs(p)]) if shown_backs(p).any() else self.config.conf
-        return (np.r_[boxes[keep], regions[take]], np.r_[conf[keep], np.full(take.sum(), shown)],
-                np.r_[p[keep], rp[take]], np.r_[up[keep], rup[take]])
+        return with_regions(rgb, colour, boxes, conf, p, up, lambda more: self._named(rgb, more, named.classifier),
+                            self.config.conf)
 
     def _kong_ends(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                    ) -> tuple[np.ndarray, ...]:
