@@ -152,7 +152,7 @@ class DetectorConfig:
     # the 120-tile tables one tile more right, the 240-tile ones alike; bench.learn's folders alike
     one_back: bool = True
     # ... and, where it looks for them, for the flat patches of their colour as big as a back's top: a back the finder
-    # missed, or boxed together with the next back of its kong (``colour_regions`` in ``vision/backs.py``)
+    # missed, or boxed together with the next back of its kong (``vision/regions.py``)
     back_regions: bool = True
     # ... and, in a photo of a learnt set (``vision/learnt.py``) that shows fewer than two backs, for backs of the
     # colour the set's labelled backs showed (``LearntSet.back``): a concealed kong, four backs on a busy cloth, boxed

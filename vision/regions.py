@@ -2,8 +2,8 @@
 of the set's back colour as big as a back's top (``colour_regions``). Each such patch named back surely and of the
 set's colour is a back (``regions_taken``), where no tile found matches it; a box named back that the finder doubted
 and that lies over two of them is dropped for them. The set's colour is the one the photo's backs show
-(``backs.backs_to_look_for``) or a learnt set's, so a photo of white backs, or with no back named surely, is not looked
-at (``TileDetector._missed_backs``).
+(``backs.backs_to_look_for``) or a learnt set's (``TileDetector._missed_backs``): a photo of white backs is not
+looked at, nor one whose backs the finder was sure of.
 """
 
 from __future__ import annotations
@@ -162,8 +162,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M): the IoU of each box of ``a`` (N, 4) with each of ``b`` (M, 4)."""
     lo, hi = np.maximum(a[:, None, :2], b[None, :, :2]), np.minimum(a[:, None, 2:], b[None, :, 2:])
     inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
-    area = lambda x: np.prod(np.maximum(x[:, 2:] - x[:, :2], 0), axis=1)  # noqa: E731
-    return inter / np.maximum(area(a)[:, None] + area(b)[None] - inter, 1e-6)
+    return inter / np.maximum(_sides(a)[:, None] ** 2 + _sides(b)[None] ** 2 - inter, 1e-6)
 
 
 def with_regions(rgb: np.ndarray, colour: np.ndarray, boxes: np.ndarray, conf: np.ndarray, p: np.ndarray,
