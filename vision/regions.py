@@ -51,6 +51,8 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray) -> np
     >>> img[50:110, 85:87] = (100, 50, 130); img[50:110, 140:185] = (100, 50, 130)  # no seam; and a third back
     >>> colour_regions(img, purple, tiles).round().tolist()  # the two told apart by their area
     [[35.0, 45.0, 91.0, 112.0], [77.0, 45.0, 132.0, 112.0], [135.0, 45.0, 187.0, 112.0]]
+    >>> colour_regions(img, purple, np.array([[299.0, 0, 299, 0]])).shape  # a box of no size: nothing looked at
+    (0, 4)
     """
     import cv2
 
@@ -59,6 +61,8 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray) -> np
     x0, y0 = np.maximum(tiles[:, :2].min(0) - pad, 0).astype(int)
     x1, y1 = np.minimum(tiles[:, 2:].max(0) + pad, rgb.shape[1::-1]).astype(int)
     scale = min(1.0, REGION_PX / max(side, 1e-6))
+    if side < 2 or min(x1 - x0, y1 - y0) * scale < 3:
+        return np.zeros((0, 4))  # no tile to measure a back by, or nothing to look at
     small = cv2.resize(rgb[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     channels = [small[..., k].astype(np.float32) / 255 for k in range(3)]  # (a channel at a time: quicker)
     light = channels[0] + channels[1] + channels[2]
