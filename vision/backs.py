@@ -231,18 +231,35 @@ def shown_backs(p: np.ndarray) -> np.ndarray:
     return (p.argmax(1) == BACK) & (p.max(1) >= SURE_BACK)
 
 
-def backs_to_look_for(p: np.ndarray, crops: np.ndarray, conf: np.ndarray, one: bool = False) -> np.ndarray | None:
+def backs_to_look_for(p: np.ndarray, crops: np.ndarray, conf: np.ndarray, one: bool = False,
+                      centres: np.ndarray | None = None, widths: np.ndarray | None = None) -> np.ndarray | None:
     """The colour of the set's backs (3,) where the finder may have missed some, from a photo's names ``p`` (N,
     names), its tiles cut straight (N, 3, S, S) and the finder's confidences (N,): the median of the tops of the tiles
     named back surely (``shown_backs``), when two of them are of one colour (``_pair``), or where ``one`` the only one
     is, that is not the colour of the faces named surely (white backs are not told from white faces by colour), and
-    the finder doubted them (their median confidence below DOUBTED_BACKS); None otherwise."""
+    the finder doubted them (their median confidence below DOUBTED_BACKS); None otherwise. Where ``one`` and the
+    backs shown are of several colours, the one that lies beside the most tiles (``centres`` and faces' ``widths``,
+    N x 2 and N: ``_near``), and beside one at least, is the set's (the others, things on the table read as backs).
+
+    >>> p, conf = np.eye(BACK + 1)[[3, 3, 3, BACK, BACK]], np.array([0.9, 0.9, 0.9, 0.4, 0.4])
+    >>> crops = np.full((5, 3, 8, 8), 0.9); crops[3, :] = np.array([0.4, 0.2, 0.5])[:, None, None]; crops[4, :] = 0.1
+    >>> row = np.array([[0.0, 0], [60, 0], [120, 0], [180, 0], [900, 500]])  # a purple back in a row, a black off
+    >>> print(backs_to_look_for(p, crops, conf, one=True))  # two colours: which is the set's?
+    None
+    >>> backs_to_look_for(p, crops, conf, True, row, np.full(5, 60.0)).round(2).tolist()
+    [0.4, 0.2, 0.5]
+    """
     backs, faces = shown_backs(p), (p.argmax(1) != BACK) & (p.max(1) >= SURE_FACE)
     if backs.sum() < (1 if one else 2) or faces.sum() < 2 or np.median(conf[backs]) >= DOUBTED_BACKS:
         return None
     shown = tops(crops[backs])
     if len(shown) > 1 and not _pair(shown):
-        return None
+        if not one or centres is None or widths is None:
+            return None
+        beside = _near(centres, widths)[backs].sum(1)
+        if beside.max() < 1 or (beside == beside.max()).sum() > 1:
+            return None
+        shown = shown[[int(beside.argmax())]]
     colour = np.median(shown, axis=0)
     return colour if colours(colour[None], ground(crops[faces]))[1][0] else None
 

@@ -433,7 +433,8 @@ class TileDetector:
         concealed kongs whose both backs it missed (``_kong_ends``), and where there are none, in a photo of a learnt
         set that shows fewer than two backs, with the backs of that set's colour it was unsure of (``learnt_backs``)."""
         p, up, crops = named.p, named.up, named.crops
-        colour = backs_to_look_for(p, crops, conf, self.config.one_back)
+        colour = backs_to_look_for(p, crops, conf, self.config.one_back, (boxes[:, :2] + boxes[:, 2:]) / 2,
+                                   tile_sides(boxes, named.tilt).min(1))
         if colour is not None:
             return self._backs_of(colour, rgb, boxes, conf, named)
         out = self._kong_ends(rgb, boxes, conf, named) if self.config.lone_pairs else (boxes, conf, p, up)
