@@ -302,6 +302,19 @@ def test_the_backs_the_finder_missed_are_found_by_their_colour() -> None:
     assert [x for _, x in read][5:] == [342]
 
 
+def test_of_backs_shown_in_two_colours_the_one_in_the_hands_row_is_the_sets() -> None:
+    # 1m 1m 1m and a kong's first purple back, found unsurely, its other three not boxed; a black thing lying off,
+    # read a back (bench.eval_layout's 207: a blue kong and a beige thing)
+    row = {0: IVORY, 60: IVORY, 120: IVORY, 180: PURPLE, 240: PURPLE, 300: PURPLE, 360: PURPLE, 700: (0.1, 0.1, 0.1)}
+    tiles = [(0, 0.9), (60, 0.9), (120, 0.9), (180, 0.4), (700, 0.4)]
+    read, _ = _detect(tiles, row)
+    assert [x for name, x in read if name == "back"] == pytest.approx([180, 240, 300, 360, 700], abs=3)
+    assert [x for name, x in _detect(tiles, row, one_back=False)[0] if name == "back"] == [180, 700]  # two needed
+    # the thing beside a tile as well: which colour is the set's is not told, and nothing is looked for
+    read, _ = _detect([*tiles, (640, 0.9)], {**row, 640: IVORY})
+    assert [x for name, x in read if name == "back"] == [180, 700]
+
+
 def test_no_back_is_found_by_colour_where_nothing_shaped_as_one_is_of_the_backs_colour() -> None:
     row = {0: IVORY, 60: IVORY, 120: IVORY, 200: PURPLE, 260: PURPLE}
     tiles = [(0, 0.9), (60, 0.9), (120, 0.9), (200, 0.4), (260, 0.4)]
