@@ -36,6 +36,9 @@ REGION_ONE, REGION_TOP = 0.85, 0.62
 # it than REGION_DOUBT (bench.learn's dr_58, seed 3: such boxes at 0.19 and 0.41; layout_eval's 436, a back at 0.84
 # split by the patches of a kong's backs shaded unevenly)
 REGION_DOUBT = 0.5
+# ... and a patch is a face's, not a back, where a face found covers REGION_COVER of it, not OVERLAP (a row shot
+# askew has its tiles' upright boxes half over each other: layout_eval's 419)
+REGION_COVER = 0.5
 
 
 def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray) -> np.ndarray:
@@ -115,7 +118,8 @@ def _shaped(sides: list[float], unit: float) -> bool:
 
 def regions_known(found: np.ndarray, p: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Which ``regions`` (K, 4) are known already, and which are to be named: a region a tile ``found`` (N, 4) named
-    back by ``p`` matches (IoU 0.5) is that back; one a face found covers OVERLAP of is that face; the rest are named.
+    back by ``p`` matches (IoU 0.5) is that back; one a face found covers REGION_COVER of is that face; the rest are
+    named.
 
     >>> found, p = np.array([[0.0, 0, 60, 80], [0, 100, 60, 180]]), np.eye(BACK + 1)[[BACK, 3]]
     >>> known, ask = regions_known(found, p, np.array([[2.0, 0, 60, 80], [60, 0, 120, 80], [0, 90, 60, 170]]))
@@ -124,7 +128,7 @@ def regions_known(found: np.ndarray, p: np.ndarray, regions: np.ndarray) -> tupl
     """
     backs = p.argmax(1) == BACK
     known = (_iou(found[backs], regions) >= 0.5).any(0)
-    faced = np.array([(_covered(r, found[~backs]) > OVERLAP).any() for r in regions], bool)
+    faced = np.array([(_covered(r, found[~backs]) > REGION_COVER).any() for r in regions], bool)
     return known, ~known & ~faced
 
 
@@ -135,7 +139,8 @@ def regions_taken(found: np.ndarray, p: np.ndarray, conf: np.ndarray, regions: n
     a back: named back surely (SURE_BACK) and of the set's ``colour``. A tile found named back with less than
     REGION_DOUBT that matches none of those (IoU 0.5) and covers OVERLAP of two of them is a box over two backs of a
     kong, and is dropped for them. A region is taken where no tile found matches it, and no tile kept that matches
-    none covers OVERLAP of it (a box one back matches lies a little over the next, a kong's boxes shifted).
+    none covers OVERLAP of it, if a back, or REGION_COVER, if a face (a box one back matches lies a little over the
+    next, a kong's boxes shifted; a row shot askew has its tiles' upright boxes half over each other).
 
     >>> found, p = np.array([[0.0, 0, 60, 80], [90, 0, 150, 80], [0, 100, 60, 180]]), np.eye(BACK + 1)[[BACK, BACK, 3]]
     >>> regions = np.array([[0.0, 0, 60, 80], [60, 0, 120, 80], [120, 0, 180, 80], [0, 100, 60, 180]])
@@ -149,6 +154,10 @@ def regions_taken(found: np.ndarray, p: np.ndarray, conf: np.ndarray, regions: n
     ...                            purple[None], purple)
     >>> keep.tolist(), take.tolist()  # a region over two backs found: they stand
     ([True, True], [False])
+    >>> beside = np.array([[150.0, 0, 210, 80]])  # a tile's upright box half over a back's top, as in a row askew
+    >>> [regions_taken(beside, np.eye(BACK + 1)[[k]], np.full(1, 0.9), regions[2:3], q[:1], purple[None], purple)[1]
+    ...  .tolist() for k in (3, BACK)]  # a face: the back is taken; a back: it is that back, shifted
+    [[True], [False]]
     """
     take = (q.argmax(1) == BACK) & (q.max(1) >= SURE_BACK) & _alike(region_tops, colour[None])[:, 0]
     keep = np.ones(len(found), bool)
@@ -157,9 +166,11 @@ def regions_taken(found: np.ndarray, p: np.ndarray, conf: np.ndarray, regions: n
     covered = np.array([_covered(r, found) for r in regions]).T.reshape(len(found), len(regions))  # (N, K)
     iou = _iou(found, regions)
     matched = (iou[:, take] >= 0.5).any(1)  # a tile found that is one of the backs
-    over = (covered[:, take] > OVERLAP).sum(1)
-    keep = ~((p.argmax(1) == BACK) & (conf < REGION_DOUBT) & (over >= 2) & ~matched)
-    return keep, take & ~(iou >= 0.5).any(0) & ~(covered[keep & ~matched] > OVERLAP).any(0)
+    over, backs = (covered[:, take] > OVERLAP).sum(1), p.argmax(1) == BACK
+    keep = ~(backs & (conf < REGION_DOUBT) & (over >= 2) & ~matched)
+    lie = keep & ~matched  # the tiles kept that are none of these backs
+    return keep, take & ~(iou >= 0.5).any(0) & ~(covered[lie & backs] > OVERLAP).any(0) & ~(
+        covered[lie & ~backs] > REGION_COVER).any(0)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
