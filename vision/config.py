@@ -149,7 +149,9 @@ class DetectorConfig:
     # ... and the set's backs are looked for where the photo shows one back only, named surely and doubted by the
     # finder, of no colour of the faces (a concealed kong of four purple backs, one found at 0.31, three boxed at 0.26
     # to 0.30: ``bench.eval_layout --detector``'s photo 486). That photo reads right now, every other of the 500 alike;
-    # the 120-tile tables one tile more right, the 240-tile ones alike; bench.learn's folders alike
+    # the 120-tile tables one tile more right, the 240-tile ones alike; bench.learn's folders alike. So too where the
+    # backs shown are of several colours: the one beside the most tiles is the set's (a thing on the table read as a
+    # back, beside a kong's back: bench.eval_layout's photo 207)
     one_back: bool = True
     # ... and, where it looks for them, for the flat patches of their colour as big as a back's top: a back the finder
     # missed, or boxed together with the next back of its kong (``vision/regions.py``)
