@@ -44,6 +44,7 @@ from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading
 from vision.regions import with_regions
+from vision.sessions import classifier_session, session, session_options
 
 _VISION = Path(__file__).resolve().parent
 # the shipped weights: models/ beside vision/ in a checkout; a wheel installs them as vision/models (setup.py)
@@ -114,36 +115,21 @@ class TileDetector:
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
-        import onnxruntime as ort
-
         self.config = config or DetectorConfig()
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 2
-        # each network's threads spin between its layers and stop when its run ends: not spinning, they slept and
-        # woke at every layer (the finder's look 33 -> 25 ms, two threads no faster than one); left spinning after a
-        # run, they held both cores while the next network ran
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "1")
-        opts.add_session_config_entry("session.force_spinning_stop", "1")
-        self._finder = Finder(_session(finder, opts), finder)
-        self._set_finder = Finder(_session(set_finder, opts), set_finder) if set_finder else None
-        # the naming networks' threads do not spin, and the caption reader's one (its many small layers): with another
-        # process busy on the second core, spinning threads waited on each other at every layer (docs/photo.md)
-        naming = ort.SessionOptions()
-        naming.intra_op_num_threads = 2
-        naming.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        one = ort.SessionOptions()
-        one.intra_op_num_threads = 1
-        self._classifier = _classifier_session(classifier, naming)
+        opts = session_options()
+        self._finder = Finder(session(finder, opts.finding), finder)
+        self._set_finder = Finder(session(set_finder, opts.finding), set_finder) if set_finder else None
+        self._classifier = classifier_session(classifier, opts.naming)
         self._crop = crop_side(self._classifier)
         self._learnt, self._shipped = None, None
         if learnt is not None:
-            self._shipped = _classifier_session(learnt[1], naming)
+            self._shipped = classifier_session(learnt[1], opts.naming)
             if crop_side(self._shipped) != self._crop:
                 msg = f"{learnt[1]} names crops of {crop_side(self._shipped)} px, {classifier} of {self._crop}"
                 raise ModelNotFoundError(msg)
             self._learnt = LearntSet.load(learnt[0], self._classifier.get_outputs()[2].shape[-1])
-        self._readers = [Reader.load(_session(r, naming), r) for r in readers]
-        self._captions = CaptionReader(_session(captions, one), captions) if captions else None
+        self._readers = [Reader.load(session(r, opts.naming), r) for r in readers]
+        self._captions = CaptionReader(session(captions, opts.captions), captions) if captions else None
 
     @classmethod
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
@@ -550,32 +536,6 @@ def _turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
     for k in np.unique(turns):  # (each turn once for all its crops: a crop's sides are equal)
         out[turns == k] = np.rot90(crops[turns == k], int(k), axes=(2, 3))
     return out
-
-
-def _session(path: Path, options: object) -> object:
-    """An ONNX Runtime session of the network at ``path``; a file that is no ONNX model is a typed error."""
-    import onnxruntime as ort
-
-    try:
-        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail ...) derive from Exception only
-        msg = f"{path} is no ONNX model ONNX Runtime can load: {exc}"
-        raise ModelNotFoundError(msg) from exc
-
-
-def _classifier_session(path: Path, options: object) -> object:
-    """The tile classifier at ``path`` in ONNX Runtime, checked: its outputs (tile, up, look) and its classes."""
-    session = _session(path, options)
-    if [o.name for o in session.get_outputs()] != ["tile", "up", "look"]:
-        msg = (f"{path} is no tile classifier of this version: its outputs are "
-               f"{[o.name for o in session.get_outputs()]}, detection reads tile, up and look "
-               f"(export it again: python -m training ship --classifier-run RUN)")
-        raise ModelNotFoundError(msg)
-    classes = session.get_outputs()[0].shape[-1]
-    if classes != len(NAMES):
-        msg = f"{path} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
-        raise ModelNotFoundError(msg)
-    return session
 
 
 def _close(boxes: np.ndarray, big: float) -> bool:
