@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from vision.backs import BACK, CHROMA_FLOOR, OVERLAP, SURE_BACK, _alike, _chroma, _covered, _sides, shown_backs, tops
+from vision.backs import BACK, CHROMA_FLOOR, OVERLAP, SURE_BACK, _alike, _chroma, _sides, shown_backs, tops
 
 # ``colour_regions``: the photo, within REGION_NEAR tile sides (a side: the square root of a box's area) of the tiles
 # found, is shrunk so that a side spans REGION_PX pixels. A pixel is of the backs' colour where its channels' shares
@@ -127,8 +127,8 @@ def regions_known(found: np.ndarray, p: np.ndarray, regions: np.ndarray) -> tupl
     ([True, False, False], [False, True, False])
     """
     backs = p.argmax(1) == BACK
-    known = (_iou(found[backs], regions) >= 0.5).any(0)
-    faced = np.array([(_covered(r, found[~backs]) > REGION_COVER).any() for r in regions], bool)
+    iou, covered = _overlaps(found, regions)
+    known, faced = (iou[backs] >= 0.5).any(0), (covered[~backs] > REGION_COVER).any(0)
     return known, ~known & ~faced
 
 
@@ -163,8 +163,7 @@ def regions_taken(found: np.ndarray, p: np.ndarray, conf: np.ndarray, regions: n
     keep = np.ones(len(found), bool)
     if not take.any():
         return keep, take
-    covered = np.array([_covered(r, found) for r in regions]).T.reshape(len(found), len(regions))  # (N, K)
-    iou = _iou(found, regions)
+    iou, covered = _overlaps(found, regions)
     matched = (iou[:, take] >= 0.5).any(1)  # a tile found that is one of the backs
     over, backs = (covered[:, take] > OVERLAP).sum(1), p.argmax(1) == BACK
     keep = ~(backs & (conf < REGION_DOUBT) & (over >= 2) & ~matched)
@@ -173,11 +172,13 @@ def regions_taken(found: np.ndarray, p: np.ndarray, conf: np.ndarray, regions: n
         covered[lie & ~backs] > REGION_COVER).any(0)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N, M): the IoU of each box of ``a`` (N, 4) with each of ``b`` (M, 4)."""
+def _overlaps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N, M) each: the IoU of each box of ``a`` (N, 4) with each of ``b`` (M, 4), and the share of each box of ``b``
+    that each of ``a`` covers."""
     lo, hi = np.maximum(a[:, None, :2], b[None, :, :2]), np.minimum(a[:, None, 2:], b[None, :, 2:])
     inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
-    return inter / np.maximum(_sides(a)[:, None] ** 2 + _sides(b)[None] ** 2 - inter, 1e-6)
+    area_a, area_b = _sides(a)[:, None] ** 2, _sides(b)[None] ** 2
+    return inter / np.maximum(area_a + area_b - inter, 1e-6), inter / np.maximum(area_b, 1e-6)
 
 
 def with_regions(rgb: np.ndarray, colour: np.ndarray, boxes: np.ndarray, conf: np.ndarray, p: np.ndarray,
