@@ -19,6 +19,7 @@ def train_finder(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, ho
     """Train (or resume) the finder's base run ``runs/finder`` from scratch on ``data``; returns its best weights."""
     from ultralytics import YOLO
 
+    runs = runs.resolve()  # ultralytics puts a relative project under its own runs folder
     run = runs / "finder"
     last = run / "weights" / "last.pt"
     t0 = time.time()
@@ -45,13 +46,14 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
     an unfinished run."""
     from ultralytics import YOLO
 
+    runs = runs.resolve()  # ultralytics puts a relative project under its own runs folder
     run = runs / name
     last = run / "weights" / "last.pt"
     mixed = runs / f"{name}.yaml"
     names = (data / "data.yaml").read_text().split("names:", 1)[1]
     sets = [data, *extra]
-    mixed.write_text("train:\n" + "".join(f"  - {d / 'images' / 'train'}\n" for d in sets)
-                     + "val:\n" + "".join(f"  - {d / 'images' / 'val'}\n" for d in sets) + f"names:{names}")
+    mixed.write_text("train:\n" + "".join(f"  - {d.resolve() / 'images' / 'train'}\n" for d in sets)
+                     + "val:\n" + "".join(f"  - {d.resolve() / 'images' / 'val'}\n" for d in sets) + f"names:{names}")
     if last.exists() and not (run / "done").exists():
         YOLO(str(last)).train(resume=True, **({"time": hours} if hours else {}))
     elif not (run / "done").exists():
