@@ -335,7 +335,8 @@ def test_generated_scenes_read_from_their_true_boxes(art_dir: Path) -> None:
 def test_generated_rows_shot_low_read_from_their_true_boxes(art_dir: Path) -> None:
     """Scenes from the generator's low camera (tiles standing, shot low and from the side: near tiles bigger, boxes
     overlapping, rows bending): the layout keeps nearly every tile of the hand in the hand, and reads most hands
-    whole (before rows followed the tiles' own sizes: 1 in 80 photos; see docs/photo.md)."""
+    whole (before rows followed the tiles' own sizes: 1 in 80 photos; before flowers lying beside such a row were
+    read as the hand's: 21 of these 30 with the fetched art; see docs/photo.md)."""
     from bench.eval_layout import four_back_kongs, true_detections
     from training import synth
 
@@ -352,7 +353,7 @@ def test_generated_rows_shot_low_read_from_their_true_boxes(art_dir: Path) -> No
                                                                               for i in m.detections)}
         taken |= {layout.win_detection} if layout.win_detection is not None else set()
         kept.append(len(hand & taken) / len(hand))
-    assert exact >= 0.6 * n and float(np.mean(kept)) > 0.9, (exact, np.mean(kept))
+    assert exact >= 0.8 * n and float(np.mean(kept)) > 0.95, (exact, np.mean(kept))
 
 
 def _discards(columns: int, tiles: int, x: float, turned: bool) -> list[Detection]:
@@ -543,6 +544,33 @@ def test_a_row_shot_low_from_either_side(reverse: bool) -> None:
                 for d in dets]
     layout = read_layout(dets)
     assert layout.hand == HAND_TEXT and layout.loose == ()
+
+
+def _lying(name: str, near: Detection, dx: float, below: float) -> Detection:
+    """A flower lying flat on the table beside ``near``, a standing tile shot low: its box as wide as that tile's face,
+    half as high (seen from low), ``dx`` of its widths along the row, ``below`` of the tile's height under its foot."""
+    x0, y0, x1, y1 = near.box
+    w, h = x1 - x0, y1 - y0
+    left, top = x0 + dx * w, y1 + below * h
+    return Detection(name, 0.9, (left, top, left + 0.8 * w, top + 0.45 * h), False)
+
+
+@pytest.mark.parametrize("where", ["in front", "past the far end", "past the near end"])
+def test_flowers_lying_beside_a_row_shot_low_are_the_hands(where: str) -> None:
+    """Shot low, flowers lie flat in front of the standing row or beside either end of it, and show just below it in
+    a row of their own, shaped unlike the standing tiles: they are the hand's flowers, a lone one too (before:
+    loose, on 80 generated photos 18 of the 36 the layout misread from their true boxes)."""
+    dets = perspective_row(["123m456p789s1122z", "3z"], grow=2.2)
+    if where == "in front":  # under the row's middle, lying flat
+        flowers = [_lying("2f", dets[6], 0.0, 0.8)]
+    elif where == "past the far end":  # the far end is the small one: left of the first tile
+        flowers = [_lying("5f", dets[0], -2.4, 0.1), _lying("7f", dets[0], -1.6, 0.1)]
+    else:  # right of the winning tile, the row's near end
+        flowers = [_lying("4f", dets[-1], 1.6, -0.3)]
+    layout = read_layout(dets + flowers)
+    want = {"in front": "2f", "past the far end": "57f", "past the near end": "4f"}[where]
+    assert layout.hand == f"{HAND_TEXT} {want}", layout.to_dict()
+    assert layout.loose == ()
 
 
 def test_a_row_shot_low_keeps_its_melds_and_gaps() -> None:

@@ -76,7 +76,9 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             # a flower beside the end of the hand: twice the tolerance too
             beside = is_flower[i] and bool(gaps) and min(gaps) <= 1.8 * t.u
             slack = 2.0 if close or beside else 1.0
-            if (apart and (t.labels[i] == BACK or single_loose(t, i, ref, slack))) or far:
+            # (shot low, a flower lying beside a standing row is shaped otherwise: where it lies decides, below)
+            askew = single_loose(t, i, ref, slack) and not (t.perspective and is_flower[i])
+            if (apart and (t.labels[i] == BACK or askew)) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
     # a run of more backs than a concealed kong shows is a wall of the table, not the hand's (``table.py``)
