@@ -442,6 +442,22 @@ def test_a_tables_wall_the_finder_boxed_in_part_is_still_a_wall() -> None:
     assert read_layout(shoot(two)).unknown_kongs == 2
 
 
+def test_a_tables_concealed_kong_against_its_wall_is_the_hands() -> None:
+    # a hand laid down against its wall: a concealed kong shown with two faces up (a back, two faces, a back) whose
+    # backs touch the wall's backs behind them; the kong stays the hand's, the wall is set aside
+    hand = lay("123m456p789s7z", "7z", "back99pback", gaps=(0.8, 0.8))
+    wall = lay("back" * 18, gap_in=0.0, y=-H, x=-100)
+    far = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
+    layout = read_layout(shoot(hand + wall + far, angle=10))
+    assert layout.hand == "(9999p) 123m456p789s7z +7z", layout.to_dict()
+    assert "18 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
+    # a wall that goes on past a back beside two like faces is still a wall, every back of it (two tiles lying on it)
+    from vision.layout.table import wall_tiles
+
+    on_wall = shoot(lay("back" * 9 + "55p" + "back" * 9, gap_in=0.0, x=-100) + far, angle=10)
+    assert len(wall_tiles(on_wall)) == 18
+
+
 def test_generated_tables_read_from_their_true_boxes(art_dir: Path) -> None:
     """Whole tables from the generator (walls, discards, the hand outside the walls; ``--table``): the walls of
     backs are set aside, and the hand is read in most of them (9 of these 12 with the fluffy art, 10 with the fetched

@@ -48,12 +48,53 @@ def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
         return ()
     every = np.array([d.box for d in dets], float)
     size = _short_side(every)
+    backs = np.setdiff1d(backs, _kongs_shown([d.label for d in dets], every, size))
     near = _gaps(every[backs]) < WALL_TOUCH * size
     if len(dets) >= TABLE_TILES:  # a whole table
         near |= _bridged(every[backs], near, WALL_SKIP * size)
     run = _runs(near)
     runs, sizes = np.unique(run, return_counts=True)
     return tuple(int(i) for i in backs[np.isin(run, runs[sizes > WALL_RUN])])
+
+
+def _kongs_shown(labels: Sequence[str], box: np.ndarray, size: float) -> list[int]:
+    """The backs that end a concealed kong shown with two faces up: a back, two like faces and a back side by side in
+    a line, each touching the next (a hand's, though it touch a wall: a player's hand lies against its wall).
+
+    >>> row = [(0, "back"), (1, "2z"), (2, "2z"), (3, "back"), (5, "1p"), (6, "1p"), (7, "back")]
+    >>> box = np.array([(40.0 * k, 0, 40 * k + 40, 54) for k, _ in row])
+    >>> _kongs_shown([name for _, name in row], box, 40.0)
+    [0, 3]
+    """
+    centre = (box[:, :2] + box[:, 2:]) / 2
+    touch = _gaps(box) < WALL_TOUCH * size
+    back = np.array([name == BACK for name in labels])
+    out: set[int] = set()
+    for a in np.flatnonzero(~back):
+        for b in np.flatnonzero(touch[a] & ~back):
+            if b <= a or labels[b] != labels[a]:
+                continue
+            step = centre[b] - centre[a]
+            within = 0.35 * np.hypot(*step)
+            ends = [_back_at(centre, touch[i] & back, centre[i] + sign * step, within) for i, sign in ((a, -1), (b, 1))]
+            if None in ends:
+                continue
+            # ... and no wall goes on past either end: two more backs in line (one: the next kong's)
+            beyond = [_back_at(centre, touch[e] & back, centre[e] + sign * step, within)
+                      for e, sign in zip(ends, (-1, 1), strict=True)]
+            if all(n is None or _back_at(centre, touch[n] & back, centre[n] + sign * step, within) is None
+                   for n, sign in zip(beyond, (-1, 1), strict=True)):
+                out.update(ends)
+    return sorted(out)
+
+
+def _back_at(centre: np.ndarray, candidates: np.ndarray, point: np.ndarray, within: float) -> int | None:
+    """The candidate (a boolean mask over ``centre``, N x 2) whose centre lies nearest ``point``, within ``within``."""
+    ids = np.flatnonzero(candidates)
+    if len(ids) == 0:
+        return None
+    dist = np.hypot(*(centre[ids] - point).T)
+    return int(ids[dist.argmin()]) if dist.min() <= within else None
 
 
 def table_parts(dets: Sequence[DetectionLike], walls: Sequence[int]) -> list[list[int]]:
