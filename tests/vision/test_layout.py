@@ -442,7 +442,7 @@ def test_a_tables_wall_the_finder_boxed_in_part_is_still_a_wall() -> None:
     assert read_layout(shoot(two)).unknown_kongs == 2
 
 
-def test_a_tables_concealed_kong_against_its_wall_is_the_hands() -> None:
+def test_a_tables_concealed_kongs_against_its_wall_are_the_hands() -> None:
     # a hand laid down against its wall: a concealed kong shown with two faces up (a back, two faces, a back) whose
     # backs touch the wall's backs behind them; the kong stays the hand's, the wall is set aside
     hand = lay("123m456p789s7z", "7z", "back99pback", gaps=(0.8, 0.8))
@@ -450,6 +450,11 @@ def test_a_tables_concealed_kong_against_its_wall_is_the_hands() -> None:
     far = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
     layout = read_layout(shoot(hand + wall + far, angle=10))
     assert layout.hand == "(9999p) 123m456p789s7z +7z", layout.to_dict()
+    assert "18 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
+    # ... and a concealed kong of four backs laid against the wall: it touches the wall across, not along its line
+    hand = lay("123m456p789s7z", "7z", "backbackbackback", gaps=(0.8, 0.8))
+    layout = read_layout(shoot(hand + wall + far, angle=10))
+    assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
     assert "18 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
     # a wall that goes on past a back beside two like faces is still a wall, every back of it (two tiles lying on it)
     from vision.layout.table import wall_tiles

@@ -28,9 +28,12 @@ from vision.names import BACK
 
 def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     """The indices of the detections in the table's walls: runs of more than ``WALL_RUN`` backs whose boxes touch
-    (each within ``WALL_TOUCH`` of the boxes' median short side of the next). A wall's end touching the hand is the
-    wall's, not the hand's. In a photo of ``TABLE_TILES`` detections or more, backs in line with a run, along it and
-    within ``WALL_SKIP`` tile sizes, are in the run: the tiles the finder missed leave gaps in a wall.
+    side by side (each within ``WALL_TOUCH`` of the boxes' median short side of the next), along x or along y: a run
+    is joined along its own line, so that a hand laid against its wall keeps its concealed kongs (their backs touch the
+    wall across it), and so do a kong's backs beside two like faces (``_kongs_shown``). A wall's end touching the hand
+    in line with it is the wall's, not the hand's. In a photo of ``TABLE_TILES`` detections or more, backs in line
+    with a run, along it and within ``WALL_SKIP`` tile sizes, are in the run: the tiles the finder missed leave gaps
+    in a wall.
 
     >>> from vision.detection import Detection
     >>> row = [Detection("back", 0.9, (40.0 * k, 0, 40 * k + 40, 54)) for k in range(10)]
@@ -49,12 +52,29 @@ def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     every = np.array([d.box for d in dets], float)
     size = _short_side(every)
     backs = np.setdiff1d(backs, _kongs_shown([d.label for d in dets], every, size))
-    near = _gaps(every[backs]) < WALL_TOUCH * size
+    box = every[backs]
+    # backs touching side by side along x, or along y: a run is joined along its own line, so that a hand's kong of
+    # four backs laid against the wall (touching it across) is no part of it
+    lines = _side_by_side(box) & (_gaps(box) < WALL_TOUCH * size)
     if len(dets) >= TABLE_TILES:  # a whole table
-        near |= _bridged(every[backs], near, WALL_SKIP * size)
-    run = _runs(near)
-    runs, sizes = np.unique(run, return_counts=True)
-    return tuple(int(i) for i in backs[np.isin(run, runs[sizes > WALL_RUN])])
+        lines |= _side_by_side(box) & _bridged(box, lines.any(0), WALL_SKIP * size)
+    wall = np.zeros(len(backs), bool)
+    for near in lines:
+        run = _runs(near)
+        runs, sizes = np.unique(run, return_counts=True)
+        wall |= np.isin(run, runs[sizes > WALL_RUN])
+    return tuple(int(i) for i in backs[wall])
+
+
+def _side_by_side(box: np.ndarray) -> np.ndarray:
+    """Which boxes (N, 4 xyxy) lie side by side (2, N, N): along x (overlapping across, in y, by half the smaller
+    box's height or more), and along y (in x, by half the smaller width)."""
+    out = []
+    for across in (1, 0):
+        a0, a1 = box[:, across], box[:, across + 2]
+        overlap = np.minimum(a1[:, None], a1[None, :]) - np.maximum(a0[:, None], a0[None, :])
+        out.append(overlap >= 0.5 * np.minimum((a1 - a0)[:, None], (a1 - a0)[None, :]))
+    return np.array(out)
 
 
 def _kongs_shown(labels: Sequence[str], box: np.ndarray, size: float) -> list[int]:
