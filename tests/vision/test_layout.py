@@ -463,6 +463,14 @@ def test_a_tables_concealed_kongs_against_its_wall_are_the_hands() -> None:
     assert len(wall_tiles(on_wall)) == 18
 
 
+def test_a_tables_concealed_kong_split_by_a_gap_before_its_last_back_is_whole() -> None:
+    # its last back boxed wider than the tile (a gap of a quarter tile before it): in a photo of a whole table, where
+    # a back amid a group's faces is a wall's end, it is still the kong's
+    hand = lay("123m456p789s7z", "7z", "back99p", "back", gaps=(0.8, 0.8, 0.25))
+    far = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
+    assert read_layout(shoot(hand + far, angle=10)).hand == "(9999p) 123m456p789s7z +7z"
+
+
 def test_generated_tables_read_from_their_true_boxes(art_dir: Path) -> None:
     """Whole tables from the generator (walls, discards, the hand outside the walls; ``--table``): the walls of
     backs are set aside, and the hand is read in most of them (9 of these 12 with the fluffy art, 10 with the fetched

@@ -16,7 +16,7 @@ from vision.layout.melds import classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
-from vision.layout.table import is_wall, wall_ends
+from vision.layout.table import is_wall, kongs_joined, wall_ends
 from vision.layout.tuning import (
     FAR_GAP,
     HAND_SIZES,
@@ -48,7 +48,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
         notes.append(f"{len(f.overlapped)} box(es) overlapping a neighbour in a row by more than "
                      f"{OVERLAP_LOW if t.perspective else OVERLAP:.0%} of a tile dropped")
     rows = f.rows
-    row_groups = [[list(g) for g in gs] for gs in f.groups]
+    row_groups = [kongs_joined(t.labels, [list(g) for g in gs]) for gs in f.groups]
     is_flower = [lb.endswith("f") for lb in t.labels]
     ref = t.ref
 

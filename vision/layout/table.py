@@ -173,6 +173,26 @@ def wall_ends(labels: Sequence[str], group: Sequence[int], kind: str | None) -> 
     return [part for part in parts if part]
 
 
+def kongs_joined(labels: Sequence[str], groups: list[list[int]]) -> list[list[int]]:
+    """A row's groups (``labels`` of their tiles' indices) with each concealed kong shown (a back, two like faces, a
+    back) that a gap split kept whole: its end back moved to the group of its faces (a back boxed wider than its tile
+    leaves a gap before it).
+
+    >>> kongs_joined(["1m", "back", "4z", "4z", "back", "2f"], [[0, 1, 2, 3], [4], [5]])
+    [[0, 1, 2, 3, 4], [5]]
+    >>> kongs_joined(["back", "4z", "4z", "back"], [[0], [1, 2, 3]]), kongs_joined(["back", "1m"], [[0], [1]])
+    ([[0, 1, 2, 3]], [[0], [1]])
+    """
+    out = [list(g) for g in groups]
+    for k in range(len(out) - 1):
+        left, right = out[k], out[k + 1]
+        if right and len(left) >= 3 and _kong_shown(labels, [*left[-3:], right[0]]):
+            left.append(right.pop(0))
+        elif left and len(right) >= 3 and _kong_shown(labels, [left[-1], *right[:3]]):
+            right.insert(0, left.pop())
+    return [g for g in out if g]
+
+
 def _kong_shown(labels: Sequence[str], four: Sequence[int]) -> bool:
     """Whether four tiles show a concealed kong: a back, two like faces, a back."""
     return len(four) == 4 and labels[four[0]] == labels[four[3]] == BACK and labels[four[1]] == labels[four[2]] != BACK
