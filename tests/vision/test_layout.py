@@ -463,6 +463,23 @@ def test_a_tables_concealed_kongs_against_its_wall_are_the_hands() -> None:
     assert len(wall_tiles(on_wall)) == 18
 
 
+def test_a_kong_of_four_backs_beside_a_box_the_finder_doubted_is_no_wall() -> None:
+    # a spurious back box (0.16) touching a concealed kong of four backs: five backs in a group, but a hand's photo
+    # counts only the sure ones, so the kong is read (the doubtful box left out), not set aside as a wall
+    hand = shoot(lay("123m456p789s7z", "7z", "backbackbackback", gaps=(0.8, 0.8)))
+    x0, y0, x1, y1 = hand[-4].box
+    doubt = Detection("back", 0.16, (x0 - 0.8 * W, y0, x1 - 0.8 * W, y1), False)
+    from vision.relabel import read_hand
+
+    first = read_layout([*hand, doubt])  # (with the box a fifth back in the kong's group: no wall either)
+    assert not any("walls" in note for note in first.notes), first.notes
+    layout, _ = read_hand([*hand, doubt], complete=is_complete_tiles)
+    assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
+    # the same box named surely: five backs touching are a short wall, as before
+    sure = read_layout([*hand, Detection("back", 0.9, doubt.box, False)])
+    assert any("walls" in note for note in sure.notes), sure.notes
+
+
 def test_a_tables_concealed_kong_split_by_a_gap_before_its_last_back_is_whole() -> None:
     # its last back boxed wider than the tile (a gap of a quarter tile before it): in a photo of a whole table, where
     # a back amid a group's faces is a wall's end, it is still the kong's

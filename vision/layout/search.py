@@ -18,6 +18,7 @@ from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
 from vision.layout.table import is_wall, kongs_joined, wall_ends
 from vision.layout.tuning import (
+    DOUBTED,
     FAR_GAP,
     HAND_SIZES,
     NEAR_GAP,
@@ -82,7 +83,9 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
     # a run of more backs than a concealed kong shows is a wall of the table, not the hand's (``table.py``)
-    walls = [g for gs in row_groups for g in gs if is_wall(t.labels, g)]
+    # (in a photo of a hand, not a table, a back the finder doubted is not counted: a spurious box beside a kong)
+    doubted = None if len(kept) >= TABLE_TILES else t.conf < DOUBTED
+    walls = [g for gs in row_groups for g in gs if is_wall(t.labels, g, doubted)]
     if f.walls or walls:
         notes.append(f"{len(f.walls) + sum(map(len, walls))} tile(s) of the table's walls set aside (runs of more "
                      f"than {WALL_BACKS} backs)")

@@ -138,11 +138,17 @@ def table_parts(dets: Sequence[DetectionLike], walls: Sequence[int]) -> list[lis
     return sorted(parts, key=lambda part: (-len(part), part[0]))
 
 
-def is_wall(labels: Sequence[str], group: Sequence[int]) -> bool:
+def is_wall(labels: Sequence[str], group: Sequence[int], doubted: Sequence[bool] | None = None) -> bool:
     """Whether a group of a row (``labels`` of its tiles' indices ``group``) is part of a wall: more than
-    ``WALL_BACKS`` backs, and mostly backs."""
-    backs = sum(labels[i] == BACK for i in group)
-    return backs > WALL_BACKS and 2 * backs > len(group)
+    ``WALL_BACKS`` backs, and mostly backs; the backs ``doubted`` (by index) not counted among the more than
+    ``WALL_BACKS`` (a kong's four backs and a box the finder doubted beside them are no wall).
+
+    >>> is_wall(["back"] * 5, range(5)), is_wall(["back"] * 5, range(5), [True, False, False, False, False])
+    (True, False)
+    """
+    backs = [i for i in group if labels[i] == BACK]
+    sure = [i for i in backs if doubted is None or not doubted[i]]
+    return len(sure) > WALL_BACKS and 2 * len(backs) > len(group)
 
 
 def wall_ends(labels: Sequence[str], group: Sequence[int], kind: str | None) -> list[list[int]]:

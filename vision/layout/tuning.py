@@ -31,6 +31,9 @@ LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, bey
 # tiles 36 / 35 / 33 / 26 (runs of more than four backs; of 500 hand photos, 2 and 1 hands were lost: a concealed
 # kong touching a meld and a loose back; more than six or eight backs lost none, and 35 or 34 tables of 120)
 WALL_BACKS, WALL_RUN, WALL_TOUCH = 4, 8, 0.2
+# ... in a photo of a hand, a back the finder gave less than this is not counted among a group's WALL_BACKS: a kong's
+# four backs and a spurious box beside them (layout_eval's 188) are no wall
+DOUBTED = 0.3
 # ... in a photo of a whole table (TABLE_TILES detections or more), backs in line with a run within WALL_SKIP tile
 # sizes (a tile the finder missed between them) are in it: on those 40 tables through the detector 20 -> 22 hands at
 # 1.0 to 2.2 (a wall's runs of four no longer read as concealed kongs), of 120 tiles 28 -> 28; a hand photo is left
