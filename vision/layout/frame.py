@@ -22,8 +22,9 @@ from vision.layout.geometry import (
     split_groups,
     split_rows,
 )
-from vision.layout.table import wall_tiles
+from vision.layout.table import beside_backs, wall_tiles
 from vision.layout.tuning import SHAPE_TOL
+from vision.names import BACK
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class Frame:
     duplicate_pairs: tuple[tuple[int, int], ...]  # and the pairs (kept, dropped) that decided a duplicate or an
     overlap_pairs: tuple[tuple[int, int], ...]  # overlap (detection indices)
     walls: tuple[int, ...] = ()  # detection indices
+    labels: tuple[str, ...] = ()  # each detection's name as measured, and the backs and the tiles touching them
+    by_backs: frozenset[int] = frozenset()  # (``table.beside_backs``): only their renaming may change the walls
 
     @property
     def rows(self) -> list[list[int]]:
@@ -59,16 +62,18 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
     direction measured (a whole table's tiles lie both ways, and its hand along either)."""
     if deduped is None:
         kept, duplicates, dup_pairs = dedupe(dets)
-        walls = wall_tiles(dets)
+        walls, by_backs = wall_tiles(dets), beside_backs(dets)
         walled = set(walls)
         kept = [i for i in kept if i not in walled]
     else:
         kept, duplicates, dup_pairs = list(deduped.kept), list(deduped.duplicates), list(deduped.duplicate_pairs)
-        walls = deduped.walls
+        walls, by_backs = deduped.walls, deduped.by_backs
     boxes = tuple(tuple(float(v) for v in d.box) for d in dets)
     sideways = tuple(bool(d.sideways) for d in dets)
+    labels = tuple(d.label for d in dets)
     if not kept:
-        return Frame((), tuple(duplicates), None, (), (), boxes, sideways, tuple(dup_pairs), (), walls)
+        return Frame((), tuple(duplicates), None, (), (), boxes, sideways, tuple(dup_pairs), (), walls, labels,
+                     by_backs)
     t = measure(dets, kept, deduped.tiles if deduped is not None else None)
     if turned:
         t = measure(dets, kept, replace(t, angle=t.angle + 90.0))
@@ -86,7 +91,7 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
         t.shape_tol = max(SHAPE_TOL, 3.5 * 1.4826 * float(np.median(np.abs(wh / t.ref - 1))))
     return Frame(tuple(kept), tuple(duplicates), t, tuple(tuple(tuple(g) for g in gs) for gs in groups),
                  tuple(overlapped), boxes, sideways, tuple(dup_pairs),
-                 tuple((kept[a], kept[b]) for a, b in overlap_pairs), walls)
+                 tuple((kept[a], kept[b]) for a, b in overlap_pairs), walls, labels, by_backs)
 
 
 def reframe(frame: Frame, dets: Sequence[DetectionLike]) -> Frame:
@@ -96,8 +101,10 @@ def reframe(frame: Frame, dets: Sequence[DetectionLike]) -> Frame:
     if len(dets) != len(frame.boxes) or any(tuple(float(v) for v in d.box) != b
                                             for d, b in zip(dets, frame.boxes, strict=True)):
         return frame_of(dets)
+    renamed = [i for i, d in enumerate(dets) if not frame.labels or d.label != frame.labels[i]]
+    walls_may_change = any(i in frame.by_backs or dets[i].label == BACK for i in renamed)
     if any(dedupe_key(dets, a) > dedupe_key(dets, b) for a, b in frame.duplicate_pairs) or \
-            wall_tiles(dets) != frame.walls:
+            (walls_may_change and wall_tiles(dets) != frame.walls):
         return frame_of(dets)
     if any(bool(d.sideways) != s for d, s in zip(dets, frame.sideways, strict=True)) or \
             any((float(dets[a].confidence), -a) < (float(dets[b].confidence), -b) for a, b in frame.overlap_pairs):

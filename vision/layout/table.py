@@ -77,44 +77,54 @@ def _side_by_side(box: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
+def beside_backs(dets: Sequence[DetectionLike]) -> frozenset[int]:
+    """The backs of a photo that shows more than ``WALL_RUN`` of them, and the detections touching them: renaming
+    no other tile changes its walls (``wall_tiles``); none where it shows fewer (renaming a tile a back may make a
+    wall: ``vision.layout.frame.reframe`` asks again then)."""
+    back = np.array([d.label == BACK for d in dets], bool)
+    if back.sum() <= WALL_RUN:
+        return frozenset()
+    box = np.array([d.box for d in dets], float)
+    touch = _gaps(box) < WALL_TOUCH * _short_side(box)
+    return frozenset(int(i) for i in np.flatnonzero(back | touch[:, back].any(1)))
+
+
 def _kongs_shown(labels: Sequence[str], box: np.ndarray, size: float) -> list[int]:
     """The backs that end a concealed kong shown with two faces up: a back, two like faces and a back side by side in
-    a line, each touching the next (a hand's, though it touch a wall: a player's hand lies against its wall).
+    a line, each touching the next (a hand's, though it touch a wall: a player's hand lies against its wall), where
+    no wall goes on past either end (two more backs in line; one is the next kong's).
 
     >>> row = [(0, "back"), (1, "2z"), (2, "2z"), (3, "back"), (5, "1p"), (6, "1p"), (7, "back")]
     >>> box = np.array([(40.0 * k, 0, 40 * k + 40, 54) for k, _ in row])
     >>> _kongs_shown([name for _, name in row], box, 40.0)
     [0, 3]
+    >>> wall = ["back"] * 9 + ["5p", "5p"] + ["back"] * 9  # two tiles lying on a wall
+    >>> _kongs_shown(wall, np.array([(40.0 * k, 0, 40 * k + 40, 54) for k in range(20)]), 40.0)
+    []
     """
+    back = np.array([name == BACK for name in labels])
+    if not back.any() or back.all():
+        return []
     centre = (box[:, :2] + box[:, 2:]) / 2
     touch = _gaps(box) < WALL_TOUCH * size
-    back = np.array([name == BACK for name in labels])
-    out: set[int] = set()
-    for a in np.flatnonzero(~back):
-        for b in np.flatnonzero(touch[a] & ~back):
-            if b <= a or labels[b] != labels[a]:
-                continue
-            step = centre[b] - centre[a]
-            within = 0.35 * np.hypot(*step)
-            ends = [_back_at(centre, touch[i] & back, centre[i] + sign * step, within) for i, sign in ((a, -1), (b, 1))]
-            if None in ends:
-                continue
-            # ... and no wall goes on past either end: two more backs in line (one: the next kong's)
-            beyond = [_back_at(centre, touch[e] & back, centre[e] + sign * step, within)
-                      for e, sign in zip(ends, (-1, 1), strict=True)]
-            if all(n is None or _back_at(centre, touch[n] & back, centre[n] + sign * step, within) is None
-                   for n, sign in zip(beyond, (-1, 1), strict=True)):
-                out.update(ends)
-    return sorted(out)
+    code = np.unique(np.asarray(labels), return_inverse=True)[1]
+    a, b = np.argwhere(np.triu(touch & (code[:, None] == code[None, :]) & ~back[:, None], 1)).T  # like faces
+    if len(a) == 0:
+        return []
+    step = centre[b] - centre[a]
+    within = 0.35 * np.hypot(*step.T)
+    backs = np.flatnonzero(back)
 
+    def next_back(tile: np.ndarray, sign: int) -> np.ndarray:
+        """The back touching each ``tile`` one step on along the line (``sign``), or -1."""
+        dist = np.hypot(*(centre[backs][None] - (centre[tile] + sign * step)[:, None]).transpose(2, 0, 1))
+        dist = np.where(touch[tile][:, backs] & (dist <= within[:, None]) & (tile >= 0)[:, None], dist, np.inf)
+        return np.where(np.isfinite(dist.min(1)), backs[dist.argmin(1)], -1)
 
-def _back_at(centre: np.ndarray, candidates: np.ndarray, point: np.ndarray, within: float) -> int | None:
-    """The candidate (a boolean mask over ``centre``, N x 2) whose centre lies nearest ``point``, within ``within``."""
-    ids = np.flatnonzero(candidates)
-    if len(ids) == 0:
-        return None
-    dist = np.hypot(*(centre[ids] - point).T)
-    return int(ids[dist.argmin()]) if dist.min() <= within else None
+    first, last = next_back(a, -1), next_back(b, 1)
+    on = [next_back(next_back(end, sign), sign) >= 0 for end, sign in ((first, -1), (last, 1))]
+    kong = (first >= 0) & (last >= 0) & ~on[0] & ~on[1]
+    return sorted({int(i) for i in np.r_[first[kong], last[kong]]})
 
 
 def table_parts(dets: Sequence[DetectionLike], walls: Sequence[int]) -> list[list[int]]:
