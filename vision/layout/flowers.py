@@ -10,10 +10,11 @@ from vision.layout.tuning import NEAR_GAP, ROW_GAP
 
 
 def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list[list[int]]],
-                 ymid: list[float]) -> list[int]:
+                 ymid: list[float], low: bool = False) -> list[int]:
     """The hand's flowers: runs of flower tiles at the end of a hand row (beside the hand) or in a row of their own
     just above or below it, over the hand's span. The biggest such run is taken, and every other run of two or
-    more; a single flower elsewhere is a loose tile. In a photo shot low (``Tiles.perspective``) flowers lie in
+    more; a single flower elsewhere is a loose tile. Where the hand stands, seen from low (``low``:
+    ``geometry.seen_low``, a row shot in perspective or flowers lying flat beside a standing row) flowers lie in
     front of the standing row or beside either end of it: a run in a row of its own near the hand's, over its span
     or past either end, is the hand's."""
     used = p.concealed + [i for _, g in p.melds for i in g] + ([p.win] if p.win is not None else [])
@@ -59,18 +60,18 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
             x0, x1 = float(t.xy[run, 0].min()), float(t.xy[run, 0].max())
             # past the hand's right end (either end if unknown, or shot low: which side is the hand's right shows
             # less there, and the melds may lie nearer the camera than the standing row), in tile sizes there
-            after = (x0 - hi) / ((t.sized(run[0]) + s_hi) / 2) if up <= 0 or t.perspective else -1e9
-            before = (lo - x1) / ((t.sized(run[-1]) + s_lo) / 2) if up >= 0 or t.perspective else -1e9
+            after = (x0 - hi) / ((t.sized(run[0]) + s_hi) / 2) if up <= 0 or low else -1e9
+            before = (lo - x1) / ((t.sized(run[-1]) + s_lo) / 2) if up >= 0 or low else -1e9
             gap = max(after, before) - u
             # (shot low, lying flowers and standing tiles are measured less alike: half as far again)
-            beside = 0 <= gap + 0.5 * u and gap <= (2.7 if t.perspective else 1.8) * u
+            beside = 0 <= gap + 0.5 * u and gap <= (2.7 if low else 1.8) * u
             if r in hand_rows:  # beside the hand
                 if beside:
                     runs.append((len(run), gap, run))
             else:
                 dy = [(ymid[r] - ymid[h]) / ((rsize[r] + rsize[h]) / 2) for h in hand_rows]
                 d = min(dy, key=abs)
-                if t.perspective:
+                if low:
                     # shot low, flowers lying in front of a standing row, or beside its end, show just below it
                     if abs(d) <= 3.4 * u and gap <= 2.7 * u:
                         runs.append((len(run), abs(d), run))
@@ -80,7 +81,7 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
                 starts = [x0] if right > 0 else [x1] if right < 0 else [x0, x1]
                 over = any(lo - 0.3 * u * s_lo <= x <= hi - 2.2 * u * s_hi if x == x0 and right >= 0
                            else lo + 2.2 * u * s_lo <= x <= hi + 0.3 * u * s_hi for x in starts)
-                if 1.2 * u <= abs(d) <= 3.4 * u and side_ok and over:
+                if 0.9 * u <= abs(d) <= 3.4 * u and side_ok and over:
                     runs.append((len(run), abs(d), run))
     if not runs:
         return []

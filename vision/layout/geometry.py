@@ -17,6 +17,7 @@ from vision.layout.tuning import (
     BOX_DEPTH,
     DUP_IOU,
     DUP_SHIFT,
+    FLAT,
     GROUP_GAP,
     GROWTH,
     LINE_PAIRS,
@@ -348,6 +349,30 @@ def _shape_ok(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> b
         return True
     ref = ref * t.sized(i)
     return bool(np.all(np.abs(t.wh[i] - ref) <= slack * t.shape_tol * ref))
+
+
+def seen_low(t: Tiles) -> bool:
+    """Whether the hand stands and is seen from low: a row shot in perspective, or flowers lying flat whose boxes
+    are far flatter than the hand's upright tiles' (their height across the row over their width along it; from
+    above, a tile lying is shaped as the hand's)."""
+    if t.perspective:
+        return True
+    flowers = [i for i, name in enumerate(t.labels) if name.endswith("f") and not t.side[i]]
+    if t.ref is None or not flowers:
+        return False
+    across = int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))  # the box's side
+    shape = t.wh[flowers, across] / t.wh[flowers, 1 - across]
+    return float(np.median(shape)) < FLAT * t.ref[across] / t.ref[1 - across]
+
+
+def shows_side(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> bool:
+    """Whether tile ``i``'s box is an upright tile's with its side showing: as high as the hand's upright tiles,
+    and up to half as wide again (a tile standing at the end of a row seen from in front shows its side; a tile lying
+    askew or sideways is not as high)."""
+    if ref is None or t.side[i]:
+        return False
+    w, h = t.wh[i] / (ref * t.sized(i))
+    return bool(abs(h - 1) <= slack * t.shape_tol and 1 <= w <= 1.5)
 
 
 def single_loose(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> bool:

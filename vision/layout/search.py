@@ -11,7 +11,7 @@ import numpy as np
 
 from vision.layout.flowers import hand_flowers
 from vision.layout.frame import Frame, frame_of
-from vision.layout.geometry import DetectionLike, Tiles, gap_between, single_loose
+from vision.layout.geometry import DetectionLike, Tiles, gap_between, seen_low, shows_side, single_loose
 from vision.layout.melds import classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
@@ -53,6 +53,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
     is_flower = [lb.endswith("f") for lb in t.labels]
     ref = t.ref
 
+    low = seen_low(t)  # the hand stands, seen from low: its flowers lie flat in front of it or beside it
     # single tiles that cannot be part of the hand: askew, sideways alone, a back alone, or far from their row
     loose: set[int] = set()
     for gs in row_groups:
@@ -78,7 +79,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             beside = is_flower[i] and bool(gaps) and min(gaps) <= 1.8 * t.u
             slack = 2.0 if close or beside else 1.0
             # (shot low, a flower lying beside a standing row is shaped otherwise: where it lies decides, below)
-            askew = single_loose(t, i, ref, slack) and not (t.perspective and is_flower[i])
+            askew = single_loose(t, i, ref, slack) and not (low and is_flower[i]) \
+                and not (close and shows_side(t, i, ref, slack))  # (a standing winning tile showing its side)
             if (apart and (t.labels[i] == BACK or askew)) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
@@ -125,7 +127,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
     assert best_parse is not None and best is not None
     p = best_parse
 
-    flowers = hand_flowers(t, p, best_set, row_groups, ymid)
+    flowers = hand_flowers(t, p, best_set, row_groups, ymid, low)
     flower_rows = [r for r in range(len(row_groups)) if r not in best_set
                    and any(i in flowers for g in row_groups[r] for i in g)]
     used = set(p.concealed) | {i for _, g in p.melds for i in g} | set(flowers)

@@ -21,6 +21,10 @@ OVERLAP_LOW = 0.55  # ... in a photo shot in perspective (boxes hold the sides t
 # a row whose tiles' spacing changes by more than this share along it is a row shot in perspective: its tiles are
 # measured by the spacing's line, spacings within this share of it (``geometry.fit_scale``); from above: one size
 PERSPECTIVE = 0.15
+# a hand whose flowers' boxes are flatter than this share of its upright tiles' (height across the row over width
+# along it) stands and is seen from low, its flowers lying flat (``geometry.seen_low``): its flowers are read as in a
+# row shot in perspective
+FLAT = 0.8
 MIN_FIT = 5  # ... in rows of this many tiles or more
 GROWTH = 0.3  # ... whose boxes grow by more than this share along the row (box noise of 4% grows a short row 20%)
 LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, beyond it some (a time linear in tiles)
