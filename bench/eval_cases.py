@@ -13,6 +13,8 @@ they are scored with, and the figures it reports from each photo's record:
 - ``perspective``: tiles standing on their edges, shot low and from the side (``--camera low``): hands read exactly
   (from the true boxes, the layout alone, and from the detector), the share of the hand's tiles that the layout
   keeps in the hand.
+- ``standing_front``: tiles standing, seen nearly from in front and a little above (``--camera front``): the same
+  figures as ``perspective``'s.
 - ``sixteen``: hands of 16 + 1 tiles (``--sixteen 1``): read exactly; under Fuzhou, scored with the right tiles
   where the hand holds no honour; under MCR, the error names the rule set the photo fits.
 - ``win_agreement``: no tile set apart as the winning tile (``--apart 0``): the hand scored, ``layout.win_tile``,
@@ -90,6 +92,8 @@ def many_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
 KINDS: dict[str, Kind] = {
     "perspective": Kind({"camera": "low", "min_mp": 3.0, "max_mp": 6.0}, {"rules": "mcr", "self_draw": True},
                         perspective_figures),
+    "standing_front": Kind({"camera": "front", "min_mp": 3.0, "max_mp": 6.0}, {"rules": "mcr", "self_draw": True},
+                           perspective_figures),
     "sixteen": Kind({"sixteen": 1.0, "min_mp": 3.0, "max_mp": 6.0}, {"rules": "fuzhou", "self_draw": True},
                     sixteen_figures, ({"rules": "mcr", "self_draw": True},)),
     "win_agreement": Kind({"apart": 0.0, "min_mp": 3.0, "max_mp": 6.0}, {"rules": "mcr", "self_draw": True},

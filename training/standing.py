@@ -161,10 +161,17 @@ def lay_out(rng: np.random.Generator, style: Style, groups: list[Group], apart: 
     return blocks
 
 
+# where the camera stands, by kind: degrees off the row's normal (azimuth) and above the table (elevation). "low":
+# low and off to one side, so that the near end of the row looks up to twice as big as the far end; "front": nearly
+# in front of the hand and a little above it, as a player photographs the hand standing before them
+CAMERAS = {"low": ((20.0, 65.0), (6.0, 28.0)), "front": ((0.0, 25.0), (12.0, 40.0))}
+
+
 def place_camera(rng: np.random.Generator, blocks: list[Block], width: int, height: int,
-                 azimuth: tuple[float, float] = (20, 65), elevation: tuple[float, float] = (6, 28)) -> LowCamera:
-    """A low camera off to one side, close enough that the near end of the row looks up to twice as big as the
-    far end, the hand filling most of the photo."""
+                 azimuth: tuple[float, float] = CAMERAS["low"][0],
+                 elevation: tuple[float, float] = CAMERAS["low"][1]) -> LowCamera:
+    """A camera looking at the standing hand from ``azimuth`` and ``elevation`` (ranges, degrees), close enough
+    that the hand fills most of the photo."""
     span = float(np.ptp(np.concatenate([b.corners for b in blocks])[:, 0]))
     side = 1 if rng.random() < 0.5 else -1
     return LowCamera(side * rng.uniform(*azimuth), rng.uniform(*elevation), span * rng.uniform(0.7, 1.2),
@@ -205,11 +212,11 @@ _FACES = ((0, 1, 2, 3), (5, 4, 7, 6), (4, 5, 1, 0), (3, 2, 6, 7), (4, 0, 3, 7), 
 
 
 def render_standing(rng: np.random.Generator, style: Style, groups: list[Group], width: int, height: int,
-                    apart: bool = True) -> tuple[np.ndarray, list[dict], LowCamera]:
-    """The photo of ``groups`` standing as a hand, seen by a low camera: the RGB image, each tile's label, box
-    (its visible pixels), flags and visible share, and the camera."""
+                    apart: bool = True, camera: str = "low") -> tuple[np.ndarray, list[dict], LowCamera]:
+    """The photo of ``groups`` standing as a hand, seen by a ``camera`` of ``CAMERAS``: the RGB image, each tile's
+    label, box (its visible pixels), flags and visible share, and the camera."""
     blocks = lay_out(rng, style, groups, apart)
-    cam = place_camera(rng, blocks, width, height)
+    cam = place_camera(rng, blocks, width, height, *CAMERAS[camera])
     allc = np.concatenate([b.corners for b in blocks])
     target = (allc.min(0) + allc.max(0)) / 2 * [1, 1, 0] + [0, 0, TILE_H * 0.4]
     view = _view(cam, target, width, height)

@@ -58,7 +58,7 @@ class SceneSpec:
     flowers: tuple[float, int] = FLOWERS
     sets: float = 0.0  # the share of scenes that are a tile set laid out in a grid (``layout_set``), not a hand
     camera: str = "phone"  # "phone": tiles lying, seen from above (``render_scene``); "low": standing, seen low and
-    # from the side (``training/standing.py``)
+    # from the side; "front": standing, seen nearly from in front and a little above (``training/standing.py``)
     sixteen: float | None = None  # the share of 16 + 1 tile hands (None: ``random_hand``'s own)
     table: int = 0  # more tiles around the hand, a whole table's (``training/table.py``): about this many in all
     apart: float = 1.0  # the share of hands whose winning tile is set apart (the others: touching the concealed row)
@@ -81,9 +81,9 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
     h = int(mp / w)
     # drawn apart, so that the scenes of a dataset where every winning tile is set apart are what they were
     apart = spec.apart >= 1 or np.random.default_rng([spec.seed, spec.index, 19]).random() < spec.apart
-    if spec.camera == "low":
-        img, tiles, low = render_standing(rng, style, groups, w, h, apart)
-        camera = {"kind": "low", "azimuth": round(low.azimuth, 2), "elevation": round(low.elevation, 2),
+    if spec.camera != "phone":
+        img, tiles, low = render_standing(rng, style, groups, w, h, apart, spec.camera)
+        camera = {"kind": spec.camera, "azimuth": round(low.azimuth, 2), "elevation": round(low.elevation, 2),
                   "distance": round(low.distance, 2), "fov": round(low.fov, 2), "roll": round(low.roll, 2)}
     else:
         if spec.table:

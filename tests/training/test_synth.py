@@ -307,6 +307,22 @@ def test_a_low_camera_shows_standing_tiles_growing_along_the_row() -> None:
     assert max(grown) > 1.5 and overlaps > 0
 
 
+def test_a_camera_in_front_shows_standing_tiles_nearly_alike() -> None:
+    """Tiles standing, seen nearly from in front and a little above (``camera="front"``): the camera's place recorded
+    within its ranges, every hand tile labelled, and the row's ends nearly as big as each other (unlike "low")."""
+    style = synth.plain_style((30, 30, 160), "blue")
+    grown = []
+    for index in range(6):
+        _, _, side = synth.make_scene(synth.SceneSpec(index, 5, "val", 0.5, 0.6, camera="front"), [style])
+        cam = side["camera"]
+        assert cam["kind"] == "front" and 12 <= cam["elevation"] <= 40 and abs(cam["azimuth"]) <= 25
+        conc = sorted((t for t in side["tiles"] if t["group"] == 0), key=lambda t: t["box"][0])
+        assert len(conc) == len(side["groups"][0]["tiles"])
+        heights = [t["box"][3] - t["box"][1] for t in conc]
+        grown.append(max(heights[0], heights[-1]) / min(heights[0], heights[-1]))
+    assert max(grown) < 1.5
+
+
 def test_a_whole_table_holds_about_the_tiles_asked() -> None:
     style = synth.plain_style((230, 25, 25), "red", text=False)
     for total in (60, 200):
