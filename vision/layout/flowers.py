@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.layout.geometry import Tiles, gap_between
 from vision.layout.reading import Parse
-from vision.layout.tuning import NEAR_GAP, ROW_GAP
+from vision.layout.tuning import BESIDE_LOW, NEAR_GAP, ROW_GAP
 
 
 def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list[list[int]]],
@@ -63,8 +63,8 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
             after = (x0 - hi) / ((t.sized(run[0]) + s_hi) / 2) if up <= 0 or low else -1e9
             before = (lo - x1) / ((t.sized(run[-1]) + s_lo) / 2) if up >= 0 or low else -1e9
             gap = max(after, before) - u
-            # (shot low, lying flowers and standing tiles are measured less alike: half as far again)
-            beside = 0 <= gap + 0.5 * u and gap <= (2.7 if low else 1.8) * u
+            # (seen low, lying flowers and standing tiles are measured less alike: up to BESIDE_LOW)
+            beside = 0 <= gap + 0.5 * u and gap <= (BESIDE_LOW if low else 1.8) * u
             if r in hand_rows:  # beside the hand
                 if beside:
                     runs.append((len(run), gap, run))
@@ -73,7 +73,7 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
                 d = min(dy, key=abs)
                 if low:
                     # shot low, flowers lying in front of a standing row, or beside its end, show just below it
-                    if abs(d) <= 3.4 * u and gap <= 2.7 * u:
+                    if abs(d) <= 3.4 * u and gap <= BESIDE_LOW * u:
                         runs.append((len(run), abs(d), run))
                     continue
                 side_ok = up == 0 or np.sign(d) == up or len(run) >= 2
