@@ -43,8 +43,9 @@ class Frame:
     duplicate_pairs: tuple[tuple[int, int], ...]  # and the pairs (kept, dropped) that decided a duplicate or an
     overlap_pairs: tuple[tuple[int, int], ...]  # overlap (detection indices)
     walls: tuple[int, ...] = ()  # detection indices
-    labels: tuple[str, ...] = ()  # each detection's name as measured, and the backs and the tiles touching them
-    by_backs: frozenset[int] = frozenset()  # (``table.beside_backs``): only their renaming may change the walls
+    labels: tuple[str, ...] = ()  # each detection's name as measured
+    by_backs: frozenset[int] = frozenset()  # the backs and the tiles touching them (``table.beside_backs``): only
+    # renaming one of them, or a tile a back, may change the walls
 
     @property
     def rows(self) -> list[list[int]]:

@@ -78,7 +78,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             # a flower beside the end of the hand: twice the tolerance too
             beside = is_flower[i] and bool(gaps) and min(gaps) <= 1.8 * t.u
             slack = 2.0 if close or beside else 1.0
-            # (shot low, a flower lying beside a standing row is shaped otherwise: where it lies decides, below)
+            # (seen low, a flower lying beside a standing row is shaped otherwise: where it lies decides, below)
             askew = single_loose(t, i, ref, slack) and not (low and is_flower[i]) \
                 and not (close and shows_side(t, i, ref, slack))  # (a standing winning tile showing its side)
             if (apart and (t.labels[i] == BACK or askew)) or far:
