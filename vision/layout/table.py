@@ -3,9 +3,10 @@
 A hand shows at most four backs in a run (a concealed kong face down). A photo of a whole table shows walls of
 eighteen, touching, in rows across the photo and down it; measured with the hand, they lead the row direction,
 their runs are taken for the hand's row, and the tiles beside them for overlapping boxes. So the walls are set apart
-twice: before the boxes are measured, each run of more than ``WALL_RUN`` backs touching (gaps under ``WALL_TOUCH``
-tile sizes; two concealed kongs side by side show eight), the faces it touches not counted (``wall_tiles``; in a
-photo of a whole table, runs in line with gaps of a tile or so are one run: the finder boxes a wall in part); and
+twice: before the boxes are measured, each run of more than ``WALL_RUN`` backs touching side by side along its own
+line (gaps under ``WALL_TOUCH`` tile sizes; two concealed kongs side by side show eight; a hand laid against its wall
+touches it across), the faces it touches not counted (``wall_tiles``; in a photo of a whole table, runs in line with
+gaps of a tile or so are one run: the finder boxes a wall in part); and
 after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall).
 In a photo of a whole table a back amid a group's faces is a wall's too (``wall_ends``): the finder boxes walls in
 part, and a wall's end may touch the hand, or lie in the gap before its winning tile.
