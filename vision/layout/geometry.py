@@ -361,8 +361,8 @@ def seen_low(t: Tiles) -> bool:
     if t.ref is None or not flowers:
         return False
     across = int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))  # the box's side
-    shape = t.wh[flowers, across] / t.wh[flowers, 1 - across]
-    return float(np.median(shape)) < FLAT * t.ref[across] / t.ref[1 - across]
+    shape = t.wh[flowers, across] / np.maximum(t.wh[flowers, 1 - across], 1e-6)
+    return float(np.median(shape)) < FLAT * t.ref[across] / max(float(t.ref[1 - across]), 1e-6)
 
 
 def shows_side(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> bool:
