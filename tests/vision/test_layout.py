@@ -488,6 +488,29 @@ def test_a_tables_concealed_kong_split_by_a_gap_before_its_last_back_is_whole() 
     assert read_layout(shoot(hand + far, angle=10)).hand == "(9999p) 123m456p789s7z +7z"
 
 
+def test_a_renaming_asks_the_walls_again_only_where_it_may_change_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    import vision.layout.frame as frames
+    from vision.layout.frame import frame_of, reframe
+
+    # nine backs in a row, a tenth box beside them named a face, and a hand far off
+    wall = shoot(lay("back" * 9 + "1m", gap_in=0.0, x=-100) + lay("123m456p789s7z", "7z", gaps=(0.8,), y=400))
+    frame = frame_of(wall)
+    assert frame.walls == tuple(range(9)) and 9 in frame.by_backs and 12 not in frame.by_backs
+    # the face touching the wall renamed a back: the wall takes it in
+    assert reframe(frame, [*wall[:9], replace(wall[9], label="back"), *wall[10:]]).walls == tuple(range(10))
+    # a back renamed a face: the wall is a run of eight, no wall
+    assert reframe(frame, [*wall[:4], replace(wall[4], label="5p"), *wall[5:]]).walls == ()
+    # a tile of the hand, far from every back, renamed: the walls are not asked again
+    asked = []
+    monkeypatch.setattr(frames, "wall_tiles", lambda dets: asked.append(1) or frame.walls)
+    renamed = reframe(frame, [*wall[:12], replace(wall[12], label="4m"), *wall[13:]])
+    assert renamed.walls == frame.walls and not asked
+    reframe(frame, [*wall[:9], replace(wall[9], label="2m"), *wall[10:]])  # beside the wall: asked
+    assert asked == [1]
+
+
 def test_generated_tables_read_from_their_true_boxes(art_dir: Path) -> None:
     """Whole tables from the generator (walls, discards, the hand outside the walls; ``--table``): the walls of
     backs are set aside, and the hand is read in most of them (9 of these 12 with the fluffy art, 10 with the fetched
