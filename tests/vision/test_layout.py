@@ -644,9 +644,9 @@ def test_flowers_lying_beside_a_row_shot_low_are_the_hands(where: str) -> None:
 
 def test_a_standing_hand_seen_from_in_front_keeps_its_flowers_and_winning_tile() -> None:
     """A hand standing, seen from in front and a little above (no perspective along the row: every tile as big):
-    its flowers lie flat in front of it, their boxes flatter than the standing tiles' (the face foreshortened, the
-    tile's side below it), one beside the row's end; the winning tile, standing apart at the right end, shows its
-    side (a box half as wide again). The flowers are the hand's and the winning tile too (before: loose)."""
+    its flowers lie flat in front of it or beside its ends, their boxes flatter than the standing tiles' (the face
+    foreshortened, the tile's side below it); the winning tile, standing apart at the right end, shows its side (a
+    box half as wide again). The flowers are the hand's and the winning tile too (before: loose)."""
     standing = shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,)))
     x0, y0, x1, y1 = standing[-1].box
     standing[-1] = Detection("3z", 0.9, (x0, y0, x1 + 0.4 * W, y1), False)  # its side showing
@@ -656,11 +656,13 @@ def test_a_standing_hand_seen_from_in_front_keeps_its_flowers_and_winning_tile()
         return Detection(name, 0.9, (left + x * W, foot + y * H, left + (x + 1.3) * W, foot + y * H + 1.1 * W), False)
 
     flat = [lying("2f", 5.0, 0.3), lying("7f", 6.3, 0.3)]  # in front of the row's middle
-    lone = [lying("4f", -1.8, 0.1)]  # beside its left end
-    for flowers, want in ((flat, "27f"), (lone, "4f")):
+    ends = [lying("4f", -3.1, 0.1), lying("8f", -1.8, 0.1)]  # beside its left end
+    for flowers, want in ((flat, "27f"), (ends, "48f")):
         layout = read_layout(standing + flowers)
         assert layout.hand == f"{HAND_TEXT} {want}", layout.to_dict()
         assert layout.loose == ()
+    # one flower alone does not tell: a tile lying sideways beside a hand seen from above is as flat
+    assert read_layout(standing + ends[1:]).loose == (14,)
     # from above, where a flower lies shaped as the hand's tiles, a lone one off the hand's row is loose as before
     above = shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,)))
     shaped = Detection("4f", 0.9, (left - 1.8 * W, foot + 0.1 * H, left - 0.8 * W, foot + 1.1 * H), False)

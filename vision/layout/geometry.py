@@ -352,13 +352,13 @@ def _shape_ok(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> b
 
 
 def seen_low(t: Tiles) -> bool:
-    """Whether the hand stands and is seen from low: a row shot in perspective, or flowers lying flat whose boxes
-    are far flatter than the hand's upright tiles' (their height across the row over their width along it; from
-    above, a tile lying is shaped as the hand's)."""
+    """Whether the hand stands and is seen from low: a row shot in perspective, or two flowers or more lying flat,
+    their boxes far flatter than the hand's upright tiles' (their height across the row over their width along it;
+    from above, a tile lying is shaped as the hand's; one flower alone may be a loose tile lying sideways)."""
     if t.perspective:
         return True
     flowers = [i for i, name in enumerate(t.labels) if name.endswith("f") and not t.side[i]]
-    if t.ref is None or not flowers:
+    if t.ref is None or len(flowers) < 2:
         return False
     across = int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))  # the box's side
     shape = t.wh[flowers, across] / np.maximum(t.wh[flowers, 1 - across], 1e-6)

@@ -80,7 +80,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             slack = 2.0 if close or beside else 1.0
             # (seen low, a flower lying beside a standing row is shaped otherwise: where it lies decides, below)
             askew = single_loose(t, i, ref, slack) and not (low and is_flower[i]) \
-                and not (close and shows_side(t, i, ref, slack))  # (a standing winning tile showing its side)
+                and not (shows_side(t, i, ref, slack) and not is_flower[i])  # (a standing tile showing its side)
             if (apart and (t.labels[i] == BACK or askew)) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]
