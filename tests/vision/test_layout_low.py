@@ -1,0 +1,161 @@
+"""The layout of hands standing: rows shot low and from the side (in perspective), and hands seen from in front."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.support import HAND_TEXT, H, W, lay, normal, read_layout, shoot, tokens
+from vision.detection import Detection
+
+
+def test_generated_rows_shot_low_read_from_their_true_boxes(art_dir: Path) -> None:
+    """Scenes from the generator's low camera (tiles standing, shot low and from the side: near tiles bigger, boxes
+    overlapping, rows bending): the layout keeps nearly every tile of the hand in the hand, and reads most hands
+    whole (before rows followed the tiles' own sizes: 1 in 80 photos; before flowers lying beside such a row were
+    read as the hand's: 21 of these 30 with the fetched art; see docs/photo.md)."""
+    from bench.eval_layout import four_back_kongs, true_detections
+    from training import synth
+
+    styles = synth.load_styles(art_dir, exclude=list(synth.HELD_OUT_STYLES))
+    n, exact, kept = 30, 0, []
+    for index in range(n):
+        _, _, sidecar = synth.make_scene(synth.SceneSpec(index, 99, "val", 0.3, 0.4, camera="low"), styles)
+        layout = read_layout(true_detections(sidecar))
+        read = layout.hand_with(kong_tiles=four_back_kongs(sidecar)) if layout.unknown_kongs else layout.hand
+        exact += normal(read) == normal(sidecar["hand"])
+        shown = [t for t in sidecar["tiles"] if t["visible"] >= 0.6]
+        hand = {i for i, t in enumerate(shown) if t["group"] < len(sidecar["groups"]) - 1}
+        taken = {*layout.concealed_detections, *layout.flower_detections, *(i for m in layout.melds
+                                                                              for i in m.detections)}
+        taken |= {layout.win_detection} if layout.win_detection is not None else set()
+        kept.append(len(hand & taken) / len(hand))
+    assert exact >= 0.8 * n and float(np.mean(kept)) > 0.95, (exact, np.mean(kept))
+
+
+def perspective_row(groups: list[str], grow: float = 2.0, bend: float = 0.5, side: float = 0.3,
+                    gaps: tuple[float, ...] = (0.6,), lean: float = 4.0, x0: float = 300.0,
+                    y0: float = 900.0) -> list[Detection]:
+    """Boxes of tiles standing in a row shot low and from the side: each tile ``grow`` ** (1/n) times as big as the
+    one before (the last ``grow`` times the first), the spacing of touching tiles growing with the square of the
+    size (a tile's width along the row goes with its size and with its nearness); the row bending by ``bend`` tile
+    heights at its middle, each tile leaning ``lean`` degrees more than the one before, and each box holding the
+    side of its tile that faces the camera (``side`` of its width), so that neighbouring boxes overlap. Groups of
+    tiles in notation, ``gaps`` (tile widths there) between them."""
+    names = [t for g in groups for t in tokens(g)]
+    n = len(names)
+    k = grow ** (1 / max(n - 1, 1))
+    out, x, at = [], x0, 0
+    xs, sizes = [], []
+    for g, group in enumerate(groups):
+        for _ in tokens(group):
+            s = k ** at
+            width = W * s * s ** 0.5  # nearer: bigger and seen less slanted
+            xs.append(x + width / 2)
+            sizes.append((s, width))
+            x += width + 0.5
+            at += 1
+        if g < len(groups) - 1:
+            x += gaps[g] * W * k ** at
+    mid = (xs[0] + xs[-1]) / 2
+    half = (xs[-1] - xs[0]) / 2
+    for i, (name, cx, (s, width)) in enumerate(zip(names, xs, sizes, strict=True)):
+        h = H * s
+        cy = y0 - bend * H * (1 - ((cx - mid) / half) ** 2) - h / 2
+        a = math.radians(lean * (i - n / 2) / n)
+        bw = width * math.cos(a) + h * abs(math.sin(a)) + side * width
+        bh = h * math.cos(a) + width * abs(math.sin(a))
+        left = cx - width / 2
+        out.append(Detection(name, 0.9, (left, cy - bh / 2, left + bw, cy + bh / 2), False))
+    return out
+
+
+def test_a_row_shot_low_grows_bends_and_overlaps() -> None:
+    """Sixteen tiles and the winning tile standing in a row shot low and from the side: the last tile twice as big
+    as the first, the row bending, each box over its neighbour's. Every tile is kept and the hand read."""
+    dets = perspective_row(["123m456p123789s5556p", "6p"])
+    boxes = [d.box for d in dets]
+    assert (boxes[-1][3] - boxes[-1][1]) / (boxes[0][3] - boxes[0][1]) > 1.9  # grows 2x
+    assert all(boxes[i][2] > boxes[i + 1][0] for i in range(15))  # each box overlaps the next
+    mid = [(b[1] + b[3]) / 2 for b in boxes]
+    assert min(mid[4:12]) < min(mid[0], mid[-1]) - 0.3 * H  # bends
+    layout = read_layout(dets)
+    assert layout.hand == "123m4555566p123789s +6p", layout.to_dict()
+    assert layout.loose == () and layout.merged == ()
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_row_shot_low_from_either_side(reverse: bool) -> None:
+    """The same hand shot from the other side (the near end on the left), turned: the row still reads."""
+    dets = perspective_row(["123m456p789s1122z", "3z"], grow=2.2)
+    if reverse:  # mirror the photo left to right
+        dets = [Detection(d.label, d.confidence, (4000 - d.box[2], d.box[1], 4000 - d.box[0], d.box[3]), False)
+                for d in dets]
+    layout = read_layout(dets)
+    assert layout.hand == HAND_TEXT and layout.loose == ()
+
+
+def _lying(name: str, near: Detection, dx: float, below: float) -> Detection:
+    """A flower lying flat on the table beside ``near``, a standing tile shot low: its box as wide as that tile's face,
+    half as high (seen from low), ``dx`` of its widths along the row, ``below`` of the tile's height under its foot."""
+    x0, y0, x1, y1 = near.box
+    w, h = x1 - x0, y1 - y0
+    left, top = x0 + dx * w, y1 + below * h
+    return Detection(name, 0.9, (left, top, left + 0.8 * w, top + 0.45 * h), False)
+
+
+@pytest.mark.parametrize("where", ["in front", "past the far end", "past the near end"])
+def test_flowers_lying_beside_a_row_shot_low_are_the_hands(where: str) -> None:
+    """Shot low, flowers lie flat in front of the standing row or beside either end of it, and show just below it in
+    a row of their own, shaped unlike the standing tiles: they are the hand's flowers, a lone one too (before:
+    loose: of 80 generated photos, 22 of the 36 the layout misread from their true boxes were right but for them)."""
+    dets = perspective_row(["123m456p789s1122z", "3z"], grow=2.2)
+    if where == "in front":  # under the row's middle, lying flat
+        flowers = [_lying("2f", dets[6], 0.0, 0.8)]
+    elif where == "past the far end":  # the far end is the small one: left of the first tile
+        flowers = [_lying("5f", dets[0], -2.4, 0.1), _lying("7f", dets[0], -1.6, 0.1)]
+    else:  # right of the winning tile, the row's near end
+        flowers = [_lying("4f", dets[-1], 1.6, -0.3)]
+    layout = read_layout(dets + flowers)
+    want = {"in front": "2f", "past the far end": "57f", "past the near end": "4f"}[where]
+    assert layout.hand == f"{HAND_TEXT} {want}", layout.to_dict()
+    assert layout.loose == ()
+
+
+def test_a_standing_hand_seen_from_in_front_keeps_its_flowers_and_winning_tile() -> None:
+    """A hand standing, seen from in front and a little above (no perspective along the row: every tile as big):
+    its flowers lie flat in front of it or beside its ends, their boxes flatter than the standing tiles' (the face
+    foreshortened, the tile's side below it); the winning tile, standing apart at the right end, shows its side (a
+    box half as wide again). The flowers are the hand's and the winning tile too (before: loose)."""
+    standing = shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,)))
+    x0, y0, x1, y1 = standing[-1].box
+    standing[-1] = Detection("3z", 0.9, (x0, y0, x1 + 0.4 * W, y1), False)  # its side showing
+    left, foot = standing[0].box[0], standing[0].box[3]  # the row's left end and its tiles' feet
+
+    def lying(name: str, x: float, y: float) -> Detection:  # its box seen low: 1.3 W wide, 0.85 of that high
+        return Detection(name, 0.9, (left + x * W, foot + y * H, left + (x + 1.3) * W, foot + y * H + 1.1 * W), False)
+
+    flat = [lying("2f", 5.0, 0.3), lying("7f", 6.3, 0.3)]  # in front of the row's middle
+    ends = [lying("4f", -3.1, 0.1), lying("8f", -1.8, 0.1)]  # beside its left end
+    for flowers, want in ((flat, "27f"), (ends, "48f")):
+        layout = read_layout(standing + flowers)
+        assert layout.hand == f"{HAND_TEXT} {want}", layout.to_dict()
+        assert layout.loose == ()
+    # one flower alone does not tell: a tile lying sideways beside a hand seen from above is as flat
+    assert read_layout(standing + ends[1:]).loose == (14,)
+    # from above, where a flower lies shaped as the hand's tiles, a lone one off the hand's row is loose as before
+    above = shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,)))
+    shaped = Detection("4f", 0.9, (left - 1.8 * W, foot + 0.1 * H, left - 0.8 * W, foot + 1.1 * H), False)
+    assert read_layout([*above, shaped]).loose == (14,)
+
+
+def test_a_row_shot_low_keeps_its_melds_and_gaps() -> None:
+    """Melds standing in the row after the winning tile, their gaps measured in the tiles' own sizes: a gap
+    between two near tiles, wide in pixels, is as narrow as one between far tiles."""
+    dets = perspective_row(["123m456p9s", "9s", "777z", "2222s"], gaps=(0.6, 0.5, 0.5))
+    layout = read_layout(dets)
+    assert layout.hand == "[2222s] [777z] 123m456p9s +9s", layout.to_dict()
+    assert [len(g) for g in layout.rows[0].groups] == [7, 1, 3, 4]
