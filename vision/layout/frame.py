@@ -22,7 +22,7 @@ from vision.layout.geometry import (
     split_groups,
     split_rows,
 )
-from vision.layout.table import beside_backs, wall_tiles
+from vision.layout.table import wall_tiles, walls_of
 from vision.layout.tuning import SHAPE_TOL
 from vision.names import BACK
 
@@ -44,7 +44,7 @@ class Frame:
     overlap_pairs: tuple[tuple[int, int], ...]  # overlap (detection indices)
     walls: tuple[int, ...] = ()  # detection indices
     labels: tuple[str, ...] = ()  # each detection's name as measured
-    by_backs: frozenset[int] = frozenset()  # the backs and the tiles touching them (``table.beside_backs``): only
+    by_backs: frozenset[int] = frozenset()  # the backs and the tiles touching them (``table.walls_of``): only
     # renaming one of them, or a tile a back, may change the walls
 
     @property
@@ -63,7 +63,7 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
     direction measured (a whole table's tiles lie both ways, and its hand along either)."""
     if deduped is None:
         kept, duplicates, dup_pairs = dedupe(dets)
-        walls, by_backs = wall_tiles(dets), beside_backs(dets)
+        walls, by_backs = walls_of(dets)
         walled = set(walls)
         kept = [i for i in kept if i not in walled]
     else:

@@ -47,24 +47,34 @@ def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
     >>> len(wall_tiles(gappy + far)), wall_tiles(gappy[:12] + hand)  # in a hand's photo: three runs of four
     (15, ())
     """
-    backs = np.flatnonzero([d.label == BACK for d in dets])
-    if len(backs) <= WALL_RUN:
-        return ()
+    return walls_of(dets)[0]
+
+
+def walls_of(dets: Sequence[DetectionLike]) -> tuple[tuple[int, ...], frozenset[int]]:
+    """``wall_tiles``, and the backs with the detections touching them, their boxes measured once: renaming no other
+    tile changes the walls. Neither where the photo shows ``WALL_RUN`` backs or fewer (renaming a tile a back may
+    make a wall there: ``vision.layout.frame.reframe`` asks again then)."""
+    back = np.array([d.label == BACK for d in dets], bool)
+    if back.sum() <= WALL_RUN:
+        return (), frozenset()
     every = np.array([d.box for d in dets], float)
     size = _short_side(every)
-    backs = np.setdiff1d(backs, _kongs_shown([d.label for d in dets], every, size))
+    touch = _gaps(every) < WALL_TOUCH * size
+    beside = frozenset(int(i) for i in np.flatnonzero(back | touch[:, back].any(1)))
+    backs = np.setdiff1d(np.flatnonzero(back), _kongs_shown([d.label for d in dets], every, touch))
     box = every[backs]
     # backs touching side by side along x, or along y: a run is joined along its own line, so that a hand's kong of
     # four backs laid against the wall (touching it across) is no part of it
-    lines = _side_by_side(box) & (_gaps(box) < WALL_TOUCH * size)
+    side = _side_by_side(box)
+    lines = side & touch[np.ix_(backs, backs)]
     if len(dets) >= TABLE_TILES:  # a whole table
-        lines |= _side_by_side(box) & _bridged(box, lines.any(0), WALL_SKIP * size)
+        lines |= side & _bridged(box, lines.any(0), WALL_SKIP * size)
     wall = np.zeros(len(backs), bool)
     for near in lines:
         run = _runs(near)
         runs, sizes = np.unique(run, return_counts=True)
         wall |= np.isin(run, runs[sizes > WALL_RUN])
-    return tuple(int(i) for i in backs[wall])
+    return tuple(int(i) for i in backs[wall]), beside
 
 
 def _side_by_side(box: np.ndarray) -> np.ndarray:
@@ -78,36 +88,24 @@ def _side_by_side(box: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
-def beside_backs(dets: Sequence[DetectionLike]) -> frozenset[int]:
-    """The backs of a photo that shows more than ``WALL_RUN`` of them, and the detections touching them: renaming
-    no other tile changes its walls (``wall_tiles``); none where it shows fewer (renaming a tile a back may make a
-    wall: ``vision.layout.frame.reframe`` asks again then)."""
-    back = np.array([d.label == BACK for d in dets], bool)
-    if back.sum() <= WALL_RUN:
-        return frozenset()
-    box = np.array([d.box for d in dets], float)
-    touch = _gaps(box) < WALL_TOUCH * _short_side(box)
-    return frozenset(int(i) for i in np.flatnonzero(back | touch[:, back].any(1)))
-
-
-def _kongs_shown(labels: Sequence[str], box: np.ndarray, size: float) -> list[int]:
+def _kongs_shown(labels: Sequence[str], box: np.ndarray, touch: np.ndarray) -> list[int]:
     """The backs that end a concealed kong shown with two faces up: a back, two like faces and a back side by side in
-    a line, each touching the next (a hand's, though it touch a wall: a player's hand lies against its wall), where
-    no wall goes on past either end (two more backs in line; one is the next kong's).
+    a line, each touching the next (``touch``, N x N; a hand's, though it touch a wall: a player's hand lies against
+    its wall), where no wall goes on past either end (two more backs in line; one is the next kong's).
 
     >>> row = [(0, "back"), (1, "2z"), (2, "2z"), (3, "back"), (5, "1p"), (6, "1p"), (7, "back")]
     >>> box = np.array([(40.0 * k, 0, 40 * k + 40, 54) for k, _ in row])
-    >>> _kongs_shown([name for _, name in row], box, 40.0)
+    >>> _kongs_shown([name for _, name in row], box, _gaps(box) < 1.0)
     [0, 3]
     >>> wall = ["back"] * 9 + ["5p", "5p"] + ["back"] * 9  # two tiles lying on a wall
-    >>> _kongs_shown(wall, np.array([(40.0 * k, 0, 40 * k + 40, 54) for k in range(20)]), 40.0)
+    >>> box = np.array([(40.0 * k, 0, 40 * k + 40, 54) for k in range(20)])
+    >>> _kongs_shown(wall, box, _gaps(box) < 1.0)
     []
     """
     back = np.array([name == BACK for name in labels])
     if not back.any() or back.all():
         return []
     centre = (box[:, :2] + box[:, 2:]) / 2
-    touch = _gaps(box) < WALL_TOUCH * size
     code = np.unique(np.asarray(labels), return_inverse=True)[1]
     a, b = np.argwhere(np.triu(touch & (code[:, None] == code[None, :]) & ~back[:, None], 1)).T  # like faces
     if len(a) == 0:
