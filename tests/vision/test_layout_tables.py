@@ -10,6 +10,9 @@ from scorer import is_complete_tiles
 from tests.vision.support import HAND, HAND_TEXT, H, W, lay, normal, read_layout, shoot
 from vision.detection import Detection
 
+# three rows of discards far below the hand: with them a photo holds 40 tiles or more, a whole table
+DISCARDS = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
+
 
 def test_a_wall_of_backs_beside_the_hand_is_no_part_of_it() -> None:
     # a whole table's wall lies in line with the hand and before it: 18 backs touching, more than the hand's tiles
@@ -84,7 +87,7 @@ def test_a_layout_of_a_part_speaks_of_the_whole() -> None:
 def test_a_walls_end_touching_a_tables_hand_is_the_walls() -> None:
     # the hand's last concealed tile touches a back (a wall's end), its winning tile beyond; discards far off
     hand = lay("123m456p789s1122z" + "back", "3z", gaps=(0.8,))
-    far = shoot(lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800))
+    far = shoot(DISCARDS)
     dets = shoot(hand) + far
     assert len(dets) >= 40 and read_layout(dets).hand == HAND_TEXT
     # in a photo of fewer tiles (not a table) a back among the concealed tiles is a problem to show
@@ -95,7 +98,7 @@ def test_a_tables_concealed_kong_touching_a_meld_is_no_wall() -> None:
     # a pung and a concealed kong (a back, two faces, a back) touching, one group: in a photo of a whole table its
     # backs are the kong's, not a wall's ends amid the faces
     hand = lay("456p789s7z", "7z", "1*11pback99pback", gaps=(0.8, 0.8))
-    far = shoot(lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800))
+    far = shoot(DISCARDS)
     dets = shoot(hand) + far
     assert len(dets) >= 40 and read_layout(dets).hand == "[111p] (9999p) 456p789s7z +7z"
 
@@ -105,7 +108,7 @@ def test_a_tables_wall_the_finder_boxed_in_part_is_still_a_wall() -> None:
     # with one tile's gap between them; the hand's own kong of four backs lies in front of it
     hand = lay("123m456p789s7z", "7z", "backbackbackback", gaps=(0.8, 0.8))
     wall = lay(*["back" * 4] * 4, gaps=(1.0,) * 3, gap_in=0.0, y=-H - 60, x=-100)
-    far = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
+    far = DISCARDS
     layout = read_layout(shoot(hand + wall + far, angle=10))
     assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
     assert "16 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
@@ -125,7 +128,7 @@ def test_a_tables_concealed_kongs_against_its_wall_are_the_hands() -> None:
     # backs touch the wall's backs behind them; the kong stays the hand's, the wall is set aside
     hand = lay("123m456p789s7z", "7z", "back99pback", gaps=(0.8, 0.8))
     wall = lay("back" * 18, gap_in=0.0, y=-H, x=-100)
-    far = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
+    far = DISCARDS
     layout = read_layout(shoot(hand + wall + far, angle=10))
     assert layout.hand == "(9999p) 123m456p789s7z +7z", layout.to_dict()
     assert "18 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
@@ -162,7 +165,7 @@ def test_a_tables_concealed_kong_split_by_a_gap_before_its_last_back_is_whole() 
     # its last back boxed wider than the tile (a gap of a quarter tile before it): in a photo of a whole table, where
     # a back amid a group's faces is a wall's end, it is still the kong's
     hand = lay("123m456p789s7z", "7z", "back99p", "back", gaps=(0.8, 0.8, 0.25))
-    far = lay("123456789m", y=600) + lay("12345678p", y=700) + lay("12345678s", y=800)
+    far = DISCARDS
     assert read_layout(shoot(hand + far, angle=10)).hand == "(9999p) 123m456p789s7z +7z"
 
 
