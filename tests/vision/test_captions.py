@@ -202,10 +202,11 @@ def test_a_caption_is_read_at_the_end_the_flower_reader_says() -> None:
 
 
 @needs_model
-@pytest.mark.parametrize("degrees", [40, -40])
+@pytest.mark.parametrize("degrees", [45, -40])
 def test_a_tilted_caption_is_read_cut_straight(degrees: float) -> None:
     """A WINTER tile lying at an angle: cut square around its box the caption slants across the band and reads
-    nothing; cut turned straight by its tilt (``DetectorConfig.straighten``) it reads WIN(TER)."""
+    nothing; cut turned straight by its tilt (``DetectorConfig.straighten``) it reads WIN(TER). (At 40 degrees the
+    recogniser with its largest weights stored as int8 reads the slanted caption too, as it does at 35.)"""
     import cv2
 
     from vision.detector import NAMES, DetectorConfig, TileDetector
