@@ -167,15 +167,16 @@ CAPTION_TEXT = (
     "## Caption reader (not trained here; ONNX Runtime at detection)",
     "- PaddleOCR's PP-OCRv4 mobile text-line recogniser (Apache-2.0) from the `rapidocr-onnxruntime` 1.4.4 wheel "
     "on PyPI: all its 6625 outputs kept (the blank and 6624 characters: Chinese, digits, Latin letters, "
-    "symbols), its weights stored as float16 (`python -m training caption WHEEL`; 5.5 MB, 10.9 as shipped by the "
-    "wheel). Until 2026-11-28 its last layer was cut to the blank, the digits and the Latin letters (3.9 MB); a "
+    "symbols), its weights stored as float16 and its four largest (the last layer, three of 480 x 480) as int8, "
+    "one scale per output (`python -m training caption WHEEL`; 4.0 MB, 10.9 as shipped by the wheel; float16 "
+    "alone 5.5 MB). Until 2026-11-28 its last layer was cut to the blank, the digits and the Latin letters (3.9 MB); a "
     "caption is still read among those alone, their probabilities taken among them, so it reads as the cut one "
     "did. Nothing is fetched at run time.",
-    "- detection: a tile whose flower probability (after the readers) is 0.2 or more and whose name is given "
-    "less than 0.7 is cut out turned upright by the classifier's up head, and the band under its picture is "
-    "read, and the band of it turned half a turn (`vision/captions.py`); a reading that is a caption word "
-    "(SPRING, Spring, SPR ... each flower's words in `vision/captions.CAPTIONS`) gives that flower 0.8 of the "
-    "tile's names (`DetectorConfig.caption_weight`). When a tile of the photo is so read, the flowers' "
+    "- detection: a tile whose flower probability (after the character, flower and mark readers) is 0.2 or more "
+    "and whose name is given less than 0.7 is cut out turned upright by the classifier's up head, and the band "
+    "under its picture is read, and the band of it turned half a turn (`vision/captions.py`); a reading that is a "
+    "caption word (SPRING, Spring, SPR ... each flower's words in `vision/captions.CAPTIONS`) gives that flower "
+    "0.8 of the tile's names (`DetectorConfig.caption_weight`). When a tile of the photo is so read, the flowers' "
     "probabilities of the tiles read without a caption are halved (`uncaptioned`): the set captions its flowers. "
     "The band across the top (0.4 of the tile's width high), then the top corners (squares of 0.45 of its "
     "width) where it named none, of the end as it stands, then the other end's band where those named none, of "
@@ -193,6 +194,8 @@ FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, 
     "dot": ("Dot reader", "dot tiles", "1p-9p", "dot probability (the classifier's, 1p-9p together)"),
     "mark": ("Mark reader", "tiles of sets that print index numerals", "the numeral 1-9",
              "probability of the tiles that may print a numeral (suits and flowers together)"),
+    "seat": ("Seat reader", "flowers", "their seat 1-4 (by numeral, character, caption or picture)",
+             "name is a flower (after the captions; its flower probability"),
 }
 
 
@@ -213,7 +216,7 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
         called = v.get("others_called_in", v.get("others_called_flower"))
         hard = (f", {s['hard_others']:.0%} of them those `{Path(s['init']).parent.name}` took most for {tiles}"
                 if s.get("hard_others") else "")
-        marks = s.get("family") == "mark"
+        marks, seats = s.get("family") == "mark", s.get("family") == "seat"
         lines += [
             f"## {title} (PyTorch, CPU; ONNX Runtime at detection)",
             f"- `{name}`, shipped, from `{Path(s['init']).parent.name}`: {s['history'][-1]['step']} of {s['steps']} "
@@ -223,14 +226,17 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
                                                     f"times as many other tiles{hard}, the real training photos)"),
             f"- AdamW, one-cycle lr {s['lr']:g}, label smoothing 0.05, the classifier's jitter; half of each batch "
             "upside down, its up head told which",
-            f"- last check (the datasets' val parts, each crop upright and upside down): {tiles} named right "
+            f"- last check (the datasets' val parts, each crop upright and upside down): "
+            f"{'flowers whose seat was' if seats else tiles} named right "
             f"{right:.4f} of {family}, other tiles called one of them {called} of {v['others']}, up told right "
             f"{v['up_right']:.4f}",
-            f"- detection: a tile whose {gate} is {config.reader_gate:g} or more and whose name the classifier gives "
-            f"less than {config.reader_sure:g} is "
+            f"- detection: a tile whose {gate} is {config.reader_gate:g} or more"
+            f"{')' if seats else ''} and whose name is given less than {config.reader_sure:g} is "
             "read again, once, turned upright by the classifier's up head, and " + (
                 "each name is weighed by how likely the reading is for a tile of that name: the numeral it prints, "
-                "or none (`vision/readers.py`, `mix_marks`)" if marks else "the reader's names are averaged half "
+                "or none (`vision/readers.py`, `mix_marks`)" if marks else "its flower probability is shared again "
+                "among the flowers, each weighed by its seat's probability, what the reader gives other shared "
+                "evenly (`vision/readers.py`, `mix_seats`)" if seats else "the reader's names are averaged half "
                 "and half with the classifier's (`vision/detector.py`, `DetectorConfig.reader_gate`, "
                 "`reader_sure`, `reader_weight`)"),
             "",
@@ -355,7 +361,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("caption_reader.onnx", "a text-line recogniser (PaddleOCR's PP-OCRv4 mobile, Apache-2.0, not "
                                             "trained here: `training/caption.py`) that reads the flowers' English "
                                             "captions and their Chinese characters (梅蘭菊竹, 春夏秋冬); its "
-                                            "weights stored as float16")):
+                                            "weights stored as float16, its largest as int8")):
         p = models / f
         lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
     lines += [

@@ -46,7 +46,7 @@ from vision.crops import CROP
 from vision.names import NAMES
 
 Run = Callable[[argparse.Namespace], int]
-FAMILIES = ("flower", "character", "dot", "mark")
+FAMILIES = ("flower", "character", "dot", "mark", "seat")
 TRAIN_EXTRA = ("torch", "torchvision", "ultralytics", "onnx")  # what the runtime install lacks
 
 
@@ -415,7 +415,8 @@ def parser() -> argparse.ArgumentParser:
     p = command("reader", _reader, "train (or resume) a family's reader on upright crops, from a classifier run's "
                 "checkpoint or a reader run's")
     p.add_argument("--family", choices=FAMILIES, default="flower",
-                   help="the tiles it reads (flower: 1f-8f, character: 1m-9m, dot: 1p-9p, mark: a tile's numeral)")
+                   help="the tiles it reads (flower: 1f-8f, character: 1m-9m, dot: 1p-9p, mark: a tile's numeral, "
+                        "seat: a flower's seat 1-4)")
     p.add_argument("--init", type=Path, required=True,
                    help="the checkpoint it starts from (a classifier run's or a reader run's last.pt)")
     p.add_argument("--reader-run", help="the reader's run under --runs (default '<family>_reader')")

@@ -37,6 +37,10 @@ ALL = 1e9  # ... or, picking them again as it learns (``mine_every``), holds eve
 # the mark reader reads a tile's index numeral, whatever the tile: its names are the numerals, and ``other`` for a
 # tile that prints none (or a letter)
 MARKS = tuple("123456789")
+# the seat reader reads a flower's seat, 1 to 4 (spring and plum 1 ... winter and bamboo 4), by its seat numeral
+# (Arabic or Chinese), its character, its caption or its picture: its names are the seats, and ``other`` for any
+# tile not a flower
+SEATS = tuple("1234")
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +48,7 @@ log = logging.getLogger(__name__)
 def reader_names(family: str) -> tuple[str, ...]:
     """The reader's names, in the order of its outputs: the family's tiles (the mark reader's: the numerals), then
     ``other``."""
-    return (*(MARKS if family == "mark" else FAMILIES[family]), "other")
+    return (*(MARKS if family == "mark" else SEATS if family == "seat" else FAMILIES[family]), "other")
 
 
 def mark_labels(marks: list[str | None]) -> np.ndarray:
@@ -85,11 +89,18 @@ def upright(crops: np.ndarray, up: np.ndarray) -> np.ndarray:
 
 
 def reader_labels(cls: np.ndarray, family: str) -> np.ndarray:
-    """Tile-name ids -> reader ids (0.. the family's tiles in order, then ``other`` for every other name).
+    """Tile-name ids -> reader ids (0.. the family's tiles in order, then ``other`` for every other name; the seat
+    reader's: a flower's seat less one, then ``other``).
 
     >>> reader_labels(np.array([CLASS_ID["3m"], CLASS_ID["1f"], CLASS_ID["3p"]]), "character").tolist()
     [2, 9, 9]
+    >>> reader_labels(np.array([CLASS_ID["7f"], CLASS_ID["1f"], CLASS_ID["3p"]]), "seat").tolist()
+    [2, 0, 4]
     """
+    if family == "seat":
+        flowers = np.array([CLASS_ID[n] for n in FAMILIES["flower"]])
+        hit = cls[:, None] == flowers[None, :]
+        return np.where(hit.any(1), hit.argmax(1) % len(SEATS), len(SEATS))
     ids = np.array([CLASS_ID[n] for n in FAMILIES[family]])
     hit = cls[:, None] == ids[None, :]
     return np.where(hit.any(1), hit.argmax(1), len(ids))
@@ -135,7 +146,7 @@ def load_reader_crops(data: list[Path], real: Path, split: str, size: int, rng: 
     The other tiles are drawn at random, but for ``hard_share`` of them: those ``hard`` (upright crops -> how much
     they look like the family, ``family_score``) scores highest, the tiles that the reader is asked about most often
     and must call other."""
-    other = len(FAMILIES[family])
+    other = len(reader_names(family)) - 1
     xs, ys = [], []
     for d in data:
         x, cls, up = load_synth(d, split, 1, rng, size=size)
@@ -158,7 +169,8 @@ def family_score(weights: dict, family: str) -> Callable[[np.ndarray], np.ndarra
     n = weights["cls.weight"].shape[0]
     net = TileNet(n)
     net.load_state_dict(weights)
-    ids = [CLASS_ID[t] for t in FAMILIES[family]] if n == len(CLASS_ID) else list(range(len(FAMILIES[family])))
+    own = FAMILIES["flower" if family == "seat" else family]  # a flower is a seat's
+    ids = [CLASS_ID[t] for t in own] if n == len(CLASS_ID) else list(range(len(reader_names(family)) - 1))
     return lambda x: _family_share(net, x, ids)
 
 

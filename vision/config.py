@@ -118,6 +118,7 @@ class DetectorConfig:
     # read from 0.5): 1 / 0.2 / 0.05 / 0.01: 0.7927 / 0.8031 / 0.8238 / 0.8238 (the networks alone 0.5285)
     character_gate: float = 0.05
     mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
+    seat_weight: float = 1.0  # ... and the seat reader's (``mix_seats``)
     # each tile is cut turned straight by its tilt (``vision/crops.py``): on the true boxes of the held-out style 11 ->
     # 6 mistakes of 1101 (its white dragons read 8s 6 -> 1, 8m read 9m 3 -> 0), of the training styles 116 -> 66 of 8979
     straighten: bool = True
@@ -203,9 +204,10 @@ class DetectorConfig:
         if not 0.0 <= self.reader_weight <= 1.0:
             msg = f"DetectorConfig.reader_weight must be 0 to 1, got {self.reader_weight!r}"
             raise ValueError(msg)
-        if self.alike_weight < 0.0:
-            msg = f"DetectorConfig.alike_weight must be 0 or more, got {self.alike_weight!r}"
-            raise ValueError(msg)
+        for name in ("alike_weight", "mark_weight", "seat_weight"):
+            if getattr(self, name) < 0.0:
+                msg = f"DetectorConfig.{name} must be 0 or more, got {getattr(self, name)!r}"
+                raise ValueError(msg)
         if not 0.0 <= self.unsure_backs <= self.conf:
             msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
             raise ValueError(msg)

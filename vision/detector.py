@@ -42,7 +42,7 @@ from vision.finder import Finder, finer_asked, finer_taken, median_side, with_lo
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
-from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading
+from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading, mix_seats
 from vision.regions import with_regions
 from vision.sessions import classifier_session, session, session_options
 
@@ -56,8 +56,11 @@ FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
-# style's, flowers last 43 of 1101, characters last 46. The mark reader last: it weighs the names the others left
-READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx")
+# style's, flowers last 43 of 1101, characters last 46. The mark reader then: it weighs the names the others left;
+# and the seat reader last, which shares a tile's flower probability again among the flowers by the seat it reads
+# (a set that tells its four flowers apart by a seat numeral alone, as gn_postmodern does: ``docs/photo.md``)
+READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx",
+                  MODELS / "seat_reader.onnx")
 # a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``training/caption.py``)
 CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
 
@@ -331,12 +334,14 @@ class TileDetector:
             p, up, look = self._looked_at(x, chosen)
         learnt = self._learnt is not None and chosen is self._classifier  # named by the fine-tuned classifier
         half = np.full(len(p), np.nan)  # the flower reader's probability that a crop turned upright is upside down
-        for reader in self._readers:
+        for reader in (r for r in self._readers if not r.seats):
             p, upside = self._read(reader, rgb, boxes, tilt, x, p, up)
             if reader.flowers:
                 half = np.where(np.isnan(upside), half, upside)
         if self._captions is not None:
             p = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS, c.caption_unsure), c)
+        for reader in (r for r in self._readers if r.seats):  # after the captions, which it would make seem sure
+            p = self._read(reader, rgb, boxes, tilt, x, p, up)[0]
         if c.learnt_agree or not learnt:
             p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
         if c.backs_by_colour or c.kong_backs:  # backs and white dragons told apart (``vision/backs.py``)
@@ -391,6 +396,8 @@ class TileDetector:
         third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``)."""
         c = self.config
         ask = self._asked(p, MARK_OF >= 0 if reader.marks else reader.ids)
+        if reader.seats:  # a tile named a flower: its flowers' share, gathered on one, would outweigh a back's
+            ask = ask[np.isin(p[ask].argmax(1), FLOWERS)]
         upside = np.full(len(p), np.nan)
         if len(ask) == 0:
             return p, upside
@@ -401,8 +408,8 @@ class TileDetector:
         q, turns = _softmax(names), _softmax(turns)
         upside[ask] = turns[:, 2] / (turns[:, 0] + turns[:, 2])
         out = p.copy()
-        out[ask] = mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_reading(p[ask], q, reader.ids,
-                                                                                          c.reader_weight)
+        out[ask] = (mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_seats(p[ask], q, c.seat_weight)
+                    if reader.seats else mix_reading(p[ask], q, reader.ids, c.reader_weight))
         return out, upside
 
     def _asked(self, p: np.ndarray, family: np.ndarray, gate: float | None = None) -> np.ndarray:

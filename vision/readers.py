@@ -18,6 +18,10 @@ FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
 # the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
 # when its set prints one: a suit tile its number, a flower its number in its row (0..8 for 1..9; -1: none)
 MARK_NAMES = (*"123456789", "other")
+# the seat reader's names: a flower's seat, 1 to 4 (spring and plum 1 ... winter and bamboo 4), read by its seat
+# numeral, character, caption or picture, or ``other`` for a tile not a flower; the seat of each flower (0..3)
+SEAT_NAMES = (*"1234", "other")
+SEAT_OF = np.arange(len(FLOWERS)) % 4
 MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n[1] == "f" else -1
                     for n in NAMES[:-1]] + [-1])
 
@@ -30,6 +34,7 @@ class Reader:
     ids: np.ndarray  # the NAMES ids of its names but the last, "other", in the order of its outputs
     side: int  # the crop side it was exported for
     marks: bool = False  # the mark reader: it reads a tile's index numeral (``MARK_NAMES``), not its name
+    seats: bool = False  # the seat reader: it reads a flower's seat (``SEAT_NAMES``), not which of the two it is
 
     @property
     def flowers(self) -> bool:
@@ -43,6 +48,8 @@ class Reader:
         names = session.get_modelmeta().custom_metadata_map.get("names", "").split(",")
         if tuple(names) == MARK_NAMES:
             return cls(session, np.zeros(0, np.int64), crop_side(session), marks=True)
+        if tuple(names) == SEAT_NAMES:
+            return cls(session, FLOWERS, crop_side(session), seats=True)
         if len(names) < 2 or names[-1] != "other" or not set(names[:-1]) <= set(NAMES) or len(set(names)) < len(names):
             msg = (f"{path} is no reader: its metadata names {names[:-1] or 'no tiles'}, a reader names some of the "
                    f"tiles and then 'other' (python -m training reader)")
@@ -84,6 +91,32 @@ def mix_marks(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
     seen = np.where(MARK_OF >= 0, q[:, MARK_OF.clip(0)] + q[:, -1:], q[:, -1:])
     m = p * seen ** weight
     return m / np.maximum(m.sum(1, keepdims=True), 1e-12)
+
+
+def mix_seats(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
+    """The classifier's names ``p`` (N, 43) with each tile's flower probability shared again among the flowers by
+    the seat reader's reading (``q``, N, 5: the seats 1..4, then other): each flower's share weighed by its seat's
+    probability, taken to the power ``weight`` (0: not at all). What the reader gives ``other`` (a tile it does not
+    know for a flower: a real set's, unlike any it learnt) says nothing of the seat, and is shared evenly among the
+    four. Which of a seat's two flowers (spring or plum) and how likely a flower at all stay the classifier's.
+
+    >>> p = np.zeros((1, len(NAMES))); p[0, NAMES.index("5f")] = 0.4; p[0, NAMES.index("7f")] = 0.3
+    >>> p[0, NAMES.index("3f")] = 0.1; p[0, NAMES.index("1s")] = 0.2
+    >>> q = np.array([[0.01, 0.01, 0.9, 0.01, 0.07]])  # seat 3, surely
+    >>> m = mix_seats(p, q, 1.0)
+    >>> NAMES[int(m.argmax())], round(float(m[0, FLOWERS].sum()), 6), float(m[0, NAMES.index("1s")])
+    ('7f', 0.8, 0.2)
+    >>> m = mix_seats(p, np.array([[0.02, 0.02, 0.05, 0.02, 0.89]]), 1.0)  # no flower it knows: 5f stays first
+    >>> NAMES[int(m.argmax())], round(float(m[0, NAMES.index("5f")]), 3)
+    ('5f', 0.377)
+    """
+    seat = q[:, :4] + q[:, 4:] / 4
+    seat /= np.maximum(seat.sum(1, keepdims=True), 1e-12)
+    flowers = p[:, FLOWERS]
+    w = flowers * seat[:, SEAT_OF] ** weight
+    out = p.copy()
+    out[:, FLOWERS] = w * flowers.sum(1, keepdims=True) / np.maximum(w.sum(1, keepdims=True), 1e-12)
+    return out
 
 
 def crop_side(session: object) -> int:

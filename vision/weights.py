@@ -32,6 +32,9 @@ from vision.names import NAMES
 CARD = "card.json"
 FILES: tuple[str, ...] = tuple(p.name for p in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS,
                                                 *READER_WEIGHTS, CAPTION_WEIGHTS))
+# the networks shipped after folders were written without them: a folder that lacks one reads with the shipped one
+# (each reads its crops alone, whatever the folder's classifier)
+LATER: tuple[str, ...] = ("seat_reader.onnx",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +54,15 @@ SHIPPED = Weights(MODELS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS
 
 
 def weights_folder(folder: Path | str) -> Weights:
-    """The weights in ``folder``, checked: a folder holding every file of ``FILES``, and a ``card.json`` (when
-    there) whose ``names`` are the detector's class names. Raises ``ModelNotFoundError`` naming what is wrong."""
+    """The weights in ``folder``, checked: a folder holding every file of ``FILES`` (but those of ``LATER``, taken
+    from ``models/`` where it lacks them), and a ``card.json`` (when there) whose ``names`` are the detector's class
+    names. Raises ``ModelNotFoundError`` naming what is wrong."""
     root = Path(folder)
     if not root.is_dir():
         what = "is a file" if root.exists() else "does not exist"
         msg = f"weights folder {root} {what}: give a folder written by mjscore train (or models/, the shipped one)"
         raise ModelNotFoundError(msg)
-    missing = [name for name in FILES if not (root / name).is_file()]
+    missing = [name for name in FILES if not (root / name).is_file() and name not in LATER]
     if missing:
         msg = (f"weights folder {root} lacks {', '.join(missing)}: a weights folder holds {', '.join(FILES)} "
                f"(mjscore train writes them all)")
@@ -72,7 +76,7 @@ def weights_folder(folder: Path | str) -> Weights:
     card = root / CARD
     if card.exists():
         _check_card(card)
-    paths = [root / name for name in FILES]
+    paths = [root / name if (root / name).is_file() else MODELS / name for name in FILES]
     return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-1]), paths[-1],
                    learnt if learnt[0].is_file() else None)
 

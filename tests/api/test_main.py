@@ -132,7 +132,7 @@ def test_settings_come_from_mj_variables(monkeypatch):
     assert Settings().cors_origins == ["https://c.example"]
     # the readers: one path (as before there were several), a list, or none (the classifier names tiles alone)
     assert [p.name for p in Settings().reader_weights] == ["character_reader.onnx", "flower_reader.onnx",
-                                                           "mark_reader.onnx"]
+                                                           "mark_reader.onnx", "seat_reader.onnx"]
     for value, names in (("/m/f.onnx", ["f.onnx"]), ("/m/f.onnx, /m/c.onnx", ["f.onnx", "c.onnx"]), ("", [])):
         monkeypatch.setenv("MJ_READER_WEIGHTS", value)
         assert [p.name for p in Settings().reader_weights] == names

@@ -33,6 +33,9 @@ def test_a_reader_names_its_family_then_other() -> None:
     cls = np.array([CLASS_ID[n] for n in ("1f", "8f", "5f", "1m", "9m", "9s", "7z", "back")])
     assert reader_labels(cls, "flower").tolist() == [0, 7, 4, 8, 8, 8, 8, 8]
     assert reader_labels(cls, "character").tolist() == [9, 9, 9, 0, 8, 9, 9, 9]
+    # the seat reader: spring and plum seat 1, bamboo seat 4, every tile not a flower other
+    assert reader_names("seat") == ("1", "2", "3", "4", "other")
+    assert reader_labels(cls, "seat").tolist() == [0, 3, 0, 4, 4, 4, 4, 4]
 
 
 def test_upright_turns_back_each_up_direction() -> None:

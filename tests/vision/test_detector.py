@@ -310,6 +310,30 @@ def test_each_reader_reads_only_the_tiles_that_may_be_of_its_family() -> None:
         assert characters.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["6m", "6m"]
 
 
+def test_the_seat_reader_shares_a_flower_again_among_the_flowers_by_the_seat_it_reads() -> None:
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+    from vision.readers import FLOWERS, SEAT_NAMES, Reader
+
+    class Classifier:  # 5f 0.35, 6f 0.3, 7f 0.15 (the seat numeral unread), 1s 0.2 for every crop, upright
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 1e-9)
+            for name, share in (("5f", 0.35), ("6f", 0.3), ("7f", 0.15), ("1s", 0.2)):
+                p[:, NAMES.index(name)] = share
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), _unlike(len(p))]
+
+    reader = Reader.load(_Meta(",".join(SEAT_NAMES), pick=2), Path("seat.onnx"))  # seat 3 (三, 3), surely
+    assert reader.seats and not reader.marks and [NAMES[i] for i in reader.ids] == [f"{n}f" for n in range(1, 9)]
+    det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader], config=DetectorConfig(turns=1))
+    boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
+    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+    assert reader.session.batches == [2] and [NAMES[int(k)] for k in p.argmax(1)] == ["7f", "7f"]
+    # the flowers keep their share, and the tile that is no flower its own
+    assert p[:, FLOWERS].sum(1) == pytest.approx(0.8) and p[:, NAMES.index("1s")] == pytest.approx(0.2)
+    det.config = DetectorConfig(turns=1, seat_weight=0.0)  # weighed not at all: the names as they were
+    p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
+    assert p[0, NAMES.index("5f")] == pytest.approx(0.35) and NAMES[int(p[0].argmax())] == "5f"
+
+
 def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads() -> None:
     from vision.detector import NAMES, DetectorConfig, TileDetector
     from vision.readers import MARK_NAMES, Reader

@@ -27,7 +27,17 @@ def shipped_copy(dest: Path, **swap: str) -> Path:
 
 def test_models_is_the_shipped_weights_folder() -> None:
     assert weights_folder(MODELS) == SHIPPED
-    assert [p.name for p in SHIPPED.readers] == ["character_reader.onnx", "flower_reader.onnx", "mark_reader.onnx"]
+    assert [p.name for p in SHIPPED.readers] == ["character_reader.onnx", "flower_reader.onnx", "mark_reader.onnx",
+                                                 "seat_reader.onnx"]
+
+
+def test_a_folder_written_before_the_seat_reader_shipped_reads_with_the_shipped_one(tmp_path: Path) -> None:
+    folder = shipped_copy(tmp_path / "w")
+    (folder / "seat_reader.onnx").unlink()
+    w = weights_folder(folder)
+    assert w.readers[:3] == tuple(folder / n for n in ("character_reader.onnx", "flower_reader.onnx",
+                                                        "mark_reader.onnx"))
+    assert w.readers[3] == MODELS / "seat_reader.onnx" and w.classifier == folder / "tile_classifier.onnx"
 
 
 def test_a_folder_with_every_file_and_its_card_loads(tmp_path: Path) -> None:
