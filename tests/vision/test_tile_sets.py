@@ -137,3 +137,33 @@ def test_a_seat_numeral_weighs_a_season_and_the_flower_of_its_row_alike() -> Non
     m = mix_marks(p, q, 1.0)[0]
     assert m[NAMES.index("1f")] / m[NAMES.index("5f")] == pytest.approx(0.5 / 0.3)
     assert m[NAMES.index("2f")] == pytest.approx(0.0)
+
+
+def _upright_crop(face: np.ndarray, side: int = 96) -> np.ndarray:
+    """A face (200 x 150) lying on the table, cut as detection cuts an upright tile for a reader: the tile's long side
+    ``MARGIN`` (1.15) times within the square, shrunk to ``side``, as the network's input (1, 3, side, side)."""
+    canvas = np.full((230, 230, 3), GREEN_BACK, np.uint8)
+    canvas[15:215, 40:190] = face
+    return cv2.resize(canvas, (side, side), interpolation=cv2.INTER_AREA)[None].transpose(0, 3, 1, 2) / np.float32(255)
+
+
+def test_the_seat_reader_reads_a_held_out_sets_seats_and_no_suit_tile() -> None:
+    """The seat reader, on the faces of a style no network trained on: the seat of most of its flowers (the numeral
+    and the character beside it; on the eight hkx styles 46 of 64), and every suit tile, honour and back as other."""
+    import onnxruntime as ort
+
+    from vision.detector import READER_WEIGHTS
+    from vision.readers import SEAT_NAMES
+
+    seat_reader = next(p for p in READER_WEIGHTS if p.name == "seat_reader.onnx")
+    session = ort.InferenceSession(str(seat_reader), providers=["CPUExecutionProvider"])
+    assert session.get_modelmeta().custom_metadata_map["names"].split(",") == list(SEAT_NAMES)
+    style = _style()
+
+    def read(name: str) -> str:
+        face = style.back if name == "back" else style.faces[name]
+        return SEAT_NAMES[int(session.run(None, {"crops": _upright_crop(face)})[0][0].argmax())]
+
+    seats = [read(f) for f in FLOWERS]
+    assert sum(seat == str((n - 1) % 4 + 1) for n, seat in enumerate(seats, 1)) >= 6, seats
+    assert {read(n) for n in ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "9s", "5z", "back")} == {"other"}
