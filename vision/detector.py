@@ -4,11 +4,12 @@ mark reader reads the index numeral a set may print on them, a text recogniser r
 that may be a flower (``vision/captions.py``), and the tiles of the photo that look alike agree on their names
 (``vision/agreement.py``).
 
-All seven networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
+All eight networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
 looked at by a second finder, trained on such photos too). Weights are passed in explicitly
 (``models/tile_finder.onnx``, ``models/set_finder.onnx``, ``models/tile_classifier.onnx``,
-``models/character_reader.onnx``, ``models/flower_reader.onnx``, ``models/mark_reader.onnx`` and
-``models/caption_reader.onnx`` are the shipped ones, see ``models/README.md``); nothing is downloaded.
+``models/character_reader.onnx``, ``models/flower_reader.onnx``, ``models/mark_reader.onnx``,
+``models/seat_reader.onnx`` and ``models/caption_reader.onnx`` are the shipped ones, see ``models/README.md``);
+nothing is downloaded.
 """
 
 from __future__ import annotations
