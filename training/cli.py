@@ -65,10 +65,11 @@ def _drawn_art(args: argparse.Namespace) -> int:
 
     if args.birds and not args.borrow:
         args.parser.error("--birds goes with --borrow FACES")
-    if args.held_out and not args.hk:
-        args.parser.error("--held-out goes with --hk")
+    for flag, given in (("--held-out", args.held_out), ("--numeral-alone", args.numeral_alone)):
+        if given and not args.hk:
+            args.parser.error(f"{flag} goes with --hk")
     drawn = draw_styles(args.cache, args.styles, args.seed, args.decoys, args.borrow, args.any_latin, args.birds,
-                        args.hk, args.held_out, args.seat_decoys)
+                        args.hk, args.held_out, args.seat_decoys, args.numeral_alone)
     print(f"{drawn.styles} drawn styles from {drawn.fonts} fonts, {drawn.unicode} Unicode-tile styles in "
           f"{drawn.faces}; check {drawn.sheet}")
     return 0
@@ -325,6 +326,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--held-out", action="store_true",
                    help="with --hk: the held-out variant hkx_NN, drawn with font families the hk_NN styles never "
                         "draw with (evaluation only: bench/eval_tile_sets.py)")
+    p.add_argument("--numeral-alone", action="store_true",
+                   help="with --hk: styles hn_NN (hnx_NN with --held-out) whose flowers print their seat numeral "
+                        "alone, no character, as some sets tell the four flowers of a row apart (the seat reader "
+                        "learns the numeral from them)")
     p.add_argument("--any-latin", action="store_true",
                    help="index numerals and captions in any font that draws them (Noto's, the CJK fonts' own, "
                         "DejaVu's), not DejaVu's four alone")

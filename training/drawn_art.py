@@ -16,9 +16,9 @@ picture it has seen on another set's flower; with ``--birds`` as well, most styl
 stick) cut from a fetched set's one of bamboo: a picture without a caption is no flower.
 
 Output as ``fetch_art.py``: ``<cache>/faces/dr_NN/<label>.png`` and ``uc_<font>/<label>.png`` (RGB, 150x200), or
-``dx_NN/<label>.png``, ``bp_NN/<label>.png``, ``hk_NN``, ``hkx_NN``, ``hd_NN``. Usage: ``python -m training drawn-art
-[--cache cache/art] [--styles 24] [--seed 0] [--decoys | --borrow cache/art/faces [--birds] | --hk [--held-out] |
---seat-decoys cache/art/faces]``.
+``dx_NN/<label>.png``, ``bp_NN/<label>.png``, ``hk_NN``, ``hkx_NN``, ``hn_NN``, ``hnx_NN``, ``hd_NN``. Usage:
+``python -m training drawn-art [--cache cache/art] [--styles 24] [--seed 0] [--decoys | --borrow cache/art/faces
+[--birds] | --hk [--held-out] [--numeral-alone] | --seat-decoys cache/art/faces]``.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ LATIN_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf", 
 # dragons, a coloured back; ``hkx_`` styles, drawn with ``--held-out``, only with these font families (and the
 # ``hk_`` styles never with them), are the held-out variant ``bench/eval_tile_sets.py`` reads
 HK, HK_HELD_OUT = "hk", "hkx"
+NUMERAL_ALONE, NUMERAL_ALONE_HELD_OUT = "hn", "hnx"  # ... whose flowers print their seat numeral alone
 # seat decoys (``--seat-decoys``): ``hk_``-like styles whose every suit tile prints a corner index in the seat
 # numeral's ink, and whose 1s shows a fetched set's bird, in half of them among leaves: a picture and a corner numeral
 # without a character is no flower (the held-out style's 1s is such a bird, with a red 1 in its corner)
@@ -73,6 +74,7 @@ class Seat:
     numeral_ink: tuple
     glyph_inks: tuple  # the seasons' character ink, the flowers'
     size: float
+    alone: bool = False  # the numeral alone, no character: the set tells a row's flowers apart by their seat numeral
 
 
 @dataclass
@@ -392,8 +394,9 @@ def _picture_flower(img: Image.Image, d: ImageDraw.ImageDraw, look: Look, label:
     numeral_left = seat.season_numeral_left if season else seat.flower_numeral_left
     left, right = (x0, y0, x0 + s, y0 + s * 1.15), (x1 - s, y0, x1, y0 + s * 1.15)
     glyph_box, numeral_box = (right, left) if numeral_left else (left, right)
-    character = (SEASONS if season else FLOWERS)[k]
-    strokes.glyph(character, look.honour_font, seat.glyph_inks[0 if season else 1], glyph_box, img)
+    if not seat.alone:
+        character = (SEASONS if season else FLOWERS)[k]
+        strokes.glyph(character, look.honour_font, seat.glyph_inks[0 if season else 1], glyph_box, img)
     nx0, ny0, nx1, ny1 = numeral_box
     inset = s * 0.18  # a numeral is smaller than the character beside it
     numeral_box = (nx0 + inset, ny0 + inset * 0.5, nx1 - inset, ny1 - inset)
@@ -480,16 +483,17 @@ class Drawn:
 
 def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = False, borrow: Path | None = None,
                 any_latin: bool = False, birds: bool = False, hk: bool = False, held_out: bool = False,
-                seat_decoys: Path | None = None) -> Drawn:
+                seat_decoys: Path | None = None, numeral_alone: bool = False) -> Drawn:
     """Draw ``count`` styles (seeded by ``seed``) into ``cache/faces`` from the fonts of Debian's packages (fetched
     into ``cache/fonts``), then, unless ``decoys``, ``borrow``, ``hk`` or ``seat_decoys``, the Unicode-tile styles;
-    ``decoys``, ``borrow``, ``any_latin``, ``birds``, ``hk``, ``held_out`` and ``seat_decoys`` (the fetched faces
-    the birds are cut from) as the command's options say (``python -m training drawn-art --help``)."""
+    ``decoys``, ``borrow``, ``any_latin``, ``birds``, ``hk``, ``held_out``, ``seat_decoys`` (the fetched faces
+    the birds are cut from) and ``numeral_alone`` as the command's options say (``python -m training drawn-art
+    --help``)."""
     if sum((decoys, borrow is not None, hk, seat_decoys is not None)) > 1:
         msg = "decoys, borrow, hk and seat_decoys draw different styles: one of them"
         raise ValueError(msg)
-    if held_out and not hk:
-        msg = "held_out goes with hk"
+    if (held_out or numeral_alone) and not hk:
+        msg = f"{'held_out' if held_out else 'numeral_alone'} goes with hk"
         raise ValueError(msg)
     if birds and borrow is None:
         msg = "birds go with borrow FACES"
@@ -523,13 +527,15 @@ def draw_styles(cache: Path, count: int = 24, seed: int = 0, decoys: bool = Fals
         if birds and birds_cut and bird_rng.random() < 0.75:
             look = replace(look, bird=pick(bird_rng, birds_cut))
         if hk or seat_decoys:
-            look = replace(look, flower=5, seat=throw_seat(rng), plants=throw_plants(rng), back=pick(rng, BACKS),
+            look = replace(look, flower=5, seat=replace(throw_seat(rng), alone=numeral_alone),
+                           plants=throw_plants(rng), back=pick(rng, BACKS),
                            white=0 if rng.random() < 0.7 else look.white)
         if seat_decoys and look.seat is not None:
             look = replace(look, index=pick(bird_rng, ("tl", "tr")), index_ink=look.seat.numeral_ink,
                            bird=pick(bird_rng, birds_cut),
                            bird_plant=throw_plant(bird_rng) if bird_rng.random() < 0.5 else None)
-        hk_prefix = HK_HELD_OUT if held_out else HK
+        hk_prefix = ((NUMERAL_ALONE_HELD_OUT if held_out else NUMERAL_ALONE) if numeral_alone else
+                     HK_HELD_OUT if held_out else HK)
         prefix = (DECOY_PREFIX[:-1] if decoys else "bp" if pictures else hk_prefix if hk else
                   SEAT_DECOYS if seat_decoys else "dr")
         dest = faces / f"{prefix}_{k:02d}"

@@ -20,7 +20,7 @@ SKIP_STYLES = ("gn_edu_kang_xi",)  # radicals for teaching, not mahjong faces
 # styles drawn here (training/drawn_art.py): not in the shipped weights' data; used only when asked for by name or
 # pattern, so the default style set (and every photo drawn from it) stays what it was
 DECOY_PREFIX = "dx_"  # decoy styles (drawn-art --decoys): a suit tile's label is its index, not its body
-DRAWN_STYLES = ("dr_*", "uc_*", f"{DECOY_PREFIX}*", "bp_*", "hk_*", "hkx_*", "hd_*")
+DRAWN_STYLES = ("dr_*", "uc_*", f"{DECOY_PREFIX}*", "bp_*", "hk_*", "hkx_*", "hn_*", "hnx_*", "hd_*")
 
 
 

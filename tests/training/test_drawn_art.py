@@ -284,3 +284,27 @@ def test_a_style_records_the_index_marks_it_draws() -> None:
     face, bare = (np.asarray(drawn_art.draw_face(_look(index=i, frame=None), "1z")) for i in ("tr", None))
     changed = np.argwhere(np.abs(face.astype(int) - bare).sum(2) > 60)
     assert len(changed) and changed[:, 0].max() < 0.3 * face.shape[0] and changed[:, 1].min() > 0.6 * face.shape[1]
+
+
+def test_a_numeral_alone_flower_prints_its_seat_and_no_character() -> None:
+    """``--numeral-alone``: the picture flower as a Hong Kong set prints it, but for its character, whose corner stays
+    blank; the numeral, its corner and the picture are the same as with the character."""
+    rng = np.random.default_rng(3)
+    seat = replace(drawn_art.throw_seat(rng), latin=True, season_numeral_left=True, flower_numeral_left=False)
+    look = _look(flower=5, plants=drawn_art.throw_plants(rng), seat=seat)
+    for label in ("2f", "7f"):
+        both = np.asarray(drawn_art.draw_face(look, label)).astype(int)
+        alone = np.asarray(drawn_art.draw_face(replace(look, seat=replace(seat, alone=True)), label)).astype(int)
+        ink = np.abs(alone - np.array(look.face)).sum(2) > 120
+        # the top corners inside the face's frame: the numeral's, the character's
+        numeral, character = (slice(10, 70), slice(80, 140)) if label == "2f" else (slice(80, 140), slice(10, 70))
+        assert ink[8:55, numeral].any() and not ink[8:55, character].any(), label
+        assert (both != alone).any(2)[8:55, character].any()  # the character was there
+        assert np.array_equal(both[:55, numeral], alone[:55, numeral]) and np.array_equal(both[80:], alone[80:])
+
+
+def test_numeral_alone_and_held_out_go_with_hk(tmp_path: Path) -> None:
+    for kind in ({"numeral_alone": True}, {"held_out": True}):
+        with pytest.raises(ValueError, match="goes with hk"):
+            drawn_art.draw_styles(tmp_path, 1, **kind)  # type: ignore[arg-type]
+    assert not any(tmp_path.iterdir())
