@@ -195,7 +195,7 @@ FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, 
     "mark": ("Mark reader", "tiles of sets that print index numerals", "the numeral 1-9",
              "probability of the tiles that may print a numeral (suits and flowers together)"),
     "seat": ("Seat reader", "flowers", "their seat 1-4 (by numeral, character, caption or picture)",
-             "name is a flower (after the captions; its flower probability"),
+             "flower probability (after the captions, its name a flower)"),
 }
 
 
@@ -230,8 +230,8 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
             f"{'flowers whose seat was' if seats else tiles} named right "
             f"{right:.4f} of {family}, other tiles called one of them {called} of {v['others']}, up told right "
             f"{v['up_right']:.4f}",
-            f"- detection: a tile whose {gate} is {config.reader_gate:g} or more"
-            f"{')' if seats else ''} and whose name is given less than {config.reader_sure:g} is "
+            f"- detection: a tile whose {gate} is {config.reader_gate:g} or more and whose name is given less than "
+            f"{config.reader_sure:g} is "
             "read again, once, turned upright by the classifier's up head, and " + (
                 "each name is weighed by how likely the reading is for a tile of that name: the numeral it prints, "
                 "or none (`vision/readers.py`, `mix_marks`)" if marks else "its flower probability is shared again "

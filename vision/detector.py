@@ -1,8 +1,8 @@
 """The tile detector: a one-class YOLO finder boxes every tile, a small CNN names each crop, readers (the same
 network, each trained on one family of tiles) read again, turned upright, the tiles that may be of their family, the
 mark reader reads the index numeral a set may print on them, a text recogniser reads the English caption of a tile
-that may be a flower (``vision/captions.py``), and the tiles of the photo that look alike agree on their names
-(``vision/agreement.py``).
+that may be a flower (``vision/captions.py``), the seat reader the seat (1-4) of a tile named a flower, and the tiles
+of the photo that look alike agree on their names (``vision/agreement.py``).
 
 All eight networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
 looked at by a second finder, trained on such photos too). Weights are passed in explicitly

@@ -38,8 +38,8 @@ class Reader:
 
     @property
     def flowers(self) -> bool:
-        """The flower reader: it names flowers only."""
-        return len(self.ids) > 0 and set(self.ids) <= set(FLOWERS)
+        """The flower reader: it names flowers only (the seat reader, which reads their seats, is not one)."""
+        return not self.seats and len(self.ids) > 0 and set(self.ids) <= set(FLOWERS)
 
     @classmethod
     def load(cls, session: object, path: Path) -> Reader:

@@ -322,7 +322,8 @@ def test_the_seat_reader_shares_a_flower_again_among_the_flowers_by_the_seat_it_
             return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), _unlike(len(p))]
 
     reader = Reader.load(_Meta(",".join(SEAT_NAMES), pick=2), Path("seat.onnx"))  # seat 3 (三, 3), surely
-    assert reader.seats and not reader.marks and [NAMES[i] for i in reader.ids] == [f"{n}f" for n in range(1, 9)]
+    assert reader.seats and not reader.marks and not reader.flowers
+    assert [NAMES[i] for i in reader.ids] == [f"{n}f" for n in range(1, 9)]
     det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader], config=DetectorConfig(turns=1))
     boxes = np.array([[0.0, 0.0, 30.0, 30.0], [30.0, 30.0, 60.0, 60.0]])
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
