@@ -29,6 +29,7 @@ import numpy as np
 from training.classifier import augment, export, load_real, load_synth, train_mode
 from training.finetune import distillation
 from vision.names import CLASS_ID
+from vision.readers import SEAT_OF
 
 FAMILIES = {"flower": tuple(f"{n}f" for n in range(1, 9)), "character": tuple(f"{n}m" for n in range(1, 10)),
             "dot": tuple(f"{n}p" for n in range(1, 10))}
@@ -100,7 +101,7 @@ def reader_labels(cls: np.ndarray, family: str) -> np.ndarray:
     if family == "seat":
         flowers = np.array([CLASS_ID[n] for n in FAMILIES["flower"]])
         hit = cls[:, None] == flowers[None, :]
-        return np.where(hit.any(1), hit.argmax(1) % len(SEATS), len(SEATS))
+        return np.where(hit.any(1), SEAT_OF[hit.argmax(1)], len(SEATS))
     ids = np.array([CLASS_ID[n] for n in FAMILIES[family]])
     hit = cls[:, None] == ids[None, :]
     return np.where(hit.any(1), hit.argmax(1), len(ids))

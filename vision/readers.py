@@ -18,12 +18,13 @@ FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
 # the mark reader's names: an index numeral a tile prints, or none (``other``); the numeral a tile of each name prints
 # when its set prints one: a suit tile its number, a flower its number in its row (0..8 for 1..9; -1: none)
 MARK_NAMES = (*"123456789", "other")
-# the seat reader's names: a flower's seat, 1 to 4 (spring and plum 1 ... winter and bamboo 4), read by its seat
-# numeral, character, caption or picture, or ``other`` for a tile not a flower; the seat of each flower (0..3)
-SEAT_NAMES = (*"1234", "other")
-SEAT_OF = np.arange(len(FLOWERS)) % 4
 MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n[1] == "f" else -1
                     for n in NAMES[:-1]] + [-1])
+# the seat reader's names: a flower's seat, 1 to 4 (spring and plum 1 ... winter and bamboo 4), read by its seat
+# numeral, character, caption or picture, or ``other`` for a tile not a flower; the seat of each flower (0..3, the
+# numeral a set prints on it)
+SEAT_NAMES = (*"1234", "other")
+SEAT_OF = MARK_OF[FLOWERS]
 
 
 @dataclass(frozen=True, slots=True)
