@@ -143,6 +143,28 @@ def test_no_tile_set_apart_gives_candidates() -> None:
     assert layout.to_dict()["win_tile_assumed"] is True
 
 
+def test_no_tile_set_apart_the_melds_beyond_the_concealed_tiles_need_no_sideways_tile() -> None:
+    # the concealed tiles touch (the winning one among them), then the melds, one shown without a sideways tile,
+    # before the one that shows one or after it
+    for groups in (("123m456p11z", "777p", "2*34s"), ("123m456p11z", "2*34s", "777p")):
+        layout = read_layout(shoot(lay(*groups, gaps=(0.8, 0.5))))
+        assert layout.win_tile_assumed and layout.problem is None
+        assert sorted(m.tiles for m in layout.melds) == [("2s", "3s", "4s"), ("7p", "7p", "7p")], layout.to_dict()
+        assert layout.hand == "[777p] [234s] 123m456p1z +1z"
+    # the same tiles, the pung not set apart from the concealed ones: it is theirs
+    layout = read_layout(shoot(lay("123m456p11z777p", "2*34s", gaps=(0.8,))))
+    assert [m.tiles for m in layout.melds] == [("2s", "3s", "4s")] and len(layout.concealed) == 10
+
+
+def test_no_tile_set_apart_a_tile_far_beyond_the_row_is_loose() -> None:
+    # 14 tiles touching; a tile in line with them farther off than a winning tile is set apart is a loose tile
+    # (nearer, it is one set apart, and the hand holds one too many: ``test_extra_tile_says_too_many``)
+    layout = read_layout(shoot(lay("123m456p789s11222z", "5p", gaps=(2.0,))))
+    assert layout.problem is None and layout.win_tile_assumed, layout.to_dict()
+    assert layout.hand_with(win="2z") == "123m456p789s1122z +2z"
+    assert [d for d in layout.loose] == [14]
+
+
 def test_two_rows_melds_above() -> None:
     tiles = lay("2m", "2m", gaps=(0.7,)) + lay("1*23s", "6*66z", "999*p", "44*44m", y=-H - 35, x=-20)
     layout = read_layout(shoot(tiles, angle=-80, jitter=1.0))

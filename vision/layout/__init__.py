@@ -20,8 +20,10 @@ How it reads a photo (every length is relative to the tile size ``u``, so the ph
 5. Groups of 3 or 4 with a sideways tile are exposed melds (chow, pung or kong by their tiles); 4 with 2 or 4
    ``back`` tiles are concealed kongs (4 backs: the tile is unknown). In the concealed row, the winning tile is a
    single tile set apart after the concealed tiles (3k+1 of them); groups beyond it are exposed melds shown
-   without a sideways tile. Flowers (``f``) are set aside wherever they lie, in the hand's rows or in their own row
-   near it; a flower lying askew, alone, away from the hand is a loose tile.
+   without a sideways tile. Where no tile is set apart, the concealed tiles (3k+2) come first, and the groups after
+   them are melds if they all split into melds; an end tile in line is left out as loose only when it lies farther
+   off than a winning tile is set apart (``WIN_GAP``). Flowers (``f``) are set aside wherever they lie, in the
+   hand's rows or in their own row near it; a flower lying askew, alone, away from the hand is a loose tile.
 
 Rows shot in perspective (tiles standing, shot low and from the side) are measured in each tile's own size along
 the row (``geometry.fit_scale``): gaps, overlaps, shapes and flowers' distances, so that a row whose tiles grow,

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from vision.layout.geometry import Tiles, gap_between, single_loose
 from vision.layout.melds import chunk_kind, classify, segment
-from vision.layout.tuning import BORDER, GROUP_GAP, HAND_SIZES
+from vision.layout.tuning import BORDER, GROUP_GAP, HAND_SIZES, WIN_GAP
 from vision.names import BACK
 
 Complete = Callable[[Sequence[str]], bool]  # tile names (concealed part and winning tile) -> a complete hand?
@@ -28,6 +28,7 @@ class Parse:
     rows: list[tuple[str, list[list[int]]]] = field(default_factory=list)
     conc_row: int = -1
     deficit: float = 0.0  # how far the borders between concealed tiles, winning tile and melds are from gaps
+    far_dropped: bool = True  # every tile left out lies farther from its row than a winning tile is set apart
 
 
 def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, drops: Sequence[int]) -> Parse | None:
@@ -44,6 +45,9 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
             if len(groups[k]) != 1:
                 return None
             p.dropped += groups[k]
+            if len(groups) > 1:
+                near = groups[1][0] if k == 0 else groups[-2][-1]
+                p.far_dropped &= gap_between(t, groups[k][0], near) / t.u > WIN_GAP
             groups = groups[:k] + groups[k + 1:]
         flowers = [i for g in groups for i in g if t.labels[i].endswith("f")]
         p.flowers += flowers
@@ -81,8 +85,20 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
                         win_at, after, best_def = k, seg, deficit
             before += len(g)
         if win_at is None:
-            p.melds += [(kind, g) for g, kind in zip(groups, kinds, strict=True) if kind is not None]
-            p.concealed += [i for g, kind in zip(groups, kinds, strict=True) if kind is None for i in g]
+            # no tile set apart as the winning one: the concealed tiles come first (3k+2 of them, the winning one
+            # among them), then the melds, a group each, shown with a sideways tile or without
+            start, tail = len(groups), []
+            for k in range(1, len(groups)):
+                conc_n = sum(len(g) for g, kind in zip(groups[:k], kinds[:k], strict=True) if kind is None)
+                if kinds[k - 1] is None and conc_n % 3 == 2:
+                    seg = segment(t, groups[k:])
+                    if seg:
+                        start, tail = k, seg
+                        break
+            head = list(zip(groups[:start], kinds[:start], strict=True))
+            p.melds += [(kind, g) for g, kind in head if kind is not None]
+            p.concealed += [i for g, kind in head if kind is None for i in g]
+            p.melds += tail
         else:
             head = list(zip(groups[:win_at], kinds[:win_at], strict=True))
             p.melds += [(kind, g) for g, kind in head if kind is not None]
@@ -90,7 +106,10 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
             p.win = groups[win_at][0]
             p.melds += after or []
             p.deficit += best_def
-    if p.dropped and p.win is None:  # leaving a tile out is only believable when a winning tile is set apart
+    # a tile left out at a row's end where no winning tile is set apart: a loose tile, not one set apart as the
+    # winning tile, only when it lies farther off than that (a hand of 14 touching tiles and one more set apart holds
+    # one tile too many)
+    if p.dropped and p.win is None and not p.far_dropped:
         return None
     return p
 
