@@ -157,14 +157,14 @@ class DetectorConfig:
     # ... and, where it looks for them, for the flat patches of their colour as big as a back's top: a back the finder
     # missed, or boxed together with the next back of its kong (``vision/regions.py``)
     back_regions: bool = True
-    # a tile lying sideways that the finder boxed as two overlapping halves is taken whole where the union of the two
-    # is named a face surely, lying sideways (``vision/halves.py``): ``bench.eval_layout --detector`` 453 -> 458 of 500
-    # (fluffystuff's sideways tiles, most of them), every hand read right before read right
-    join_halves: bool = True
     # ... and, in a photo of a learnt set (``vision/learnt.py``) that shows fewer than two backs, for backs of the
     # colour the set's labelled backs showed (``LearntSet.back``): a concealed kong, four backs on a busy cloth, boxed
     # at 0.1 to 0.3 with no back found to say which colour to look for (bench.learn's dr_58, seed 3)
     learnt_backs: bool = True
+    # a tile lying sideways that the finder boxed as two overlapping halves is taken whole where the union of the two
+    # is named a face surely, lying sideways (``vision/halves.py``): ``bench.eval_layout --detector`` 453 -> 458 of 500
+    # (fluffystuff's sideways tiles, most of them), every hand read right before read right
+    join_halves: bool = True
     # with a learnt set (``vision/learnt.py``), a photo is named by the fine-tuned classifier when this share of its
     # tiles at least look more like a learnt tile than like any tile of the other sets it keeps (the replay's), else
     # by the shipped one. bench.learn's dr_58 folders (2026-11-28, 300 replay photos' looks): the set's photos show

@@ -13,8 +13,9 @@ overlap, and their union, named a tile lying sideways at 0.64 and 0.76, cost a h
 perspective kind; a sideways 4p boxed as two 2p named surely was named 0.91 whole).
 
 Chosen on ``bench.eval_layout --detector``'s 500 photos (seed 4242, 2026-11-28): of the unions so shaped and named,
-those no longer than 1.18 times the sure faces near them were the true sideways tiles (18 of 19); those 1.25 times
-and more (31) were two upright neighbours, read as one sideways tile, that broke 20 hands read right before.
+the 18 sideways tiles were 0.96 to 1.18 times as long as the sure faces near them, and so was one pair of upright
+neighbours (1.16); the other pairs of upright neighbours (30) were 1.25 to 1.56 times, and, read as one sideways tile,
+broke 20 hands read right before (``docs/photo.md``, "A sideways tile boxed as two halves").
 """
 
 from __future__ import annotations
