@@ -151,6 +151,11 @@ def test_no_tile_set_apart_the_melds_beyond_the_concealed_tiles_need_no_sideways
         assert layout.win_tile_assumed and layout.problem is None
         assert sorted(m.tiles for m in layout.melds) == [("2s", "3s", "4s"), ("7p", "7p", "7p")], layout.to_dict()
         assert layout.hand == "[777p] [234s] 123m456p1z +1z"
+    # the melds left of the concealed tiles, or the photo turned round: read from the other end
+    for groups in (("2*34s", "777p", "123m456p11z"), ("777p", "2*34s", "123m456p11z")):
+        for angle in (0, 180):
+            layout = read_layout(shoot(lay(*groups, gaps=(0.5, 0.8)), angle=angle))
+            assert sorted(m.tiles for m in layout.melds) == [("2s", "3s", "4s"), ("7p", "7p", "7p")], layout.to_dict()
     # the same tiles, the pung not set apart from the concealed ones: it is theirs
     layout = read_layout(shoot(lay("123m456p11z777p", "2*34s", gaps=(0.8,))))
     assert [m.tiles for m in layout.melds] == [("2s", "3s", "4s")] and len(layout.concealed) == 10
