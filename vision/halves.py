@@ -50,7 +50,7 @@ def halves(boxes: np.ndarray, p: np.ndarray, faces: np.ndarray, sideways: np.nda
     if len(boxes) < 2 or len(sure) < 3:
         return none
     boxes = np.asarray(boxes, np.float64)
-    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    w, h = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6), np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
     ix = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
     iy = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
     uw = np.maximum(boxes[:, None, 2], boxes[None, :, 2]) - np.minimum(boxes[:, None, 0], boxes[None, :, 0])

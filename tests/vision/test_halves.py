@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,14 @@ def test_two_overlapping_boxes_shaped_as_a_sideways_tile_are_its_halves() -> Non
     pairs, unions = halves(boxes, _sure(len(boxes)), np.ones(len(boxes), bool), np.zeros(len(boxes), bool))
     assert pairs.tolist() == [[2, 3]]
     assert unions.tolist() == [[2 * W, H - W, 2 * W + H, H]]
+
+
+def test_a_box_of_no_size_pairs_with_nothing_and_warns_nothing() -> None:
+    boxes = np.r_[[[0.0, 0, 0, 0]], _row("u", "u", "h", "u", "u")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pairs, _ = halves(boxes, _sure(len(boxes)), np.ones(len(boxes), bool), np.zeros(len(boxes), bool))
+    assert pairs.tolist() == [[3, 4]]
 
 
 def test_a_row_turned_a_quarter_is_split_along_its_length() -> None:
