@@ -167,7 +167,7 @@ def test_no_tile_set_apart_a_tile_far_beyond_the_row_is_loose() -> None:
     layout = read_layout(shoot(lay("123m456p789s11222z", "5p", gaps=(2.0,))))
     assert layout.problem is None and layout.win_tile_assumed, layout.to_dict()
     assert layout.hand_with(win="2z") == "123m456p789s1122z +2z"
-    assert [d for d in layout.loose] == [14]
+    assert list(layout.loose) == [14]
 
 
 def test_two_rows_melds_above() -> None:
