@@ -53,6 +53,22 @@ def normal(hand: str | None) -> tuple | None:
     return (tuple(exposed), tuple(kongs), concealed, tuple(win), flowers)
 
 
+def but_win(hand: str | None) -> tuple | None:
+    """``normal`` with the winning tile among the concealed ones: a hand whose winning tile is not set apart reads
+    exactly but for which tile won (no photo shows it) when these agree.
+
+    >>> but_win("[123m] 456p78s99z +9s") == but_win("[123m] 456p789s9z +9z")
+    True
+    >>> but_win("[123m] 456p78s99z +9s") == but_win("[123m] 456p78s99z +9s 1f")
+    False
+    """
+    parts = normal(hand)
+    if parts is None:
+        return None
+    exposed, kongs, concealed, win, flowers = parts
+    return exposed, kongs, tuple(sorted(concealed + win)), flowers
+
+
 def _expand(text: str) -> tuple[str, ...]:
     out: list[str] = []
     digits = ""
@@ -165,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
 
         detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
-    exact = given_ok = unreadable = first_ok = renamed = 0
+    exact = given_ok = unreadable = first_ok = renamed = not_apart = not_apart_ok = 0
     all_named = named_ok = all_flags = flags_ok = 0
     kinds: Counter[str] = Counter()
     misses = []
@@ -197,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
             all_flags += flags
             flags_ok += flags and ok_given
         given_ok += ok_given
+        if not sidecar.get("win_apart", True):  # no photo shows which tile won
+            not_apart += 1
+            not_apart_ok += reading is not None and but_win(reading) == but_win(sidecar["hand"])
         unreadable += bool(four_back_kongs(sidecar))
         two_rows = len({r.role for r in layout.rows if r.role in ("melds", "concealed")}) == 2
         rows.append({"file": f.name, "truth": sidecar["hand"], "read": reading, "exact": ok_given,
@@ -211,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  whole hand exact, four-back kongs' tiles given: {given_ok}/{n} = {given_ok / n:.1%}")
     print(f"  whole hand exact as read from the photo alone:  {exact}/{n} = {exact / n:.1%} "
           f"({unreadable} hands hold a concealed kong of four backs, whose tile no photo shows)")
+    if not_apart:
+        print(f"  hands whose winning tile is not set apart: {not_apart}; of those exact but for which tile won "
+              f"(four-back kongs' tiles given): {not_apart_ok}")
     if renamed:
         print(f"  from the first names alone (no second choices): {first_ok}/{n} = {first_ok / n:.1%}; "
               f"{renamed} photo(s) read with renamed tiles or boxes left out")
