@@ -40,7 +40,7 @@ from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_s
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.finder import Finder, finer_asked, finer_taken, median_side, with_lost
-from vision.halves import halves, joined
+from vision.halves import with_halves
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
@@ -481,26 +481,6 @@ class TileDetector:
         return (np.concatenate([boxes, ends.reshape(-1, 4)[take]]), np.concatenate([conf, low_conf[near[take]]]),
                 np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
 
-    def _halves_joined(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, p: np.ndarray, up: np.ndarray,
-                       classifier: object) -> tuple[np.ndarray, ...]:
-        """``boxes``, ``conf`` and their names ``p`` and up directions ``up``, with each tile lying sideways that the
-        finder boxed as two overlapping halves taken whole (``vision/halves.py``): the union of the two, named as the
-        photo's tiles were (by ``classifier``), in place of them, with the surer one's confidence."""
-        cls = p.argmax(1)
-        faces = cls != NAMES.index("back")
-        pairs, unions = halves(boxes, p, faces, _sideways(cls, up)[0])
-        if len(pairs) == 0:
-            return boxes, conf, p, up
-        q = self._named(rgb, unions, classifier)
-        across = (q.up.argmax(1) % 2 != _main_axis(cls, up)) & (q.p.argmax(1) != NAMES.index("back"))
-        take = joined(pairs, q.p, across, p)
-        if not take:
-            return boxes, conf, p, up
-        keep = np.ones(len(boxes), bool)
-        keep[pairs[take].ravel()] = False
-        return (np.concatenate([boxes[keep], unions[take]]), np.concatenate([conf[keep], conf[pairs[take]].max(1)]),
-                np.concatenate([p[keep], q.p[take]]), np.concatenate([up[keep], q.up[take]]))
-
     def _looked_again(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The boxes (M, 4) the finder is unsure of (``unsure_backs`` to ``conf``) and their confidences (M,), looking
         again as ``find`` looked: at the region holding the tiles (``boxes``) where that gains, else at the whole
@@ -525,8 +505,10 @@ class TileDetector:
         probs, up = named.p, named.up
         if self.config.unsure_backs:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)
-        if self.config.join_halves:
-            boxes, conf, probs, up = self._halves_joined(rgb, boxes, conf, probs, up, named.classifier)
+        if self.config.join_halves:  # a sideways tile the finder boxed as two halves (``vision/halves.py``)
+            cls = probs.argmax(1)
+            boxes, conf, probs, up = with_halves(boxes, conf, probs, up, _sideways(cls, up)[0], _main_axis(cls, up),
+                                                 lambda unions: self._named(rgb, unions, named.classifier)[:2])
         side, side_p = _sideways(probs.argmax(1), up)
         out = []
         for b, c, p, s, sp in zip(boxes / scale, conf, probs, side, side_p, strict=True):

@@ -20,8 +20,13 @@ broke 20 hands read right before (``docs/photo.md``, "A sideways tile boxed as t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from vision.names import CLASS_ID
+
+BACK = CLASS_ID["back"]
 OVERLAP = (0.25, 0.85)  # the halves overlap along the union's long side by this share of the narrower (more: dedupe's)
 LEVEL = 0.7  # ... and across it by at least this share of the taller
 SHAPE = (1.15, 1.75)  # the union's long side over its short side (a tile lying sideways: about 1.35)
@@ -102,3 +107,24 @@ def joined(pairs: np.ndarray, q: np.ndarray, sideways: np.ndarray, p: np.ndarray
             taken.append(int(k))
             used |= {a, b}
     return taken
+
+
+def with_halves(boxes: np.ndarray, conf: np.ndarray, p: np.ndarray, up: np.ndarray, sideways: np.ndarray, main: int,
+                name: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """``boxes``, ``conf`` and their names ``p`` and up directions ``up`` (N, 4), with each tile lying sideways that
+    the finder boxed as two overlapping halves taken whole: the union of the two, named by ``name`` (unions -> their
+    names and up directions, as the photo's tiles were named), in place of them, with the surer one's confidence.
+    ``sideways``: which boxes are named lying sideways; ``main``: the photo's up axis (0 or 1), across which a union
+    lies sideways."""
+    faces = p.argmax(1) != BACK
+    pairs, unions = halves(boxes, p, faces, sideways)
+    if len(pairs) == 0:
+        return boxes, conf, p, up
+    q, q_up = name(unions)
+    take = joined(pairs, q, (q_up.argmax(1) % 2 != main) & (q.argmax(1) != BACK), p)
+    if not take:
+        return boxes, conf, p, up
+    keep = np.ones(len(boxes), bool)
+    keep[pairs[take].ravel()] = False
+    return (np.concatenate([boxes[keep], unions[take]]), np.concatenate([conf[keep], conf[pairs[take]].max(1)]),
+            np.concatenate([p[keep], q[take]]), np.concatenate([up[keep], q_up[take]]))

@@ -87,10 +87,12 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
         if win_at is None:
             # no tile set apart as the winning one: the concealed tiles come first (3k+2 of them, the winning one
             # among them), then the melds, a group each, shown with a sideways tile or without
-            start, tail = len(groups), []
+            start, tail, conc_n = len(groups), [], 0
             for k in range(1, len(groups)):
-                conc_n = sum(len(g) for g, kind in zip(groups[:k], kinds[:k], strict=True) if kind is None)
-                if kinds[k - 1] is None and conc_n % 3 == 2:
+                if kinds[k - 1] is not None:
+                    continue
+                conc_n += len(groups[k - 1])  # the concealed tiles before group k
+                if conc_n % 3 == 2:
                     seg = segment(t, groups[k:])
                     if seg:
                         start, tail = k, seg
