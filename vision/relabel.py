@@ -14,7 +14,8 @@ first reading and its problem, so that a client can show it.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
 that decided a duplicate or an overlap reads the same rows again with the new names.
 A photo of a whole table (``TABLE_TILES`` or more, walls aside) whose rows read no complete hand is first read a
-quarter turn round, then part by part (``vision.layout.table``), each part alone with its own second choices, before
+quarter turn round, then part by part (``vision.layout.table``), each part alone with its own second choices and its
+faces' sideways flags taken along its own tiles (a hand turned a quarter from the photo's commonest direction), before
 the whole photo's tiles are renamed.
 """
 
@@ -163,7 +164,7 @@ def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete) -> tu
             break
         if len(part) >= TABLE_TILES:
             continue
-        layout, named = read_hand([dets[i] for i in part], complete=complete, table=True)
+        layout, named = read_hand(_own_way([dets[i] for i in part]), complete=complete, table=True)
         if acceptable(layout, complete):
             whole = list(dets)
             for k, i in enumerate(part):
@@ -211,6 +212,25 @@ def _by_i(o: tuple[float, int, str]) -> int:
 
 def _flip(d: Any) -> Any:
     return replace(d, sideways=not d.sideways)
+
+
+def _own_way(dets: list[Any]) -> list[Any]:
+    """A table's part with its faces' sideways flags taken along its own tiles: the detector flags a tile lying
+    across the whole photo's commonest direction, and a hand turned a quarter from it shows most of its faces so
+    flagged (a hand's melds show one sideways tile in three or four). Backs are never sideways.
+
+    >>> from vision.detection import Detection
+    >>> part = [Detection("1m", 0.9, (0, 0, 1, 1), True, sideways_p=0.9) for _ in range(3)]
+    >>> part += [Detection("2m", 0.9, (0, 0, 1, 1), False, sideways_p=0.2), Detection("back", 0.9, (0, 0, 1, 1))]
+    >>> [(d.sideways, d.sideways_p) for d in _own_way(part)][2:]
+    [(False, 0.1), (True, 0.8), (False, None)]
+    """
+    faces = [d for d in dets if d.label != BACK]
+    if 2 * sum(bool(d.sideways) for d in faces) <= len(faces):
+        return dets
+    return [d if d.label == BACK else
+            replace(d, sideways=not d.sideways, sideways_p=None if d.sideways_p is None else round(1 - d.sideways_p, 4))
+            for d in dets]
 
 
 def _rename(d: Any, name: str) -> Any:

@@ -74,6 +74,20 @@ def test_a_tables_hand_turned_its_own_way_is_read_from_its_part_alone() -> None:
     assert taken == set(range(32, 46)) and set(layout.loose) == set(range(32))
 
 
+def test_a_tables_hand_turned_a_quarter_is_read_with_its_own_sideways_tiles() -> None:
+    from dataclasses import replace
+
+    from vision.relabel import read_hand
+
+    # the detector flags a tile lying across the photo's commonest direction: the discards run along the photo, the
+    # hand down it, so its upright faces come flagged sideways and its melds' sideways tiles upright
+    hand = shoot(lay("1*23m", "4*56p", "789s1122z", "2z", gaps=(0.8, 0.8, 0.8)), angle=90, offset=(3000.0, 3500.0))
+    flagged = [replace(d, sideways=not d.sideways, sideways_p=0.1 if d.sideways else 0.9) for d in hand]
+    layout, _ = read_hand(_discards(4, 8, 600.0, turned=False) + flagged, complete=is_complete_tiles)
+    assert layout.hand == "[123m] [456p] 789s1122z +2z", layout.to_dict()
+    assert "the hand read from 14 of the table's 46 tiles, lying apart from the rest" in layout.notes
+
+
 def test_a_layout_of_a_part_speaks_of_the_whole() -> None:
     part = read_layout(shoot(lay("123m456p789s1112z", "2z", gaps=(0.8,))))
     whole = part.of_part(range(10, 24), 30, "read apart")
