@@ -10,7 +10,9 @@ white dragons or the reverse (``WHITE_COST``), one, two or three at a time (tile
 rows only), the likeliest change first (the product of the probabilities taken; leaving a box out costs its being
 no tile, ``1 - confidence``), and the first change whose layout is legal and complete is the answer, with a note
 naming each tile changed; a box left out is loose. A photo whose tiles make no hand under any of them keeps the
-first reading and its problem, so that a client can show it.
+first reading and its problem, so that a client can show it. Two legal readings are read again: a 17-tile hand not
+complete as it lies, by the renamings at most ``SEVENTEEN_COST`` that complete it; and an exposed kong of blank white
+dragons, none turned, in a white-backed set, as a concealed kong of four backs.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
 that decided a duplicate or an overlap reads the same rows again with the new names.
 A photo of a whole table (``TABLE_TILES`` or more, walls aside) whose rows read no complete hand is first read a
@@ -28,7 +30,7 @@ from itertools import combinations
 from typing import Any
 
 from vision.layout import Complete, Layout, group_melds
-from vision.layout.frame import frame_of, reframe
+from vision.layout.frame import Frame, frame_of, reframe
 from vision.layout.table import table_parts
 from vision.layout.tuning import TABLE_TILES
 from vision.names import BACK
@@ -50,7 +52,9 @@ WHITE_COST = 0.7
 # ... where the classifier gives the group's tiles this much of their twin on average: in white-backed sets it gives
 # 0.01 to 0.45 (a tile of a group 0.012 beside 0.06 and 0.04), to a coloured back none (under 0.01) or, rarely, 0.017
 WHITE_TWIN = 0.02
+WHITE = "5z"  # the blank white dragon, a white-backed set's back's twin
 WHITE_GROUP = "white:"  # the change that reads a group's backs as blank white dragons, or its white dragons as backs
+SEVENTEEN_COST = 0.7  # a 17-tile reading not complete as it is: renamings costing at most this that make it so
 PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of four kongs and a pair)
 
 
@@ -58,10 +62,12 @@ def acceptable(layout: Layout, complete: Complete) -> bool:
     """Legal, and complete (as ``complete`` judges) when it has 14 tiles (kongs counted as 3)."""
     if layout.problem is not None or layout.win_tile is None:
         return False
-    hand = [*layout.concealed, layout.win_tile]
-    if len(hand) + 3 * len(layout.melds) == 17:
-        return True
-    return complete(hand)
+    return _seventeen(layout) or complete([*layout.concealed, layout.win_tile])
+
+
+def _seventeen(layout: Layout) -> bool:
+    """A Fuzhou hand's 17 tiles (kongs counted as 3)."""
+    return len(layout.concealed) + 1 + 3 * len(layout.melds) == 17
 
 
 def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False) -> tuple[Layout, list[Any]]:
@@ -72,7 +78,12 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False) -
     frame = frame_of(dets)  # the boxes are measured once; a renaming that leaves them be reuses it
     first = group_melds(dets, complete=complete, frame=frame)
     if acceptable(first, complete):
-        return first, dets
+        if _seventeen(first) and not complete([*first.concealed, first.win_tile]):
+            # a Fuzhou hand is legal with any tiles (its gold stands in for any), and most are complete as they are
+            better = _second_choices(dets, first, frame, complete, drops=False, most=SEVENTEEN_COST, taken=complete)
+            if better is not None:
+                return better
+        return _white_kongs_face_down(first, dets, frame, complete)
     whole = len(frame.kept) >= TABLE_TILES
     if whole:  # a whole table: its tiles lie both ways, and the hand along either
         across = group_melds(dets, complete=complete, frame=frame_of(dets, deduped=frame, turned=True))
@@ -83,15 +94,25 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False) -
             return part
     # no box is left out of a whole table or its parts: its many doubtful boxes, each a frame measured anew, doubled
     # the slowest table's layout (148 -> 281 ms) and read no table more
+    return _second_choices(dets, first, frame, complete, drops=not (table or whole)) or (first, dets)
+
+
+def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Complete, *, drops: bool,
+                    most: float = math.inf, taken: Complete | None = None) -> tuple[Layout, list[Any]] | None:
+    """The likeliest change of ``dets`` (renamings, flips, with ``drops`` boxes left out, white groups) costing at
+    most ``most`` whose layout is acceptable (and whose hand ``taken`` takes, when given), with its note; None when
+    none is."""
     hand = _near_hand(first, dets)
-    near = [o for o in sorted(_options(dets)) if o[1] in hand and not ((table or whole) and o[2] == DROP)]
-    whites = _white_groups(first, dets)
+    near = [o for o in sorted(_options(dets)) if o[1] in hand and o[0] <= most and (drops or o[2] != DROP)]
+    whites = _white_groups(first, dets) if most == math.inf else []
     options = [o for o in near if o[2] != DROP][:MAX_OPTIONS] + [o for o in near if o[2] == DROP][:MAX_DROPS] + \
         [(WHITE_COST, tiles[0], WHITE_GROUP + twin) for tiles, twin in whites]
     white_of = {(tiles[0], WHITE_GROUP + twin): tiles for tiles, twin in whites}
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
-    for _cost, changes in trials[:MAX_TRIES]:
+    for cost, changes in trials[:MAX_TRIES]:
+        if cost > most:
+            break
         renamed, changed, dropped = _applied(dets, changes, white_of)
         if dropped:  # read without the boxes left out, in a frame of their own
             kept = [i for i in range(len(dets)) if i not in dropped]
@@ -99,14 +120,14 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False) -
             layout = replace(layout, left_out=tuple(sorted(dropped)))
         else:
             layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
-        if acceptable(layout, complete):
+        if acceptable(layout, complete) and (taken is None or taken([*layout.concealed, layout.win_tile])):
             said = ", ".join(_said(dets, i, name, white_of) for _, i, name in sorted(changes, key=_by_i))
             seconds = all(name == FLIP or name in dict(dets[i].ranked) for _, i, name in changes)
             note = (f"the classifier's first reading makes no complete hand; read {said}, its next likeliest reading"
                     if seconds else f"the first reading makes no complete hand; read {said}: the likeliest change "
                     "that makes one")
             return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed))), renamed
-    return first, dets
+    return None
 
 
 def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_of: dict[tuple[int, str], list[int]]
@@ -127,6 +148,28 @@ def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_o
     return renamed, changed, dropped
 
 
+def _white_kongs_face_down(first: Layout, dets: list[Any], frame: Frame, complete: Complete
+                           ) -> tuple[Layout, list[Any]]:
+    """``first`` (a legal, complete reading) with each exposed kong of four blank white dragons showing no sideways
+    tile read as a concealed kong of four backs instead, in a set whose backs are white (``WHITE_TWIN``): such a
+    kong is one tile in 34 laid without a turned tile, four backs any concealed kong laid face down."""
+    kongs = [list(m.detections) for m in first.melds if m.kind == "kong" and set(m.tiles) == {WHITE}
+             and not any(dets[j].sideways for j in m.detections)
+             and sum(dict(dets[j].ranked).get(BACK, 0.0) for j in m.detections) >= WHITE_TWIN * 4]
+    if not kongs:
+        return first, dets
+    renamed = list(dets)
+    for j in (j for k in kongs for j in k):
+        renamed[j] = _rename(dets[j], BACK)
+    layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
+    if not acceptable(layout, complete) or layout.unknown_kongs != len(kongs):
+        return first, dets
+    said = "; ".join("tiles " + ", ".join(map(str, k)) for k in kongs)
+    note = (f"four blank white tiles with none turned read as a concealed kong's backs ({said}; a white back and a "
+            "blank white dragon look alike), not as an exposed kong of white dragons")
+    return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(j for k in kongs for j in k))), renamed
+
+
 def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]]:
     """A white-backed set's tiles read as their white twins, group by group: the backs of a group of the
     first reading's rows, all at once, as blank white dragons, or its white dragons as backs (a pair of 5z read
@@ -135,7 +178,7 @@ def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]
     out = []
     for row in layout.rows:
         for g in row.groups:
-            for label, twin in (("5z", BACK), (BACK, "5z")):
+            for label, twin in ((WHITE, BACK), (BACK, WHITE)):
                 tiles = [j for j in g if dets[j].label == label]
                 if tiles and sum(dict(dets[j].ranked).get(twin, 0.0) for j in tiles) >= WHITE_TWIN * len(tiles):
                     out.append((tiles, twin))

@@ -153,3 +153,35 @@ def test_a_white_backed_sets_white_dragons_read_as_backs_are_read_again_group_by
     layout, _ = relabel(dets)
     assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p7s555z +7s", layout.to_dict()
     assert layout.renamed == (11, 12, 13, 14)
+
+
+def test_four_blank_white_tiles_none_turned_are_a_concealed_kong_in_a_white_backed_set() -> None:
+    # a kong of four backs in a set whose backs are white, named 5z: read first as an exposed kong of white dragons
+    # shown with no tile turned (a legal, complete hand); read instead as a concealed kong of four backs
+    white = {k: [("5z", 0.6), ("back", 0.38)] for k in range(11, 15)}
+    dets = ranked(shoot(lay("123m456p789s1z", "1z", "5z5z5z5z", gaps=(0.8, 0.8))), white)
+    assert read_layout(dets).hand == "[5555z] 123m456p789s1z +1z"
+    layout, used = relabel(dets)
+    assert layout.unknown_kongs == 1 and layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s1z +1z"
+    assert layout.renamed == (11, 12, 13, 14) and {used[k].label for k in range(11, 15)} == {"back"}
+    assert "four blank white tiles with none turned read as a concealed kong's backs (tiles 11, 12, 13, 14" in \
+        layout.notes[-1]
+    # coloured backs (the classifier gives the 5z no back), or a tile turned: the exposed kong stays
+    assert relabel(ranked(dets, {}))[0].hand == "[5555z] 123m456p789s1z +1z"
+    turned = ranked(shoot(lay("123m456p789s1z", "1z", "5*z5z5z5z", gaps=(0.8, 0.8))), white)
+    assert relabel(turned)[0].hand == "[5555z] 123m456p789s1z +1z"
+
+
+def test_a_seventeen_tile_hand_takes_a_nearly_as_likely_name_that_completes_it() -> None:
+    # a Fuzhou hand is legal with any 17 tiles (its gold stands in for any), so the first reading stands; but where a
+    # tile's second name is nearly as likely (at least half: SEVENTEEN_COST) and makes the hand complete as it lies,
+    # it is taken
+    hand = lay("123m456p789s123s1z", "1z", "4*56m", gaps=(0.8, 0.8))
+    assert read_layout(shoot(hand)).hand == "[456m] 123m456p123789s1z +1z"
+    near = ranked(shoot(hand), {1: [("3m", 0.5), ("2m", 0.4)]})
+    layout, used = relabel(near)
+    assert layout.hand == "[456m] 123m456p123789s1z +1z" and layout.renamed == (1,)
+    assert "tile 1 as 2m (not 3m)" in layout.notes[-1]
+    # a second name under half as likely: the first reading stays (the gold may stand in for a tile)
+    far = ranked(shoot(hand), {1: [("3m", 0.6), ("2m", 0.25)]})
+    assert relabel(far)[0].hand == "[456m] 133m456p123789s1z +1z"
