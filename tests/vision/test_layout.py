@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scorer import is_complete_tiles
-from tests.vision.support import HAND, HAND_TEXT, H, lay, normal, read_layout, shoot
+from tests.vision.support import HAND, HAND_TEXT, H, W, lay, normal, read_layout, shoot
 from vision.detection import Detection
 from vision.layout import group_melds, meld_kind, tiles_notation
 
@@ -181,6 +181,34 @@ def test_seventeen_tile_hand() -> None:
     tiles = lay("123m456p123789s4z", "4z", gaps=(0.8,)) + lay("7*77z", y=-H - 40)
     layout = read_layout(shoot(tiles, angle=45))
     assert layout.hand == "[777z] 123m456p123789s4z +4z", layout.to_dict()
+
+
+def _set_askew(det: Detection, degrees: float) -> Detection:
+    """``det`` with the box of an upright tile turned ``degrees`` about its centre (photo axes)."""
+    import math
+    from dataclasses import replace
+
+    cx, cy = (det.box[0] + det.box[2]) / 2, (det.box[1] + det.box[3]) / 2
+    c, s = abs(math.cos(math.radians(degrees))), abs(math.sin(math.radians(degrees)))
+    w, h = W * c + H * s, W * s + H * c
+    return replace(det, box=(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+
+
+def test_a_winning_tile_set_down_askew_is_the_winning_tile() -> None:
+    # the winning tile set apart, turned 10 to 20 degrees from the row (set down casually): the winning tile, whichever
+    # way the photo is turned; before a meld too
+    for hand, text, win in ((HAND, HAND_TEXT, 13), (lay("123m456p789s1z", "1z", "7*77z", gaps=(0.8, 0.8)),
+                                                    "[777z] 123m456p789s1z +1z", 10)):
+        for angle in (0.0, 12.0, 90.0):
+            for askew in (10.0, -15.0, 20.0):
+                dets = shoot(hand, angle=angle)
+                dets[win] = _set_askew(dets[win], angle + askew)
+                layout = read_layout(dets)
+                assert layout.hand == text and layout.win_detection == win, (angle, askew, layout.to_dict())
+    # turned 35 degrees it is a loose tile, and the hand lacks one
+    dets = shoot(HAND)
+    dets[13] = _set_askew(dets[13], 35.0)
+    assert read_layout(dets).loose == (13,)
 
 
 def test_missing_tile_says_which_count_is_wrong() -> None:

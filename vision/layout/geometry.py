@@ -351,6 +351,25 @@ def _shape_ok(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> b
     return bool(np.all(np.abs(t.wh[i] - ref) <= slack * t.shape_tol * ref))
 
 
+def turned_square(t: Tiles, i: int, ref: np.ndarray | None, most: float, slack: float = 1.0) -> bool:
+    """Whether tile ``i``'s box is an upright tile's turned by at most ``most`` degrees from the row (a winning tile
+    set down askew): the box of the hand's tile, as ``ref`` gives it, turned by each whole degree up to ``most``.
+    False where the rows lie near 45 degrees (their boxes then hardly tell a tile's sides apart)."""
+    if ref is None:
+        return False
+    phi = math.radians(t.angle)
+    c, s = abs(math.cos(phi)), abs(math.sin(phi))
+    det = c * c - s * s
+    if abs(det) < 0.5:
+        return False
+    w, h = ref * t.sized(i)
+    a, b = (c * w - s * h) / det, (c * h - s * w) / det  # the tile's sides along and across the photo's x
+    turns = phi + np.radians(np.arange(-most, most + 1.0))
+    cos, sin = np.abs(np.cos(turns)), np.abs(np.sin(turns))
+    boxes = np.stack([a * cos + b * sin, a * sin + b * cos], 1)
+    return bool(np.any(np.all(np.abs(t.wh[i] - boxes) <= slack * t.shape_tol * boxes, 1)))
+
+
 def seen_low(t: Tiles) -> bool:
     """Whether the hand stands and is seen from low: a row shot in perspective, or two flowers or more lying flat,
     their boxes far flatter than the hand's upright tiles' (their height across the row over their width along it;
@@ -375,10 +394,11 @@ def shows_side(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> 
     return bool(abs(h - 1) <= slack * t.shape_tol and 1 <= w <= 1.5)
 
 
-def single_loose(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> bool:
-    """A tile alone in its group is loose when its box is not shaped like the hand's upright tiles; one said to
-    be sideways is loose too, unless its box clearly looks upright (the flag is then taken as wrong)."""
+def single_loose(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0, askew: float = 0.0) -> bool:
+    """A tile alone in its group is loose when its box is not shaped like the hand's upright tiles, nor like one
+    turned up to ``askew`` degrees (``turned_square``); one said to be sideways is loose too, unless its box clearly
+    looks upright (the flag is then taken as wrong)."""
     if not t.side[i]:
-        return not _shape_ok(t, i, ref, slack)
+        return not (_shape_ok(t, i, ref, slack) or (askew > 0 and turned_square(t, i, ref, askew)))
     distinct = ref is not None and abs(ref[0] - ref[1]) > 0.15 * max(ref)
     return not (distinct and _shape_ok(t, i, ref))

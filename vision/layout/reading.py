@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from vision.layout.geometry import Tiles, gap_between, single_loose
 from vision.layout.melds import chunk_kind, classify, segment
-from vision.layout.tuning import BORDER, GROUP_GAP, HAND_SIZES, WIN_GAP
+from vision.layout.tuning import ASKEW_WIN, BORDER, GROUP_GAP, HAND_SIZES, WIN_GAP
 from vision.names import BACK
 
 Complete = Callable[[Sequence[str]], bool]  # tile names (concealed part and winning tile) -> a complete hand?
@@ -74,7 +74,8 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
         for k, g in enumerate(groups):
             if kinds[k] is not None:
                 continue
-            if len(g) == 1 and before % 3 == 1 and t.labels[g[0]] != BACK and not single_loose(t, g[0], t.ref, 2.0):
+            alone = len(g) == 1 and t.labels[g[0]] != BACK
+            if alone and before % 3 == 1 and not single_loose(t, g[0], t.ref, 2.0, ASKEW_WIN):
                 seg = segment(t, groups[k + 1:])
                 if seg is not None:
                     borders = [(groups[k - 1][-1], g[0], BORDER)] if k > 0 else []

@@ -18,6 +18,7 @@ from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
 from vision.layout.table import is_wall, kongs_joined, wall_ends
 from vision.layout.tuning import (
+    ASKEW_WIN,
     DOUBTED,
     FAR_GAP,
     HAND_SIZES,
@@ -79,7 +80,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             beside = is_flower[i] and bool(gaps) and min(gaps) <= 1.8 * t.u
             slack = 2.0 if close or beside else 1.0
             # (seen low, a flower lying beside a standing row is shaped otherwise: where it lies decides, below)
-            askew = single_loose(t, i, ref, slack) and not (low and is_flower[i]) \
+            # (near the hand a winning tile may be set down askew)
+            askew = single_loose(t, i, ref, slack, ASKEW_WIN if close else 0.0) and not (low and is_flower[i]) \
                 and not (shows_side(t, i, ref, slack) and not is_flower[i])  # (a standing tile showing its side)
             if (apart and (t.labels[i] == BACK or askew)) or far:
                 loose.add(i)

@@ -11,6 +11,7 @@ SIDEWAYS = 1.36  # a sideways tile's width along the row, in upright tile widths
 NEAR_ROW = 3.6  # a second hand row lies within this many tile sizes of the main row
 FAR_GAP = 2.6  # a single tile this far from the rest of its row is loose
 SHAPE_TOL = 0.13  # a loose-looking single tile must match the hand's box shape within this share
+ASKEW_WIN = 20.0  # ... or, near the hand (a winning tile set apart), an upright tile's turned up to this many degrees
 DUP_IOU = 0.6  # boxes overlapping this much are the same tile
 DUP_SHIFT = 0.3  # ... or one mostly inside the other, their centres this share of the smaller box's sides apart
 BORDER = 0.3  # the winning tile and the melds are set apart by at least this gap; a narrower border costs
