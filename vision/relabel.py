@@ -126,7 +126,8 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
             note = (f"the classifier's first reading makes no complete hand; read {said}, its next likeliest reading"
                     if seconds else f"the first reading makes no complete hand; read {said}: the likeliest change "
                     "that makes one")
-            return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed))), renamed
+            layout = replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed)))
+            return _white_kongs_face_down(layout, renamed, reframe(frame, renamed), complete)
     return None
 
 
@@ -148,26 +149,28 @@ def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_o
     return renamed, changed, dropped
 
 
-def _white_kongs_face_down(first: Layout, dets: list[Any], frame: Frame, complete: Complete
+def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete: Complete
                            ) -> tuple[Layout, list[Any]]:
-    """``first`` (a legal, complete reading) with each exposed kong of four blank white dragons showing no sideways
-    tile read as a concealed kong of four backs instead, in a set whose backs are white (``WHITE_TWIN``): such a
-    kong is one tile in 34 laid without a turned tile, four backs any concealed kong laid face down."""
-    kongs = [list(m.detections) for m in first.melds if m.kind == "kong" and set(m.tiles) == {WHITE}
+    """``read`` (a legal, complete reading of ``dets``) with each exposed kong of four blank white dragons showing no
+    sideways tile read as a concealed kong of four backs instead, in a set whose backs are white (``WHITE_TWIN``): such
+    a kong is one tile in 34 laid without a turned tile, four backs any concealed kong laid face down. ``read``'s notes
+    and renamings are kept."""
+    kongs = [list(m.detections) for m in read.melds if m.kind == "kong" and set(m.tiles) == {WHITE}
              and not any(dets[j].sideways for j in m.detections)
              and sum(dict(dets[j].ranked).get(BACK, 0.0) for j in m.detections) >= WHITE_TWIN * 4]
-    if not kongs:
-        return first, dets
+    if not kongs or read.left_out:
+        return read, dets
     renamed = list(dets)
     for j in (j for k in kongs for j in k):
         renamed[j] = _rename(dets[j], BACK)
     layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
-    if not acceptable(layout, complete) or layout.unknown_kongs != len(kongs):
-        return first, dets
+    if not acceptable(layout, complete) or layout.unknown_kongs != read.unknown_kongs + len(kongs):
+        return read, dets
     said = "; ".join("tiles " + ", ".join(map(str, k)) for k in kongs)
     note = (f"four blank white tiles with none turned read as a concealed kong's backs ({said}; a white back and a "
             "blank white dragon look alike), not as an exposed kong of white dragons")
-    return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(j for k in kongs for j in k))), renamed
+    notes = (*layout.notes, *(n for n in read.notes if n not in layout.notes), note)
+    return replace(layout, notes=notes, renamed=tuple(sorted({*read.renamed, *(j for k in kongs for j in k)}))), renamed
 
 
 def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]]:

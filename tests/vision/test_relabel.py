@@ -170,6 +170,13 @@ def test_four_blank_white_tiles_none_turned_are_a_concealed_kong_in_a_white_back
     assert relabel(ranked(dets, {}))[0].hand == "[5555z] 123m456p789s1z +1z"
     turned = ranked(shoot(lay("123m456p789s1z", "1z", "5*z5z5z5z", gaps=(0.8, 0.8))), white)
     assert relabel(turned)[0].hand == "[5555z] 123m456p789s1z +1z"
+    # two such kongs, eight 5z (a fifth copy): the second choices read one group as backs, this the other
+    both = {k: [("5z", 0.6), ("back", 0.38)] for k in range(8, 16)}
+    dets = ranked(shoot(lay("123m456p1z", "1z", "5z5z5z5z", "5z5z5z5z", gaps=(0.8, 0.8, 0.8))), both)
+    layout, _ = relabel(dets)
+    assert layout.hand_with(kong_tiles=["9p", "8s"]) == "(9999p) (8888s) 123m456p1z +1z", layout.to_dict()
+    assert layout.renamed == tuple(range(8, 16)) and "(a white back and a blank white dragon look alike): the " \
+        "likeliest change that makes one" in layout.notes[-2] and layout.notes[-1].startswith("four blank white")
 
 
 def test_a_seventeen_tile_hand_takes_a_nearly_as_likely_name_that_completes_it() -> None:
