@@ -211,6 +211,23 @@ def test_a_winning_tile_set_down_askew_is_the_winning_tile() -> None:
     assert read_layout(dets).loose == (13,)
 
 
+def test_a_lone_back_touching_the_hands_end_is_left_out() -> None:
+    # a box read as a back (the cloth, a shadow) touching either end of the hand: a concealed kong shows two backs or
+    # four, so it is no part of the faces
+    for tiles in (lay("back123m456p789s1122z", "3z", gaps=(0.8,)), lay("123m456p789s1122z", "3zback", gaps=(0.8,))):
+        layout = read_layout(shoot(tiles, angle=20))
+        assert layout.hand == HAND_TEXT and "1 tile(s) in line with the hand left out as loose" in layout.notes, \
+            layout.to_dict()
+        assert [tiles[i][0] for i in layout.loose] == ["back"]
+    # no tile set apart: the back is left out however near it lies (it cannot be the winning tile)
+    layout = read_layout(shoot(lay("back123m456p789s11222z"), angle=20))
+    assert layout.problem is None and sorted([*layout.concealed, layout.win_tile]) == sorted(
+        "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 2z".split()) and layout.loose == (0,), layout.to_dict()
+    # a concealed kong shows two backs: kept whole
+    kong = lay("123m456p789s1z", "1z", "back99pback", gaps=(0.8, 0.8))
+    assert read_layout(shoot(kong)).hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s1z +1z"
+
+
 def test_missing_tile_says_which_count_is_wrong() -> None:
     tiles = lay("123m456p789s112z", "3z", gaps=(0.8,))  # 12 + 1
     layout = read_layout(shoot(tiles))

@@ -94,3 +94,18 @@ def segment(t: Tiles, groups: Sequence[Sequence[int]]) -> list[tuple[str, list[i
 def kong_tiles(m: Meld) -> tuple[str, ...]:
     faces = [x for x in m.tiles if x != BACK]
     return (faces[0],) * 4 if faces else ()
+
+
+def back_apart(labels: Sequence[str], group: Sequence[int]) -> list[list[int]]:
+    """A group (``labels`` of its tiles' indices ``group``) with a lone back at either end of its faces split off:
+    a concealed kong shows two backs or four, so one back touching faces is no part of them (a box over the cloth, a
+    wall's end), and the reading may leave it out as it leaves out a loose tile in line.
+
+    >>> back_apart(["1m", "2m", "3m", "back"], [0, 1, 2, 3]), back_apart(["back", "1m", "1m", "back"], [0, 1, 2, 3])
+    ([[0, 1, 2], [3]], [[0, 1, 2, 3]])
+    """
+    backs = [k for k, i in enumerate(group) if labels[i] == BACK]
+    if len(backs) != 1 or len(group) < 2 or backs[0] not in (0, len(group) - 1):
+        return [list(group)]
+    k = backs[0]
+    return [[group[0]], list(group[1:])] if k == 0 else [list(group[:-1]), [group[-1]]]

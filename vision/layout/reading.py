@@ -47,7 +47,7 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
             p.dropped += groups[k]
             if len(groups) > 1:
                 near = groups[1][0] if k == 0 else groups[-2][-1]
-                p.far_dropped &= gap_between(t, groups[k][0], near) / t.u > WIN_GAP
+                p.far_dropped &= gap_between(t, groups[k][0], near) / t.u > WIN_GAP or t.labels[groups[k][0]] == BACK
             groups = groups[:k] + groups[k + 1:]
         flowers = [i for g in groups for i in g if t.labels[i].endswith("f")]
         p.flowers += flowers

@@ -12,7 +12,7 @@ import numpy as np
 from vision.layout.flowers import hand_flowers
 from vision.layout.frame import Frame, frame_of
 from vision.layout.geometry import DetectionLike, Tiles, gap_between, seen_low, shows_side, single_loose
-from vision.layout.melds import classify, kong_tiles
+from vision.layout.melds import back_apart, classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
@@ -96,6 +96,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
         row_groups = [[g for g in gs if g not in walls] for gs in row_groups]
     if len(kept) >= TABLE_TILES:  # a whole table: a back amid a group's faces is a wall's, the faces apart
         row_groups = [[part for g in gs for part in wall_ends(t.labels, g, classify(t, g))] for gs in row_groups]
+    else:
+        row_groups = [[part for g in gs for part in back_apart(t.labels, g)] for gs in row_groups]
 
     # the main row: most tiles in groups of two or more (flowers aside)
     def weight(gs: list[list[int]]) -> tuple[int, int]:
