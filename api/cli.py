@@ -285,7 +285,8 @@ class _Failed(Exception):
 
 
 def _each_photo(args: argparse.Namespace, detector: Detector | None,
-                answer: Callable[[str, Reading], tuple[dict[str, Any], str, bool]]) -> int:
+                answer: Callable[[str, Reading], tuple[dict[str, Any], str, bool]],
+                request: dict[str, Any] | None = None) -> int:
     """Read each photo of ``args.photo`` (a folder: the photos in it) and print what ``answer(path, reading)``
     makes of it: (its JSON object, its text, ok). With several photos each JSON line carries ``"photo"``, a photo
     that fails gives its error and the run goes on, and the progress goes to stderr (``api.photos``). Exit code:
@@ -301,7 +302,7 @@ def _each_photo(args: argparse.Namespace, detector: Detector | None,
     for path in paths:
         try:
             detector = detector or _detector(path, args.weights)
-            obj, text, ok = answer(path, _read(path, detector))
+            obj, text, ok = answer(path, _read(path, detector, request))
         except _Failed as exc:
             if not several:
                 return fail(exc.code, str(exc), args.json)
@@ -347,13 +348,13 @@ def _detector(path: str, weights: str | None) -> Detector:
         raise _Failed(exc.code, f"{exc}{where}") from exc
 
 
-def _read(path: str, detector: Detector) -> Reading:
-    """The photo at ``path`` read; ``_Failed`` when it cannot be."""
+def _read(path: str, detector: Detector, request: dict[str, Any] | None = None) -> Reading:
+    """The photo at ``path`` read (for ``request``: ``api.pipeline.read_photo``); ``_Failed`` when it cannot be."""
     from api.pipeline import read_photo
     from vision.errors import VisionError
 
     try:
-        return read_photo(path, detector)
+        return read_photo(path, detector, request)
     except VisionError as exc:
         raise _Failed(exc.code, str(exc)) from exc
 
@@ -394,7 +395,7 @@ def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detec
             lines.append(f"\nannotated photo: {annotated}")
         return {"recognition": rec, "result": result}, "\n".join(lines), bool(result["ok"])
 
-    return _each_photo(args, detector, answer)
+    return _each_photo(args, detector, answer, request)
 
 
 def _annotated_path(annotated: str | None, photo: str, several: bool) -> str | None:

@@ -3,7 +3,7 @@ whether a reading is complete), the scorer scores. Each step returns new values;
 
 The only place where vision's tile names become scorer tiles (by way of the contract's notation).
 
-    read_photo(image, detector)           -> Reading(recognition, layout)
+    read_photo(image, detector, request)  -> Reading(recognition, layout)
     score_reading(reading, request)       -> Scored(recognition, result, score)
     recognize(image, detector)            -> the contract's recognition object {image, detections, hand, layout}
     score_photo(image, detector, request) -> {"recognition": ..., "result": ...}
@@ -16,7 +16,8 @@ winning tile, every candidate is scored and the best total kept (``layout.win_ti
 Photo-only request fields (optional, beside the contract's request): ``concealed_kongs`` (the tiles of concealed
 kongs shown as four backs, in reading order, e.g. ``"9p"`` or ``["9p", "1z"]``), ``win_tile`` (the winning tile,
 when none is set apart) and ``hand`` (a corrected hand: scored instead of the reading). They are removed before the
-request reaches the scorer.
+request reaches the scorer. A request under Fuzhou rules that names its gold reads the photo with it: a 17-tile
+reading is then judged complete with its golds wild, and renamed where it is not, as a 14-tile one is.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from scorer import (
     NotationError,
     ScorerError,
     ScoreResult,
+    complete_with_gold,
     is_complete_tiles,
     parse_hand,
     parse_tiles,
@@ -109,16 +111,31 @@ class Reading:
     layout: Layout
 
 
-def read_photo(image: ImageInput, detector: Detector) -> Reading:
-    """Find the tiles of ``image`` and lay them out into a hand (second choices taken where they complete it).
+def read_photo(image: ImageInput, detector: Detector, request: dict[str, Any] | None = None) -> Reading:
+    """Find the tiles of ``image`` and lay them out into a hand (second choices taken where they complete it; under
+    Fuzhou rules with the gold named in ``request``, complete with its golds wild).
 
     Raises ``vision.BadImageError`` when the photo cannot be read.
     """
     width, height = image_size(image)
-    layout, dets = read_hand(detector.detect(image), complete=is_complete_tiles)
+    gold = _gold(request)
+    complete = is_complete_tiles if gold is None else complete_with_gold(gold)
+    layout, dets = read_hand(detector.detect(image), complete=complete, gold_known=gold is not None)
     rec = {"image": {"width": width, "height": height}, "detections": [detection_dict(d) for d in dets],
            "hand": layout.hand, "layout": layout.to_dict()}
     return Reading(rec, layout)
+
+
+def _gold(request: dict[str, Any] | None) -> str | None:
+    """The gold a Fuzhou request names, where it names a tile (the scorer says what is wrong with any other)."""
+    if not isinstance(request, dict) or request.get("rules") != "fuzhou" or not isinstance(request.get("fuzhou"), dict):
+        return None
+    gold = request["fuzhou"].get("gold")
+    try:
+        complete_with_gold(gold)
+    except (KeyError, TypeError):
+        return None
+    return gold
 
 
 def recognize(image: ImageInput, detector: Detector | None = None) -> dict[str, Any]:
@@ -254,7 +271,7 @@ def _listed(names: list[str], word: str) -> str:
 def score_photo(image: ImageInput, detector: Detector | None, request: dict[str, Any]) -> dict[str, Any]:
     """Read ``image`` and score it with ``request`` (the contract's request without ``hand``):
     ``{"recognition": ..., "result": ...}``, the result being the contract's result or error object."""
-    scored = score_reading(read_photo(image, detector or default_detector()), request)
+    scored = score_reading(read_photo(image, detector or default_detector(), request), request)
     return {"recognition": scored.recognition, "result": scored.result}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .complete import is_complete_tiles
+from .complete import complete_with_gold, is_complete_tiles
 from .errors import ContextError, InvalidHandError, NotationError, NotWinningError, ScorerError
 from .hand import Hand, Meld, MeldKind, WinContext, Wind, format_hand, parse_hand
 from .request import score_parsed, score_request
@@ -31,6 +31,7 @@ __all__ = [
     "Wind",
     "format_hand",
     "format_tiles",
+    "complete_with_gold",
     "is_complete_tiles",
     "parse_hand",
     "parse_tile",

@@ -3,16 +3,18 @@
 ``is_complete_tiles(names)`` takes the concealed part and the winning tile as names (``"5m"``, red fives ``"0m"``)
 and answers with the decomposition's own checks: sets and a pair, seven pairs, thirteen orphans, and MCR's knitted
 hands (honours and knitted tiles; a knitted straight with a set and a pair). ``vision`` never imports the scorer:
-``api`` hands this function to the layout stage.
+``api`` hands this function to the layout stage; ``complete_with_gold(gold)`` makes its Fuzhou twin, for a photo
+whose gold (金) the request names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from .decompose import (
     Counts,
+    divide,
     honors_and_knitted,
     is_complete,
     is_thirteen_orphans,
@@ -60,3 +62,28 @@ def _complete_counts(counts: Counts) -> bool:
         if any(is_complete(rest, 1) for _, rest in knitted_straight_rests(counts)):
             return True
     return is_complete(counts, (n - 2) // 3)
+
+
+def complete_with_gold(gold: str) -> Callable[[Iterable[str]], bool]:
+    """A judge, like ``is_complete_tiles``, of a Fuzhou hand whose gold is ``gold`` (a tile name): its concealed part
+    and winning tile form sets and a pair with the golds wild, or hold three golds (三金倒). Raises ``KeyError`` for
+    a ``gold`` that names no tile.
+
+    >>> judge = complete_with_gold("9p")
+    >>> judge("1m 2m 9p 5z 5z".split()), judge("1m 2m 4m 5z 5z".split()), judge("1m 4m 9p 9p 9p".split())
+    (True, False, True)
+    """
+    wild = _INDEX[gold]
+
+    def judge(names: Iterable[str]) -> bool:
+        counts = [0] * 34
+        for name in names:
+            index = _INDEX.get(name)
+            if index is None:
+                return False
+            counts[index] += 1
+        golds, counts[wild] = counts[wild], 0
+        n = sum(counts) + golds
+        return golds >= 3 or (n % 3 == 2 and bool(divide(tuple(counts), (n - 2) // 3, golds)))
+
+    return judge

@@ -24,7 +24,7 @@ the whole photo's tiles are renamed.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -58,11 +58,12 @@ SEVENTEEN_COST = 0.7  # a 17-tile reading not complete as it is: renamings costi
 PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of four kongs and a pair)
 
 
-def acceptable(layout: Layout, complete: Complete) -> bool:
-    """Legal, and complete (as ``complete`` judges) when it has 14 tiles (kongs counted as 3)."""
+def acceptable(layout: Layout, complete: Complete, gold_known: bool = False) -> bool:
+    """Legal, and complete (as ``complete`` judges) when it has 14 tiles (kongs counted as 3), or 17 and
+    ``gold_known`` (``complete`` then judges a Fuzhou hand with its golds wild)."""
     if layout.problem is not None or layout.win_tile is None:
         return False
-    return _seventeen(layout) or complete([*layout.concealed, layout.win_tile])
+    return (_seventeen(layout) and not gold_known) or complete([*layout.concealed, layout.win_tile])
 
 
 def _seventeen(layout: Layout) -> bool:
@@ -70,34 +71,43 @@ def _seventeen(layout: Layout) -> bool:
     return len(layout.concealed) + 1 + 3 * len(layout.melds) == 17
 
 
-def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False) -> tuple[Layout, list[Any]]:
+def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False, gold_known: bool = False
+              ) -> tuple[Layout, list[Any]]:
     """The layout of ``dets`` (``vision.Detection`` or any frozen dataclass with its fields), renaming the fewest
     and likeliest tiles needed to make a hand ``complete`` judges complete (pass ``scorer.is_complete_tiles``);
-    returns the layout and the detections it was read from. ``table``: ``dets`` are a part of a whole table."""
+    returns the layout and the detections it was read from. ``table``: ``dets`` are a part of a whole table.
+    ``gold_known``: ``complete`` judges a 17-tile Fuzhou hand with its gold wild (``scorer.complete_with_gold``), so
+    such a hand is renamed as a 14-tile one is; without it a 17-tile hand needs only be legal."""
     dets = list(dets)
+
+    def ok(layout: Layout) -> bool:
+        return acceptable(layout, complete, gold_known)
+
     frame = frame_of(dets)  # the boxes are measured once; a renaming that leaves them be reuses it
     first = group_melds(dets, complete=complete, frame=frame)
-    if acceptable(first, complete):
+    if ok(first):
         if _seventeen(first) and not complete([*first.concealed, first.win_tile]):
             # a Fuzhou hand is legal with any tiles (its gold stands in for any), and most are complete as they are
-            better = _second_choices(dets, first, frame, complete, drops=False, most=SEVENTEEN_COST, taken=complete)
+            better = _second_choices(dets, first, frame, complete, ok, drops=False, most=SEVENTEEN_COST,
+                                     taken=complete)
             if better is not None:
                 return better
-        return _white_kongs_face_down(first, dets, frame, complete)
+        return _white_kongs_face_down(first, dets, frame, complete, ok)
     whole = len(frame.kept) >= TABLE_TILES
     if whole:  # a whole table: its tiles lie both ways, and the hand along either
         across = group_melds(dets, complete=complete, frame=frame_of(dets, deduped=frame, turned=True))
-        if acceptable(across, complete):
+        if ok(across):
             return across, dets
-        part = _table_part(dets, frame.walls, complete)
+        part = _table_part(dets, frame.walls, complete, gold_known)
         if part is not None:
             return part
     # no box is left out of a whole table or its parts: its many doubtful boxes, each a frame measured anew, doubled
     # the slowest table's layout (148 -> 281 ms) and read no table more
-    return _second_choices(dets, first, frame, complete, drops=not (table or whole)) or (first, dets)
+    return _second_choices(dets, first, frame, complete, ok, drops=not (table or whole)) or (first, dets)
 
 
-def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Complete, *, drops: bool,
+def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Complete, ok: Callable[[Layout], bool],
+                    *, drops: bool,
                     most: float = math.inf, taken: Complete | None = None) -> tuple[Layout, list[Any]] | None:
     """The likeliest change of ``dets`` (renamings, flips, with ``drops`` boxes left out, white groups) costing at
     most ``most`` whose layout is acceptable (and whose hand ``taken`` takes, when given), with its note; None when
@@ -120,14 +130,14 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
             layout = replace(layout, left_out=tuple(sorted(dropped)))
         else:
             layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
-        if acceptable(layout, complete) and (taken is None or taken([*layout.concealed, layout.win_tile])):
+        if ok(layout) and (taken is None or taken([*layout.concealed, layout.win_tile])):
             said = ", ".join(_said(dets, i, name, white_of) for _, i, name in sorted(changes, key=_by_i))
             seconds = all(name == FLIP or name in dict(dets[i].ranked) for _, i, name in changes)
             note = (f"the classifier's first reading makes no complete hand; read {said}, its next likeliest reading"
                     if seconds else f"the first reading makes no complete hand; read {said}: the likeliest change "
                     "that makes one")
             layout = replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed)))
-            return _white_kongs_face_down(layout, renamed, reframe(frame, renamed), complete)
+            return _white_kongs_face_down(layout, renamed, reframe(frame, renamed), complete, ok)
     return None
 
 
@@ -149,8 +159,8 @@ def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_o
     return renamed, changed, dropped
 
 
-def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete: Complete
-                           ) -> tuple[Layout, list[Any]]:
+def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete: Complete,
+                           ok: Callable[[Layout], bool]) -> tuple[Layout, list[Any]]:
     """``read`` (a legal, complete reading of ``dets``) with each exposed kong of four blank white dragons showing no
     sideways tile read as a concealed kong of four backs instead, in a set whose backs are white (``WHITE_TWIN``): such
     a kong is one tile in 34 laid without a turned tile, four backs any concealed kong laid face down. ``read``'s notes
@@ -164,7 +174,7 @@ def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete
     for j in (j for k in kongs for j in k):
         renamed[j] = _rename(dets[j], BACK)
     layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
-    if not acceptable(layout, complete) or layout.unknown_kongs != read.unknown_kongs + len(kongs):
+    if not ok(layout) or layout.unknown_kongs != read.unknown_kongs + len(kongs):
         return read, dets
     said = "; ".join("tiles " + ", ".join(map(str, k)) for k in kongs)
     note = (f"four blank white tiles with none turned read as a concealed kong's backs ({said}; a white back and a "
@@ -201,7 +211,8 @@ def _said(dets: list[Any], i: int, name: str, white_of: dict[tuple[int, str], li
     return f"{said} as {name.removeprefix(WHITE_GROUP)} (not {d.label}){why}"
 
 
-def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete) -> tuple[Layout, list[Any]] | None:
+def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete, gold_known: bool
+                ) -> tuple[Layout, list[Any]] | None:
     """The first part of a whole table (``table.table_parts``, the biggest first, of fewer than ``TABLE_TILES``: not
     a table again) that reads a hand alone, in its own frame, second choices and all, as a layout of all ``dets``;
     None when none does."""
@@ -210,8 +221,9 @@ def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete) -> tu
             break
         if len(part) >= TABLE_TILES:
             continue
-        layout, named = read_hand(_own_way([dets[i] for i in part]), complete=complete, table=True)
-        if acceptable(layout, complete):
+        layout, named = read_hand(_own_way([dets[i] for i in part]), complete=complete, table=True,
+                                  gold_known=gold_known)
+        if acceptable(layout, complete, gold_known):
             whole = list(dets)
             for k, i in enumerate(part):
                 whole[i] = named[k]

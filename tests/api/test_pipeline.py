@@ -211,6 +211,25 @@ def test_a_sixteen_tile_hand_names_the_rules_it_fits(tmp_path: Path, rules: str)
     assert fuzhou["result"]["ok"], fuzhou["result"]
 
 
+def test_a_fuzhou_request_naming_its_gold_reads_the_photo_with_it(tmp_path: Path) -> None:
+    """A 16 + 1 hand with its 2m read 3m (2m only its second name, at 0.25 beside 0.6): legal with any tiles, the
+    reading stands when the gold is not known (it may stand in for a tile); with the gold named it is complete or not,
+    and is renamed as a 14-tile hand is."""
+    dets = row(SIXTEEN)
+    dets[1] = replace(dets[1], label="3m", ranked=(("3m", 0.6), ("2m", 0.25)))
+    unknown = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou"})
+    assert unknown["recognition"]["hand"] == "133m4555666p123789s +6p 12f" and not unknown["result"]["ok"]
+    known = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou", "fuzhou": {"gold": "9m"}})
+    assert known["recognition"]["hand"] == "123m4555666p123789s +6p 12f", known["recognition"]["layout"]["notes"]
+    assert known["result"]["ok"] and known["recognition"]["layout"]["renamed"] == [1], known["result"]
+    # a reading the gold completes (the 3m standing in for the 2m) stands as read
+    gold = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou", "fuzhou": {"gold": "3m"}})
+    assert gold["recognition"]["hand"] == "133m4555666p123789s +6p 12f" and gold["result"]["ok"], gold["result"]
+    # a gold that names no tile reads as before, and the scorer says what is wrong with it
+    bad = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou", "fuzhou": {"gold": "x"}})
+    assert bad["recognition"]["hand"] == unknown["recognition"]["hand"] and not bad["result"]["ok"]
+
+
 def test_honours_in_a_fuzhou_hand_are_said_to_be_set_aside(tmp_path: Path) -> None:
     """Sixteen tiles and one with a pair of Easts: in Fuzhou the Easts are flowers, which leaves 15; no rule set
     here takes the hand, and the message says what was set aside and why."""

@@ -192,3 +192,10 @@ def test_a_seventeen_tile_hand_takes_a_nearly_as_likely_name_that_completes_it()
     # a second name under half as likely: the first reading stays (the gold may stand in for a tile)
     far = ranked(shoot(hand), {1: [("3m", 0.6), ("2m", 0.25)]})
     assert relabel(far)[0].hand == "[456m] 133m456p123789s1z +1z"
+    # with the gold known (``gold_known``, the judge taking golds wild) a 17-tile reading is renamed as a 14-tile one
+    from scorer import complete_with_gold
+
+    layout, _ = read_hand(far, complete=complete_with_gold("9m"), gold_known=True)
+    assert layout.hand == "[456m] 123m456p123789s1z +1z" and layout.renamed == (1,)
+    # ... and one the gold completes as it lies (a 3m standing in for the 2m) is not
+    assert read_hand(near, complete=complete_with_gold("3m"), gold_known=True)[0].renamed == ()
