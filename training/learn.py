@@ -181,8 +181,27 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def check_replay(dirs: list[Path]) -> None:
+    """Each ``--replay`` folder is a generated dataset with both splits: its train photos are replayed, its val photos
+    are the guard's and set the int8 network's ranges; ``LearnError`` saying which is missing, before anything runs.
+
+    >>> try:
+    ...     check_replay([Path("/nowhere")])
+    ... except LearnError as exc:
+    ...     print(str(exc)[:70])
+    --replay /nowhere: no generated photos in images/train (replayed) or n
+    """
+    for d in dirs:
+        if not any((d / "images" / "train").glob("*.jpg")) or not any((d / "layout" / "val").glob("*.json")):
+            msg = (f"--replay {d}: no generated photos in images/train (replayed) or no layout/val sidecars (the "
+                   f"guard's photos, and the int8 calibration's); make one with python -m training synth --out {d} "
+                   "--train 300 --val 40")
+            raise LearnError(msg)
+
+
 def learn(args: argparse.Namespace) -> dict:
     """Run (or resume) the phases; returns the card."""
+    check_replay(args.replay)
     out = args.out or Path("weights") / Path(args.data).stem
     fresh = not out.exists()
     run = Run(out, args.resume, args.minutes * 60)

@@ -137,7 +137,8 @@ def test_a_killed_run_goes_on_where_it_stopped(data_dir: Path, tmp_path: Path) -
 @pytest.mark.parametrize(("args", "message"), [
     (["--data", "nosuch"], "no dataset 'nosuch': not a folder, a zip or a data.yaml, nor a dataset in"),
     (["--data", "tiny", "--resume"], "nothing to resume in"),
-], ids=["unknown-dataset", "nothing-to-resume"])
+    (["--data", "tiny", "--replay", "."], "--replay .: no generated photos in images/train (replayed) or no layout"),
+], ids=["unknown-dataset", "nothing-to-resume", "replay-without-val"])
 def test_a_run_that_cannot_start_says_why(data_dir: Path, tmp_path: Path, args: list[str], message: str) -> None:
     done = train(data_dir, *args, "--out", str(tmp_path / "w"), *QUICK)
     assert done.returncode == 2 and message in done.stderr and done.stderr.startswith("mjscore train: ")
