@@ -362,10 +362,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sets", type=float, default=0.0,
                    help="the share of scenes that are a tile set (whole, one family or a part) laid out in a grid of "
                         "touching tiles, as sets are photographed, instead of a hand (default 0)")
-    p.add_argument("--camera", choices=("phone", "low", "front"), default="phone",
-                   help="'phone': tiles lying, seen from above at up to 30 degrees (default); 'low': tiles standing on "
-                        "their edges, shot low and from the side, near tiles bigger than far ones; 'front': tiles "
-                        "standing, seen nearly from in front and a little above, as a player photographs them")
+    p.add_argument("--camera", choices=("phone", "seated", "low", "front"), default="phone",
+                   help="'phone': tiles lying, seen from above at up to 30 degrees (default); 'seated': tiles lying, "
+                        "seen from a player's seat, 30 to 55 degrees from above and nearer, the far tiles smaller; "
+                        "'low': tiles standing on their edges, shot low and from the side, near tiles bigger than far "
+                        "ones; 'front': tiles standing, seen nearly from in front and a little above, as a player "
+                        "photographs them")
     p.add_argument("--table", type=int, default=0, metavar="TILES",
                    help="a whole table around the hand, about this many tiles in all (walls, discards, the other "
                         "hands; up to about 250), seen from above (default 0: the hand alone)")

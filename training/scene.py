@@ -89,16 +89,24 @@ class Camera:
     rotation: float
 
 
-def make_camera(rng: np.random.Generator, extent: tuple[float, float, float, float], w: int, h: int) -> Camera:
-    """A homography that puts the plane box ``extent`` (x0, y0, x1, y1) into view, tilted and rotated."""
+# (tilt from straight down, degrees; distance in tenths of the scene's size): a phone held over the tiles, or a
+# player's from their seat, lower and nearer, so that the far tiles are smaller and show more of their sides
+VIEWS = {"phone": ((0.0, 30.0), (8.0, 14.0)), "seated": ((30.0, 55.0), (3.0, 6.0))}
+
+
+def make_camera(rng: np.random.Generator, extent: tuple[float, float, float, float], w: int, h: int,
+                view: str = "phone") -> Camera:
+    """A homography that puts the plane box ``extent`` (x0, y0, x1, y1) into view, tilted and rotated, from one of
+    the ``VIEWS``."""
     x0, y0, x1, y1 = extent
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    tilt = math.radians(rng.uniform(0, 30))
+    tilts, dists = VIEWS[view]
+    tilt = math.radians(rng.uniform(*tilts))
     r = rng.random()
     rot = rng.normal(0, 6) if r < 0.45 else (rng.choice([90, 180, 270]) + rng.normal(0, 6) if r < 0.75
                                             else rng.uniform(0, 360))
     rot = math.radians(rot)
-    dist = rng.uniform(8, 14) * max(x1 - x0, (y1 - y0) * 1.5) / 10
+    dist = rng.uniform(*dists) * max(x1 - x0, (y1 - y0) * 1.5) / 10
 
     def project(px: float, py: float) -> tuple[float, float]:
         x, y = px - cx, py - cy
@@ -323,10 +331,11 @@ def _face_rgba(face: np.ndarray, rng: np.random.Generator, tint: float) -> np.nd
 
 def render_scene(rng: np.random.Generator, style: Style, groups: list[Group], width: int, height: int,
                  distractors: bool = True, placed: list[Placed] | None = None,
-                 frame: int | None = None, apart: bool = True) -> tuple[np.ndarray, list[dict], Camera]:
+                 frame: int | None = None, apart: bool = True, view: str = "phone"
+                 ) -> tuple[np.ndarray, list[dict], Camera]:
     """The photo of ``groups`` laid out as a hand (or of the tiles ``placed``, as given), its tiles' labels and boxes,
-    and the camera; the photo frames the first ``frame`` tiles placed (default all), the others may fall outside;
-    ``apart``: as ``layout_scene``'s."""
+    and the camera (``view``: one of ``VIEWS``); the photo frames the first ``frame`` tiles placed (default all), the
+    others may fall outside; ``apart``: as ``layout_scene``'s."""
     placed = layout_scene(rng, style, groups, apart) if placed is None else placed
     back_rgb = placed[0].back_rgb
     hand_quads = [_tile_quad(p) for p in placed[:frame]]
@@ -337,7 +346,7 @@ def render_scene(rng: np.random.Generator, style: Style, groups: list[Group], wi
     pad = 0.3
     extent = (float(allp[:, 0].min() - pad), float(allp[:, 1].min() - pad),
               float(allp[:, 0].max() + pad), float(allp[:, 1].max() + pad))
-    cam = make_camera(rng, extent, width, height)
+    cam = make_camera(rng, extent, width, height, view)
     img = table_texture(rng, height, width).astype(np.float32)
 
     # clutter: coins, sticks, dice, paper scraps (unlabelled)

@@ -36,7 +36,7 @@ import numpy as np
 from training import paths
 from training.hands import FLOWERS, Group, random_hand
 from training.real import real_photos
-from training.scene import layout_set, render_scene, table_texture
+from training.scene import VIEWS, layout_set, render_scene, table_texture
 from training.standing import render_standing
 from training.styles import DECOY_PREFIX, HELD_OUT_STYLES, MARKS_FILE, Style, camerash_styles, load_styles, plain_style
 from training.table import layout_table
@@ -57,8 +57,9 @@ class SceneSpec:
     max_mp: float
     flowers: tuple[float, int] = FLOWERS
     sets: float = 0.0  # the share of scenes that are a tile set laid out in a grid (``layout_set``), not a hand
-    camera: str = "phone"  # "phone": tiles lying, seen from above (``render_scene``); "low": standing, seen low and
-    # from the side; "front": standing, seen nearly from in front and a little above (``training/standing.py``)
+    camera: str = "phone"  # "phone": tiles lying, seen from above (``render_scene``); "seated": lying, seen from a
+    # player's seat, lower and nearer (``scene.VIEWS``); "low": standing, seen low and from the side; "front": standing,
+    # seen nearly from in front and a little above (``training/standing.py``)
     sixteen: float | None = None  # the share of 16 + 1 tile hands (None: ``random_hand``'s own)
     table: int = 0  # more tiles around the hand, a whole table's (``training/table.py``): about this many in all
     apart: float = 1.0  # the share of hands whose winning tile is set apart (the others: touching the concealed row)
@@ -81,7 +82,7 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
     h = int(mp / w)
     # drawn apart, so that the scenes of a dataset where every winning tile is set apart are what they were
     apart = spec.apart >= 1 or np.random.default_rng([spec.seed, spec.index, 19]).random() < spec.apart
-    if spec.camera != "phone":
+    if spec.camera not in VIEWS:
         img, tiles, low = render_standing(rng, style, groups, w, h, apart, spec.camera)
         camera = {"kind": spec.camera, "azimuth": round(low.azimuth, 2), "elevation": round(low.elevation, 2),
                   "distance": round(low.distance, 2), "fov": round(low.fov, 2), "roll": round(low.roll, 2)}
@@ -89,8 +90,10 @@ def make_scene(spec: SceneSpec, styles: list[Style]) -> tuple[bytes, list[str], 
         if spec.table:
             placed = layout_table(rng, style, groups, spec.table, apart)
         img, tiles, cam = render_scene(rng, style, groups, w, h, distractors=not a_set and not spec.table,
-                                       placed=placed, apart=apart)
+                                       placed=placed, apart=apart, view=spec.camera)
         camera = {"tilt": round(cam.tilt, 2), "rotation": round(cam.rotation, 2)}
+        if spec.camera != "phone":
+            camera["kind"] = spec.camera
     quality = int(rng.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:

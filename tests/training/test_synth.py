@@ -323,6 +323,18 @@ def test_a_camera_in_front_shows_standing_tiles_nearly_alike() -> None:
     assert max(grown) < 1.5
 
 
+def test_a_seated_camera_sees_lying_tiles_from_lower_and_nearer() -> None:
+    """Tiles lying, seen from a player's seat (``camera="seated"``): tilted 30 to 55 degrees, the same scene drawn as
+    from above but for the camera; every hand tile labelled, and the faces' far ends smaller than from above."""
+    style = synth.plain_style((30, 30, 160), "blue")
+    for index in range(4):
+        _, lines, side = synth.make_scene(synth.SceneSpec(index, 5, "val", 0.5, 0.6, camera="seated"), [style])
+        phone = synth.make_scene(synth.SceneSpec(index, 5, "val", 0.5, 0.6), [style])[2]
+        assert side["camera"]["kind"] == "seated" and 30 <= side["camera"]["tilt"] <= 55
+        assert phone["camera"]["tilt"] <= 30 and "kind" not in phone["camera"]
+        assert side["hand"] == phone["hand"] and len(lines) == sum(t["visible"] >= 0.6 for t in side["tiles"])
+
+
 def test_a_whole_table_holds_about_the_tiles_asked() -> None:
     style = synth.plain_style((230, 25, 25), "red", text=False)
     for total in (60, 200):
