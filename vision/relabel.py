@@ -107,8 +107,8 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False, g
 
 
 def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Complete, ok: Callable[[Layout], bool],
-                    *, drops: bool,
-                    most: float = math.inf, taken: Complete | None = None) -> tuple[Layout, list[Any]] | None:
+                    *, drops: bool, most: float = math.inf, taken: Complete | None = None
+                    ) -> tuple[Layout, list[Any]] | None:
     """The likeliest change of ``dets`` (renamings, flips, with ``drops`` boxes left out, white groups) costing at
     most ``most`` whose layout is acceptable (and whose hand ``taken`` takes, when given), with its note; None when
     none is."""
@@ -286,9 +286,13 @@ def _own_way(dets: list[Any]) -> list[Any]:
     faces = [d for d in dets if d.label != BACK]
     if 2 * sum(bool(d.sideways) for d in faces) <= len(faces):
         return dets
-    return [d if d.label == BACK else
-            replace(d, sideways=not d.sideways, sideways_p=None if d.sideways_p is None else round(1 - d.sideways_p, 4))
-            for d in dets]
+    return [d if d.label == BACK else _turned_flag(d) for d in dets]
+
+
+def _turned_flag(d: Any) -> Any:
+    """``d`` with its sideways flag measured from the other axis: turned over, its probability with it."""
+    sp = getattr(d, "sideways_p", None)
+    return _flip(d) if sp is None else replace(d, sideways=not d.sideways, sideways_p=round(1 - sp, 4))
 
 
 def _rename(d: Any, name: str) -> Any:

@@ -324,8 +324,8 @@ def test_a_camera_in_front_shows_standing_tiles_nearly_alike() -> None:
 
 
 def test_a_seated_camera_sees_lying_tiles_from_lower_and_nearer() -> None:
-    """Tiles lying, seen from a player's seat (``camera="seated"``): tilted 30 to 55 degrees, the same scene drawn as
-    from above but for the camera; every hand tile labelled, and the faces' far ends smaller than from above."""
+    """Tiles lying, seen from a player's seat (``camera="seated"``): tilted 30 to 55 degrees, the same hand drawn as
+    from above but for the camera, every tile shown labelled."""
     style = synth.plain_style((30, 30, 160), "blue")
     for index in range(4):
         _, lines, side = synth.make_scene(synth.SceneSpec(index, 5, "val", 0.5, 0.6, camera="seated"), [style])

@@ -351,7 +351,7 @@ def _shape_ok(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> b
     return bool(np.all(np.abs(t.wh[i] - ref) <= slack * t.shape_tol * ref))
 
 
-def turned_square(t: Tiles, i: int, ref: np.ndarray | None, most: float, slack: float = 1.0) -> bool:
+def turned_square(t: Tiles, i: int, ref: np.ndarray | None, most: float) -> bool:
     """Whether tile ``i``'s box is an upright tile's turned by at most ``most`` degrees from the row (a winning tile
     set down askew): the box of the hand's tile, as ``ref`` gives it, turned by each whole degree up to ``most``.
     False where the rows lie near 45 degrees (their boxes then hardly tell a tile's sides apart)."""
@@ -367,7 +367,7 @@ def turned_square(t: Tiles, i: int, ref: np.ndarray | None, most: float, slack: 
     turns = phi + np.radians(np.arange(-most, most + 1.0))
     cos, sin = np.abs(np.cos(turns)), np.abs(np.sin(turns))
     boxes = np.stack([a * cos + b * sin, a * sin + b * cos], 1)
-    return bool(np.any(np.all(np.abs(t.wh[i] - boxes) <= slack * t.shape_tol * boxes, 1)))
+    return bool(np.any(np.all(np.abs(t.wh[i] - boxes) <= t.shape_tol * boxes, 1)))
 
 
 def seen_low(t: Tiles) -> bool:
