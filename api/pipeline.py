@@ -127,13 +127,15 @@ def read_photo(image: ImageInput, detector: Detector, request: dict[str, Any] | 
 
 
 def _gold(request: dict[str, Any] | None) -> str | None:
-    """The gold a Fuzhou request names, where it names a tile (the scorer says what is wrong with any other)."""
+    """The gold a Fuzhou request names, where it is a numbered tile (the scorer says what is wrong with any other)."""
     if not isinstance(request, dict) or request.get("rules") != "fuzhou" or not isinstance(request.get("fuzhou"), dict):
         return None
     gold = request["fuzhou"].get("gold")
+    if not isinstance(gold, str) or gold[-1:] not in ("m", "p", "s"):
+        return None
     try:
         complete_with_gold(gold)
-    except (KeyError, TypeError):
+    except KeyError:
         return None
     return gold
 

@@ -225,9 +225,10 @@ def test_a_fuzhou_request_naming_its_gold_reads_the_photo_with_it(tmp_path: Path
     # a reading the gold completes (the 3m standing in for the 2m) stands as read
     gold = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou", "fuzhou": {"gold": "3m"}})
     assert gold["recognition"]["hand"] == "133m4555666p123789s +6p 12f" and gold["result"]["ok"], gold["result"]
-    # a gold that names no tile reads as before, and the scorer says what is wrong with it
-    bad = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou", "fuzhou": {"gold": "x"}})
-    assert bad["recognition"]["hand"] == unknown["recognition"]["hand"] and not bad["result"]["ok"]
+    # a gold that names no numbered tile reads as before, and the scorer says what is wrong with it
+    for wrong in ("x", "1z", ["3m"], 7):
+        bad = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "fuzhou", "fuzhou": {"gold": wrong}})
+        assert bad["recognition"]["hand"] == unknown["recognition"]["hand"] and not bad["result"]["ok"], wrong
 
 
 def test_honours_in_a_fuzhou_hand_are_said_to_be_set_aside(tmp_path: Path) -> None:
