@@ -168,6 +168,10 @@ def test_no_tile_set_apart_a_tile_far_beyond_the_row_is_loose() -> None:
     assert layout.problem is None and layout.win_tile_assumed, layout.to_dict()
     assert layout.hand_with(win="2z") == "123m456p789s1122z +2z"
     assert list(layout.loose) == [14]
+    # past the hand's flowers, the tile's distance is measured from the hand's tiles, not the flowers
+    layout = read_layout(shoot(lay("123m456p789s11222z", "12f", "5p", gaps=(0.8, 0.8))))
+    assert layout.problem is None and layout.flowers == ("1f", "2f") and list(layout.loose) == [16], layout.to_dict()
+    assert layout.hand_with(win="2z") == "123m456p789s1122z +2z 12f"
 
 
 def test_two_rows_melds_above() -> None:

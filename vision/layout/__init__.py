@@ -22,12 +22,13 @@ How it reads a photo (every length is relative to the tile size ``u``, so the ph
    single tile set apart after the concealed tiles (3k+1 of them); groups beyond it are exposed melds shown
    without a sideways tile. Where no tile is set apart, the concealed tiles (3k+2) come first, and the groups after
    them are melds if they all split into melds; an end tile in line is left out as loose only when it lies farther
-   off than a winning tile is set apart (``WIN_GAP``). Flowers (``f``) are set aside wherever they lie, in the
-   hand's rows or in their own row near it; a flower lying askew, alone, away from the hand is a loose tile. A
-   single tile near the hand may lie turned up to ``ASKEW_WIN`` degrees from the row (a winning tile set down
-   casually); turned further, or far from the hand, a tile alone is loose. A lone back touching either end of a
-   group of faces is split off (a concealed kong shows two backs or four), and the reading may leave it out as loose
-   however near it lies, where no winning tile is set apart too (a back cannot be the winning tile).
+   off than a winning tile is set apart (``WIN_GAP``), measured from the hand's tiles, past its flowers. Flowers
+   (``f``) are set aside wherever they lie, in the hand's rows or in their own row near it; a flower lying askew,
+   alone, away from the hand is a loose tile. A single tile near the hand may lie turned up to ``ASKEW_WIN`` degrees
+   from the row (a winning tile set down casually); turned further, or far from the hand, a tile alone is loose. A
+   lone back touching either end of a group of faces is split off (a concealed kong shows two backs or four), and the
+   reading may leave it out as loose however near it lies, where no winning tile is set apart too (a back cannot be
+   the winning tile).
 
 Rows shot in perspective (tiles standing, shot low and from the side) are measured in each tile's own size along
 the row (``geometry.fit_scale``): gaps, overlaps, shapes and flowers' distances, so that a row whose tiles grow,

@@ -45,8 +45,11 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
             if len(groups[k]) != 1:
                 return None
             p.dropped += groups[k]
-            if len(groups) > 1:
-                near = groups[1][0] if k == 0 else groups[-2][-1]
+            # measured from the hand's tiles: flowers lying between are set aside, and a winning tile set apart lies
+            # beside the hand's tiles, not past its flowers
+            hand = [g for g in (groups[1:] if k == 0 else groups[:-1]) if not all(t.labels[i].endswith("f") for i in g)]
+            if hand:
+                near = hand[0][0] if k == 0 else hand[-1][-1]
                 p.far_dropped &= gap_between(t, groups[k][0], near) / t.u > WIN_GAP or t.labels[groups[k][0]] == BACK
             groups = groups[:k] + groups[k + 1:]
         flowers = [i for g in groups for i in g if t.labels[i].endswith("f")]
