@@ -232,6 +232,15 @@ def test_a_lone_back_touching_the_hands_end_is_left_out() -> None:
     assert read_layout(shoot(kong)).hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s1z +1z"
 
 
+def test_a_reading_leaves_no_sideways_tile_among_the_concealed_ones() -> None:
+    # two chows shown touching beyond the winning tile, set apart from it by a little less than a border: read the
+    # other way round, they and the 6m before them would be concealed tiles, two of them sideways, the pung and kong
+    # melds, and the hand as complete; concealed tiles are never turned
+    tiles = lay("6m", "6m", "6*78m5*67p", "4*44s", "9*999p", gaps=(1.0, 0.29, 0.8, 0.8))
+    layout = read_layout(shoot(tiles, angle=75))
+    assert layout.hand == "[678m] [567p] [9999p] [444s] 6m +6m", layout.to_dict()
+
+
 def test_missing_tile_says_which_count_is_wrong() -> None:
     tiles = lay("123m456p789s112z", "3z", gaps=(0.8,))  # 12 + 1
     layout = read_layout(shoot(tiles))

@@ -126,15 +126,17 @@ def tile_count(p: Parse) -> int:
 
 def rank_reading(t: Tiles, p: Parse, complete: Complete) -> tuple:
     """How good a reading is, to compare readings: a legal hand first, then a complete one, with a winning tile
-    set apart, using the most tiles; among illegal readings, the one nearest a legal count that shows the most
-    detected tiles (so that a client sees them all)."""
+    set apart, using the most tiles, leaving the fewest sideways tiles among the concealed ones; among illegal
+    readings, the one nearest a legal count that shows the most detected tiles (so that a client sees them all)."""
     n = tile_count(p)
     tiles = [t.labels[i] for i in p.concealed] + ([t.labels[p.win]] if p.win is not None else [])
     backs = any(t.labels[i] == BACK for i in p.concealed + ([p.win] if p.win is not None else []))
     legal = n in HAND_SIZES and not p.bad_groups and not backs
     used = len(tiles) + sum(len(g) for _, g in p.melds)
     if legal:
-        return (1, complete(tiles), 0, p.win is not None, used, -round(p.deficit, 6), len(p.melds),
+        # a concealed tile is never turned: a reading that leaves sideways tiles among them is likelier wrong
+        turned = sum(bool(t.side[i]) for i in p.concealed + ([p.win] if p.win is not None else []))
+        return (1, complete(tiles), 0, p.win is not None, used, -turned, -round(p.deficit, 6), len(p.melds),
                 -len(p.dropped))
     shown = used + sum(len(g) for g in p.bad_groups)
     return (0, False, -min(abs(n - s) for s in HAND_SIZES), shown, -len(p.bad_groups), p.win is not None,
