@@ -158,6 +158,19 @@ def test_a_tables_concealed_kongs_against_its_wall_are_the_hands() -> None:
     assert len(wall_tiles(on_wall)) == 18
 
 
+def test_concealed_kongs_side_by_side_in_a_hands_photo_are_no_wall() -> None:
+    # a concealed kong shown (a back, two faces, a back) touching one of four backs: six backs in a group of eight,
+    # but in a photo of a hand (not a table) two concealed kongs side by side
+    for kongs, given, text in (("back77sback" + "back" * 4, ["1p"], "(7777s) (1111p) 456m456p4z +4z"),
+                               ("back" * 8, ["1p", "9s"], "(1111p) (9999s) 456m456p4z +4z")):
+        tiles = lay("456m456p4z", "4z", kongs, gaps=(0.8, 0.8))
+        layout = read_layout(shoot(tiles, angle=10))
+        assert not any("walls" in note for note in layout.notes), layout.notes
+        assert layout.hand_with(kong_tiles=given) == text and not layout.loose, layout.to_dict()
+    # in a photo of a whole table, as before, a wall
+    assert any("walls" in n for n in read_layout(shoot(tiles + DISCARDS, angle=10)).notes)
+
+
 def test_a_kong_of_four_backs_beside_a_box_the_finder_doubted_is_no_wall() -> None:
     # a spurious back box (0.16) touching a concealed kong of four backs: five backs in a group, but a hand's photo
     # counts only the sure ones, so the kong is read (the doubtful box left out), not set aside as a wall

@@ -149,13 +149,20 @@ def table_parts(dets: Sequence[DetectionLike], walls: Sequence[int]) -> list[lis
 
 def is_wall(labels: Sequence[str], group: Sequence[int], doubted: Sequence[bool] | None = None) -> bool:
     """Whether a group of a row (``labels`` of its tiles' indices ``group``) is part of a wall: more than
-    ``WALL_BACKS`` backs, and mostly backs; the backs ``doubted`` (by index) not counted among the more than
-    ``WALL_BACKS`` (a kong's four backs and a box the finder doubted beside them are no wall).
+    ``WALL_BACKS`` backs, and mostly backs. ``doubted``, in a photo of a hand (by index): backs the finder doubted,
+    not counted among the more than ``WALL_BACKS`` (a kong's four backs and a box the finder doubted beside them are
+    no wall); there concealed kongs side by side (four backs, or a back, two like faces and a back, each) are no
+    wall either.
 
     >>> is_wall(["back"] * 5, range(5)), is_wall(["back"] * 5, range(5), [True, False, False, False, False])
     (True, False)
+    >>> kongs = ["back", "7s", "7s", "back"] + ["back"] * 4
+    >>> is_wall(kongs, range(8)), is_wall(kongs, range(8), [False] * 8)
+    (True, False)
     """
     backs = [i for i in group if labels[i] == BACK]
+    if doubted is not None and _kongs_only(labels, group):
+        return False
     sure = [i for i in backs if doubted is None or not doubted[i]]
     return len(sure) > WALL_BACKS and 2 * len(backs) > len(group)
 
@@ -206,6 +213,14 @@ def kongs_joined(labels: Sequence[str], groups: list[list[int]]) -> list[list[in
         elif left and len(right) >= 3 and _kong_shown(labels, [left[-1], *right[:3]]):
             right.insert(0, left.pop())
     return [g for g in out if g]
+
+
+def _kongs_only(labels: Sequence[str], group: Sequence[int]) -> bool:
+    """Whether a group is concealed kongs side by side, and nothing else: four backs, or a back, two like faces and a
+    back, each."""
+    fours = [group[k:k + 4] for k in range(0, len(group), 4)]
+    return len(group) % 4 == 0 and all(all(labels[i] == BACK for i in four) or _kong_shown(labels, four)
+                                       for four in fours)
 
 
 def _kong_shown(labels: Sequence[str], four: Sequence[int]) -> bool:
