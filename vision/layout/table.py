@@ -7,7 +7,8 @@ twice: before the boxes are measured, each run of more than ``WALL_RUN`` backs t
 line (gaps under ``WALL_TOUCH`` tile sizes; two concealed kongs side by side show eight; a hand laid against its wall
 touches it across), the faces it touches not counted (``wall_tiles``; in a photo of a whole table, runs in line with
 gaps of a tile or so are one run: the finder boxes a wall in part); and
-after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall).
+after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall; in a
+photo of a hand, not one that is concealed kongs side by side).
 In a photo of a whole table a back amid a group's faces is a wall's too (``wall_ends``): the finder boxes walls in
 part, and a wall's end may touch the hand, or lie in the gap before its winning tile.
 
