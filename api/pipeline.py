@@ -23,6 +23,7 @@ reading is then judged complete with its golds wild, and renamed where it is not
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -118,26 +119,25 @@ def read_photo(image: ImageInput, detector: Detector, request: dict[str, Any] | 
     Raises ``vision.BadImageError`` when the photo cannot be read.
     """
     width, height = image_size(image)
-    gold = _gold(request)
-    complete = is_complete_tiles if gold is None else complete_with_gold(gold)
-    layout, dets = read_hand(detector.detect(image), complete=complete, gold_known=gold is not None)
+    gold = _gold_judge(request)
+    layout, dets = read_hand(detector.detect(image), complete=gold or is_complete_tiles, gold_known=gold is not None)
     rec = {"image": {"width": width, "height": height}, "detections": [detection_dict(d) for d in dets],
            "hand": layout.hand, "layout": layout.to_dict()}
     return Reading(rec, layout)
 
 
-def _gold(request: dict[str, Any] | None) -> str | None:
-    """The gold a Fuzhou request names, where it is a numbered tile (the scorer says what is wrong with any other)."""
+def _gold_judge(request: dict[str, Any] | None) -> Callable[[Iterable[str]], bool] | None:
+    """``scorer.complete_with_gold`` for the gold a Fuzhou request names, where it is a numbered tile (the scorer says
+    what is wrong with any other); None otherwise."""
     if not isinstance(request, dict) or request.get("rules") != "fuzhou" or not isinstance(request.get("fuzhou"), dict):
         return None
     gold = request["fuzhou"].get("gold")
     if not isinstance(gold, str) or gold[-1:] not in ("m", "p", "s"):
         return None
     try:
-        complete_with_gold(gold)
+        return complete_with_gold(gold)
     except KeyError:
         return None
-    return gold
 
 
 def recognize(image: ImageInput, detector: Detector | None = None) -> dict[str, Any]:

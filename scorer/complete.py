@@ -40,13 +40,19 @@ def is_complete_tiles(names: Iterable[str]) -> bool:
     >>> is_complete_tiles("1m 4m 7m 2p 8p 3s 6s 1z 2z 3z 4z 5z 6z 7z".split()), is_complete_tiles(["0p", "5p"])
     (True, True)
     """
-    counts: list[int] = [0] * 34
+    counts = _counts(names)
+    return counts is not None and _complete_counts(tuple(counts))
+
+
+def _counts(names: Iterable[str]) -> list[int] | None:
+    """How many of each of the 34 tiles ``names`` hold (red fives as fives), or None where one names no tile."""
+    counts = [0] * 34
     for name in names:
         index = _INDEX.get(name)
         if index is None:
-            return False
+            return None
         counts[index] += 1
-    return _complete_counts(tuple(counts))
+    return counts
 
 
 @lru_cache(maxsize=65536)
@@ -76,12 +82,9 @@ def complete_with_gold(gold: str) -> Callable[[Iterable[str]], bool]:
     wild = _INDEX[gold]
 
     def judge(names: Iterable[str]) -> bool:
-        counts = [0] * 34
-        for name in names:
-            index = _INDEX.get(name)
-            if index is None:
-                return False
-            counts[index] += 1
+        counts = _counts(names)
+        if counts is None:
+            return False
         golds, counts[wild] = counts[wild], 0
         n = sum(counts) + golds
         return golds >= 3 or (n % 3 == 2 and bool(divide(tuple(counts), (n - 2) // 3, golds)))

@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.names import CLASS_ID
 
-BACK = CLASS_ID["back"]
+BACK_ID = CLASS_ID["back"]
 OVERLAP = (0.25, 0.85)  # the halves overlap along the union's long side by this share of the narrower (more: dedupe's)
 LEVEL = 0.7  # ... and across it by at least this share of the taller
 SHAPE = (1.15, 1.75)  # the union's long side over its short side (a tile lying sideways: about 1.35)
@@ -51,7 +51,8 @@ def halves(boxes: np.ndarray, p: np.ndarray, faces: np.ndarray, sideways: np.nda
     ([[0, 1]], [[0.0, 0.0, 46.0, 30.0]])
     """
     none = np.zeros((0, 2), int), np.zeros((0, 4))
-    sure = np.flatnonzero(faces & (p.max(1) >= SURE))
+    sure_face = faces & (p.max(1) >= SURE)
+    sure = np.flatnonzero(sure_face)
     if len(boxes) < 2 or len(sure) < 3:
         return none
     boxes = np.asarray(boxes, np.float64)
@@ -64,7 +65,7 @@ def halves(boxes: np.ndarray, p: np.ndarray, faces: np.ndarray, sideways: np.nda
     over = np.where(wide, ix / np.minimum(w[:, None], w[None]), iy / np.minimum(h[:, None], h[None]))
     level = np.where(wide, iy / np.maximum(h[:, None], h[None]), ix / np.maximum(w[:, None], w[None]))
     shape = np.maximum(uw, uh) / np.maximum(np.minimum(uw, uh), 1e-6)
-    done = sideways & faces & (p.max(1) >= SURE)  # a sure sideways face is whole
+    done = sideways & sure_face  # a sure sideways face is whole
     ok = (ix > 0) & (iy > 0) & (over >= OVERLAP[0]) & (over < OVERLAP[1]) & (level >= LEVEL) \
         & (shape >= SHAPE[0]) & (shape <= SHAPE[1]) & ~done[:, None] & ~done[None]
     i, j = np.nonzero(np.triu(ok, 1))
@@ -116,12 +117,12 @@ def with_halves(boxes: np.ndarray, conf: np.ndarray, p: np.ndarray, up: np.ndarr
     names and up directions, as the photo's tiles were named), in place of them, with the surer one's confidence.
     ``sideways``: which boxes are named lying sideways; ``main``: the photo's up axis (0 or 1), across which a union
     lies sideways."""
-    faces = p.argmax(1) != BACK
+    faces = p.argmax(1) != BACK_ID
     pairs, unions = halves(boxes, p, faces, sideways)
     if len(pairs) == 0:
         return boxes, conf, p, up
     q, q_up = name(unions)
-    take = joined(pairs, q, (q_up.argmax(1) % 2 != main) & (q.argmax(1) != BACK), p)
+    take = joined(pairs, q, (q_up.argmax(1) % 2 != main) & (q.argmax(1) != BACK_ID), p)
     if not take:
         return boxes, conf, p, up
     keep = np.ones(len(boxes), bool)

@@ -167,7 +167,7 @@ def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete
     and renamings are kept."""
     kongs = [list(m.detections) for m in read.melds if m.kind == "kong" and set(m.tiles) == {WHITE}
              and not any(dets[j].sideways for j in m.detections)
-             and sum(dict(dets[j].ranked).get(BACK, 0.0) for j in m.detections) >= WHITE_TWIN * 4]
+             and _twins(dets, m.detections, BACK)]
     if not kongs or read.left_out:
         return read, dets
     renamed = list(dets)
@@ -193,9 +193,15 @@ def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]
         for g in row.groups:
             for label, twin in ((WHITE, BACK), (BACK, WHITE)):
                 tiles = [j for j in g if dets[j].label == label]
-                if tiles and sum(dict(dets[j].ranked).get(twin, 0.0) for j in tiles) >= WHITE_TWIN * len(tiles):
+                if tiles and _twins(dets, tiles, twin):
                     out.append((tiles, twin))
     return out
+
+
+def _twins(dets: list[Any], tiles: Sequence[int], twin: str) -> bool:
+    """Whether the classifier gives ``tiles`` their white ``twin`` (a back, a blank white dragon) ``WHITE_TWIN`` of
+    each on average, as it does in a set whose backs are white (a coloured back it gives none)."""
+    return sum(dict(dets[j].ranked).get(twin, 0.0) for j in tiles) >= WHITE_TWIN * len(tiles)
 
 
 def _said(dets: list[Any], i: int, name: str, white_of: dict[tuple[int, str], list[int]]) -> str:

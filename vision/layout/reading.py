@@ -129,13 +129,14 @@ def rank_reading(t: Tiles, p: Parse, complete: Complete) -> tuple:
     set apart, using the most tiles, leaving the fewest sideways tiles among the concealed ones; among illegal
     readings, the one nearest a legal count that shows the most detected tiles (so that a client sees them all)."""
     n = tile_count(p)
-    tiles = [t.labels[i] for i in p.concealed] + ([t.labels[p.win]] if p.win is not None else [])
-    backs = any(t.labels[i] == BACK for i in p.concealed + ([p.win] if p.win is not None else []))
+    hand = p.concealed + ([p.win] if p.win is not None else [])  # the concealed tiles and the winning one
+    tiles = [t.labels[i] for i in hand]
+    backs = any(label == BACK for label in tiles)
     legal = n in HAND_SIZES and not p.bad_groups and not backs
     used = len(tiles) + sum(len(g) for _, g in p.melds)
     if legal:
         # a concealed tile is never turned: a reading that leaves sideways tiles among them is likelier wrong
-        turned = sum(bool(t.side[i]) for i in p.concealed + ([p.win] if p.win is not None else []))
+        turned = sum(bool(t.side[i]) for i in hand)
         return (1, complete(tiles), 0, p.win is not None, used, -turned, -round(p.deficit, 6), len(p.melds),
                 -len(p.dropped))
     shown = used + sum(len(g) for g in p.bad_groups)
