@@ -65,6 +65,17 @@ class DetectorConfig:
     # 119 / 118 / 120, held-out real photos alike (a second view always upright, ninth session: real photos in a
     # scene 0.420 -> 0.406, the up head trusted where it was unsure)
     upright_sure: float = 0.8
+    # a photo of fewer than ``set_tiles`` tiles named with less than this on average (their likeliest names'
+    # probabilities; 0: never) may be seen from a player's seat: it is named again turned upright, stretched up-down
+    # by each of ``stretches``, each box cut to its face (``vision/rectify.py``), and where the surest of those
+    # readings is surer on average than the first, each tile's names are the two readings' mean. 200 seated photos
+    # (``docs/photo.md``): tiles named right on their true boxes 3363 -> 3548 of 3596, hands read exactly through the
+    # detector 129 -> 155; 2,160 other photos (from above, standing, in perspective) 2 hands gained, none lost. At
+    # 0.9 seated 154, the others a hand more, and the 12 MP speed photo (0.87) looked at again in vain; looked at always,
+    # 1 seated hand more. With a stretch of 1 among them (turned and cut only): seated 158, the others 6 hands
+    # gained and 10 lost
+    rectify_below: float = 0.85
+    stretches: tuple[float, ...] = (1.3, 1.6)
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
     # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to
     # 0.9853), 0.2 reads the fewest
@@ -214,6 +225,9 @@ class DetectorConfig:
                 raise ValueError(msg)
         if not 0.0 <= self.unsure_backs <= self.conf:
             msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
+            raise ValueError(msg)
+        if not all(v > 0.0 for v in self.stretches):
+            msg = f"DetectorConfig.stretches must be above 0 each, got {self.stretches!r}"
             raise ValueError(msg)
         for name in ("learnt_nearer", "learnt_nearer_alike", "learnt_close", "learnt_share", "learnt_sure",
                      "character_gate", "caption_unsure", "caption_gate", "caption_across"):

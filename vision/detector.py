@@ -45,6 +45,7 @@ from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading, mix_seats
+from vision.rectify import rectified, turned_back, upright_turn
 from vision.regions import with_regions
 from vision.sessions import classifier_session, session, session_options
 
@@ -301,7 +302,7 @@ class TileDetector:
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
         clockwise from the image's up). The boxes are one photo's: its tiles that look alike agree on their names."""
-        named = self._named(rgb, boxes)
+        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes))
         return named.p, named.up
 
     def looks(self, rgb: np.ndarray, boxes: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
@@ -353,6 +354,26 @@ class TileDetector:
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
+
+    def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
+        """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be seen from a player's seat
+        (``rectify_below``), its names read again in the photo turned upright, stretched and cut to the faces
+        (``vision/rectify.py``) when that reading is surer on average: the surest of the ``stretches``. The crops and
+        tilts stay the photo's own."""
+        c = self.config
+        sure = named.p.max(1).mean() if len(boxes) else 1.0
+        if sure >= c.rectify_below or c.set_tiles and len(boxes) >= c.set_tiles:
+            return named
+        face = named.p.argmax(1) != NAMES.index("back")
+        angle = upright_turn(named.up, face, photo_tilt(rgb, boxes))
+        best = None
+        for stretch in c.stretches:
+            again = self._named(*rectified(rgb, boxes, named.tilt, angle, stretch), named.classifier)
+            if again.p.max(1).mean() > sure:
+                sure, best = again.p.max(1).mean(), again
+        if best is None:
+            return named
+        return named._replace(p=(named.p + best.p) / 2, up=(named.up + turned_back(best.up, angle)) / 2)
 
     def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found
@@ -501,7 +522,7 @@ class TileDetector:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
-        named = self._named(rgb, boxes, conf=conf)
+        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf))
         probs, up = named.p, named.up
         if self.config.unsure_backs:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)

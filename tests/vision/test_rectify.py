@@ -1,0 +1,93 @@
+"""A photo taken from a player's seat, seen as from above (``vision/rectify.py``): the turn that sets its tiles
+upright, the photo stretched and each box cut to its face, and the detector taking that reading where it is surer."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.rectify import rectified, turned_back, upright_turn
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+SHIPPED = (MODELS / "tile_finder.onnx").exists() and (MODELS / "tile_classifier.onnx").exists()
+
+
+def test_the_turn_sets_the_commonest_up_direction_up_and_the_edges_straight() -> None:
+    up = np.eye(4)[[3, 3, 3, 0, 2]] * 0.9 + 0.025  # three tiles' tops point left (270 clockwise from up)
+    face = np.array([True, True, True, True, False])
+    assert upright_turn(up, face, np.radians(10.0)) == pytest.approx(280.0)
+    assert upright_turn(up, np.zeros(5, bool), 0.0) == 0.0  # no face: not turned
+    # read in the photo so turned, the tops point up; as directions of the photo, left again
+    assert turned_back(np.eye(4)[[0]], 270.0).argmax(1).tolist() == [3]
+
+
+def test_the_stretched_photo_holds_each_tile_cut_to_its_face() -> None:
+    rgb = np.zeros((200, 300, 3), np.uint8)
+    # an upright tile 30 wide, 45 high (face shortened and its near side below it), and one lying across, 45 x 30
+    boxes = np.array([[100.0, 50.0, 130.0, 95.0], [140.0, 60.0, 185.0, 90.0], [60.0, 50.0, 90.0, 95.0]])
+    img, faces = rectified(rgb, boxes, np.zeros(3), 0.0, 1.5)
+    assert img.shape == (300, 300, 3)
+    widths, heights = faces[:, 2] - faces[:, 0], faces[:, 3] - faces[:, 1]
+    assert widths.tolist() == [30.0, 45.0, 30.0]
+    assert heights.round(1).tolist() == [40.0, 33.8, 40.0]  # an upright face 3:4, one lying across 4:3
+    assert faces[0, 1] == pytest.approx(50 * 1.5)  # cut at the near side: the top stays where the box's top went
+    # turned a quarter, the photo's width becomes its height and the tiles' sides swap: the first is 45 across and
+    # its face no longer than the tile (30), the second upright now, its face 3:4
+    img, faces = rectified(rgb, boxes, np.zeros(3), 90.0, 1.0)
+    assert img.shape == (300, 200, 3)
+    assert (faces[:, 2:] - faces[:, :2]).round(1).tolist() == [[45.0, 30.0], [30.0, 40.0], [45.0, 30.0]]
+    # no box: nothing to cut
+    assert rectified(rgb, np.zeros((0, 4)), np.zeros(0), 0.0, 1.3)[1].shape == (0, 4)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
+def test_tiles_seen_from_a_seat_are_named_better_seen_as_from_above(art_dir: Path) -> None:
+    from training import synth
+    from vision.detector import TileDetector
+    from vision.image import load_image
+
+    styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
+    seen = TileDetector(readers=())
+    as_shot = TileDetector(readers=())
+    as_shot.config = replace(as_shot.config, rectify_below=0.0)
+    right = {"seen": 0, "as_shot": 0}
+    for index in range(8):
+        jpg, _, side = synth.make_scene(synth.SceneSpec(index, 5, "val", 1.0, 1.5, camera="seated"), styles)
+        tiles = [t for t in side["tiles"] if t["visible"] >= 0.6]
+        rgb, scale = load_image(jpg, seen.config.work_side)
+        boxes = np.array([t["box"] for t in tiles]) * scale
+        for name, det in (("seen", seen), ("as_shot", as_shot)):
+            p = det.classify(rgb, boxes)[0]
+            right[name] += sum(synth.NAMES[i] == t["label"] for i, t in zip(p.argmax(1), tiles, strict=True))
+    assert right["seen"] > right["as_shot"], right
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
+def test_a_photo_is_looked_at_again_only_where_its_names_are_unsure(art_dir: Path) -> None:
+    from training import synth
+    from vision.detector import DetectorConfig, TileDetector
+
+    styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
+    jpg = synth.make_scene(synth.SceneSpec(0, 5, "val", 1.0, 1.5), styles)[0]
+    looked: list[int] = []
+
+    class Counting(TileDetector):
+        def _named(self, *args: object, **kwargs: object) -> object:
+            looked.append(1)
+            return super()._named(*args, **kwargs)
+
+    for below, times in ((0.0, 1), (1.01, 1 + len(DetectorConfig().stretches))):
+        looked.clear()
+        Counting(readers=(), config=DetectorConfig(rectify_below=below, join_halves=False,
+                                                   unsure_backs=0.0)).detect(jpg)
+        assert len(looked) == times, below
+
+
+def test_a_stretch_of_nothing_is_refused() -> None:
+    from vision.config import DetectorConfig
+
+    with pytest.raises(ValueError, match="stretches must be above 0 each"):
+        DetectorConfig(stretches=(1.0, 0.0))

@@ -1,0 +1,73 @@
+"""A photo taken from a player's seat, seen as from above: turned so its tiles stand upright, stretched along their
+length, and each tile's box cut to its face.
+
+Tiles lying seen from a seat (30 to 55 degrees off straight down) show their faces shortened along the line of
+sight and their near sides as a band below the faces, which the finder's boxes hold. The classifier learnt faces
+seen from above filling their crops. Turned so the photo's commonest up direction is up (``upright_turn``), the near
+sides lie below the faces; stretched up-down (``rectified``), the faces regain their length; and each box, cut at its
+top to the length a face of its width has, holds the face alone. Which stretch is right is not known: the detector
+names the tiles at each of a few and takes the surest reading (``DetectorConfig.stretches``, ``docs/photo.md``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.crops import FACE, tile_sides
+
+ACROSS = 1.15  # a tile this many times wider than the photo's median (turned upright) lies across: its face is wide
+
+
+def upright_turn(up: np.ndarray, face: np.ndarray, tilt: float) -> float:
+    """The angle (degrees, counter-clockwise as shown, as OpenCV turns) that turns the photo so its faces' commonest up
+    direction (``up``, N x 4: 0, 90, 180, 270 degrees clockwise from the image's up; ``face``: which tiles are faces)
+    points up, their edges (``tilt``, radians: ``crops.photo_tilt``) straight.
+
+    >>> up = np.eye(4)[[1, 1, 2, 1]]
+    >>> upright_turn(up, np.ones(4, bool), np.radians(-30.0))
+    60.0
+    """
+    quarter = int(np.bincount(up[face].argmax(1), minlength=4).argmax()) if face.any() else 0
+    return round(quarter * 90 + float(np.degrees(tilt)), 6)
+
+
+def rectified(rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, angle: float,
+              stretch: float) -> tuple[np.ndarray, np.ndarray]:
+    """``rgb`` turned by ``angle`` (``upright_turn``) and stretched up-down ``stretch`` times, on a canvas that holds
+    all of it (edges replicated); and the faces' boxes in it (N, 4): each tile of ``boxes`` (its own sides from its
+    ``tilt``, ``crops.tile_sides``) centred where its box's middle goes, cut at its top to the length of a face of its
+    width (upright: width / ``FACE``; one lying across, ``ACROSS``: width * ``FACE``), and no longer than the tile.
+
+    >>> rgb = np.zeros((100, 200, 3), np.uint8)
+    >>> img, faces = rectified(rgb, np.array([[10.0, 10.0, 40.0, 70.0]]), np.zeros(1), 0.0, 1.5)
+    >>> img.shape, faces.round(1).tolist()
+    ((150, 200, 3), [[10.0, 15.0, 40.0, 55.0]])
+    """
+    import cv2
+
+    h, w = rgb.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[1] *= stretch
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ m.T
+    m[:, 2] -= corners.min(0)
+    size = np.ceil(corners.max(0) - corners.min(0) - 1e-6).astype(int)
+    img = cv2.warpAffine(rgb, m, (int(size[0]), int(size[1])), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+    sides = tile_sides(boxes, tilt)
+    if int(round(angle / 90)) % 2:  # turned a quarter: the tile's width lies up-down
+        sides = sides[:, ::-1]
+    across, length = sides[:, 0], sides[:, 1] * stretch
+    middle = np.c_[(boxes[:, :2] + boxes[:, 2:]) / 2, np.ones(len(boxes))] @ m.T
+    wide = across > ACROSS * np.median(across) if len(boxes) else np.zeros(0, bool)
+    face = np.minimum(np.where(wide, across * FACE, across / FACE), length)
+    top = middle[:, 1] - length / 2
+    return img, np.c_[middle[:, 0] - across / 2, top, middle[:, 0] + across / 2, top + face]
+
+
+def turned_back(up: np.ndarray, angle: float) -> np.ndarray:
+    """Up directions (N x 4) read in a photo turned by ``angle`` (``upright_turn``), as directions of the photo.
+
+    >>> turned_back(np.eye(4)[[0, 3]], 90.0).argmax(1).tolist()
+    [1, 0]
+    """
+    return np.roll(up, int(round(angle / 90)) % 4, axis=1)
