@@ -20,6 +20,9 @@ they are scored with, and the figures it reports from each photo's record:
 - ``win_agreement``: no tile set apart as the winning tile (``--apart 0``): the hand scored, ``layout.win_tile``,
   ``layout.reading``, the winning tile's detection and the note all name the same tile; hands read exactly but for
   which tile won.
+- ``seated``: tiles lying, seen from a player's seat (``--camera seated``, 30 to 55 degrees): ``perspective``'s
+  figures, and each photo read again by the detector without its look as from above (``rectify_below`` 0), its
+  hands exact and times beside them.
 - ``many_tiles``: a whole table around the hand (``--table 120`` to ``250``, 12 MP): the time of a photo
   (detector and layout), its tiles found, the hand read exactly.
 """
@@ -32,7 +35,7 @@ import re
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +55,7 @@ class Kind:
     request: dict[str, Any]  # the request the photos are scored with
     figures: Callable[[list[dict[str, Any]]], dict[str, Any]]
     also: tuple[dict[str, Any], ...] = field(default_factory=tuple)  # more requests, each recorded apart
+    without: dict[str, Any] = field(default_factory=dict)  # DetectorConfig fields: each photo read again so, apart
 
 
 # ------------------------------------------------------------------------------------------------- records ----
@@ -70,6 +74,12 @@ def perspective_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
     kept = [r["hand_tiles_kept"] for r in records if r["hand_tiles_kept"] is not None]
     return {"exact_true_boxes": _share(records, "exact_true"), "exact_detector": _share(records, "exact"),
             "hand_tiles_kept": f"{np.mean(kept):.1%}" if kept else "-", **_ms(records)}
+
+
+def seated_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    before = sorted(r["ms_without"] for r in records)
+    return {**perspective_figures(records), "exact_without_look": _share(records, "exact_without"),
+            "p50_ms_without_look": round(statistics.median(before))}
 
 
 def sixteen_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -98,6 +108,8 @@ KINDS: dict[str, Kind] = {
                     sixteen_figures, ({"rules": "mcr", "self_draw": True},)),
     "win_agreement": Kind({"apart": 0.0, "min_mp": 3.0, "max_mp": 6.0}, {"rules": "mcr", "self_draw": True},
                           agreement_figures),
+    "seated": Kind({"camera": "seated", "min_mp": 1.0, "max_mp": 3.0}, {"rules": "mcr", "self_draw": True},
+                   seated_figures, without={"rectify_below": 0.0}),
     "many_tiles": Kind({"table": 250, "min_mp": 12.0, "max_mp": 12.0}, {"rules": "mcr", "self_draw": True},
                        many_figures),
 }
@@ -229,8 +241,15 @@ def run(data: Path, kinds: list[str], out: Path | None) -> int:
             if not files:
                 continue
             detector.detect(base / "images" / "val" / f"{files[0].stem}.jpg")  # warm
-            records = [read(detector, base / "images" / "val" / f"{f.stem}.jpg", json.loads(f.read_text()), kind)
-                       for f in files]
+            # a kind read ``without`` too: each photo read so right after, the two taking turns
+            other = TileDetector(config=replace(detector.config, **kind.without)) if kind.without else None
+            records = []
+            for f in files:
+                photo, sidecar = base / "images" / "val" / f"{f.stem}.jpg", json.loads(f.read_text())
+                records.append(read(detector, photo, sidecar, kind))
+                if other is not None:
+                    again = read(other, photo, sidecar, kind)
+                    records[-1].update(exact_without=again["exact"], ms_without=again["ms"])
             figures = kind.figures(records)
             report[name][group] = {"photos": len(records), **figures, "records": records}
             print(f"{name:>14} {group:<9} {len(records):>3} photos  "

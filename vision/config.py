@@ -65,15 +65,16 @@ class DetectorConfig:
     # 119 / 118 / 120, held-out real photos alike (a second view always upright, ninth session: real photos in a
     # scene 0.420 -> 0.406, the up head trusted where it was unsure)
     upright_sure: float = 0.8
-    # a photo of fewer than ``set_tiles`` tiles named with less than this on average (their likeliest names'
-    # probabilities; 0: never) may be seen from a player's seat: it is named again turned upright, stretched up-down
-    # by each of ``stretches``, each box cut to its face (``vision/rectify.py``), and where the surest of those
-    # readings is surer on average than the first, each tile's names are the two readings' mean. 200 seated photos
-    # (``docs/photo.md``): tiles named right on their true boxes 3363 -> 3548 of 3596, hands read exactly through the
-    # detector 129 -> 155; 2,160 other photos (from above, standing, in perspective) 2 hands gained, none lost. At
-    # 0.9 seated 154, the others a hand more, and the 12 MP speed photo (0.87) looked at again in vain; looked at always,
-    # 1 seated hand more. With a stretch of 1 among them (turned and cut only): seated 158, the others 6 hands
-    # gained and 10 lost
+    # a photo of ``detector.FEW`` (10) to ``set_tiles`` tiles (a hand's) named with less than this on average (their
+    # likeliest names' probabilities; 0: never) may be seen from a player's seat: it is named again turned upright,
+    # stretched up-down by each of ``stretches``, each box cut to its face (``vision/rectify.py``), and where the surest
+    # of those readings is surer on average than the first, each tile's names are the two readings' mean. 200 seated
+    # photos (``docs/photo.md``): tiles named right on their true boxes 3363 -> 3548 of 3596, hands read exactly through
+    # the detector 129 -> 155; 2,160 other photos (from above, standing, in perspective) 2 hands gained, none lost. At
+    # 0.9 seated 154, the others a hand more, and the 12 MP speed photo (0.87) looked at again in vain; looked at
+    # always, 1 seated hand more. With a stretch of 1 among them (turned and cut only): seated 158, the others 6 hands
+    # gained and 10 lost. Real photos of one tile were read worse (held-out, in a scene: 0.967 -> 0.958) until photos of
+    # fewer than ``FEW`` tiles were left alone
     rectify_below: float = 0.85
     stretches: tuple[float, ...] = (1.3, 1.6)
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above

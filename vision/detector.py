@@ -356,14 +356,14 @@ class TileDetector:
         return Named(p, up, x, tilt, chosen)
 
     def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
-        """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be seen from a player's seat
-        (``rectify_below``), its names read again in the photo turned upright, stretched and cut to the faces
-        (``vision/rectify.py``) when that reading is surer on average: the surest of the ``stretches``. The crops and
-        tilts stay the photo's own."""
+        """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's
+        seat (named unsurely, ``rectify_below``; FEW tiles or more, fewer than ``set_tiles``), its names read again
+        in the photo turned upright, stretched and cut to the faces (``vision/rectify.py``), the surest of the
+        ``stretches``, averaged in when that reading is surer on average. The crops and tilts stay the photo's own."""
         c = self.config
         sure = named.p.max(1).mean() if len(boxes) else 1.0
-        if sure >= c.rectify_below or c.set_tiles and len(boxes) >= c.set_tiles:
-            return named
+        if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:
+            return named  # named surely; a close-up, or a photo of few tiles; a set laid out or a table
         face = named.p.argmax(1) != NAMES.index("back")
         angle = upright_turn(named.up, face, photo_tilt(rgb, boxes))
         best = None
