@@ -45,7 +45,7 @@ from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading, mix_seats
-from vision.rectify import rectified, turned_back, upright_turn
+from vision.rectify import rectified, turned_back, upright_turns
 from vision.regions import with_regions
 from vision.sessions import classifier_session, session, session_options
 
@@ -365,15 +365,16 @@ class TileDetector:
         if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:
             return named  # named surely; a close-up, or a photo of few tiles; a set laid out or a table
         face = named.p.argmax(1) != NAMES.index("back")
-        angle = upright_turn(named.up, face, photo_tilt(rgb, boxes))
         best = None
-        for stretch in c.stretches:
-            again = self._named(*rectified(rgb, boxes, named.tilt, angle, stretch), named.classifier)
-            if again.p.max(1).mean() > sure:
-                sure, best = again.p.max(1).mean(), again
+        for angle in upright_turns(named.up, face, photo_tilt(rgb, boxes), c.turn_split):
+            for stretch in c.stretches:
+                again = self._named(*rectified(rgb, boxes, named.tilt, angle, stretch), named.classifier)
+                if again.p.max(1).mean() > sure:
+                    sure, best = again.p.max(1).mean(), (again, angle)
         if best is None:
             return named
-        return named._replace(p=(named.p + best.p) / 2, up=(named.up + turned_back(best.up, angle)) / 2)
+        again, angle = best
+        return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)
 
     def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found

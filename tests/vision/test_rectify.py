@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.rectify import rectified, turned_back, upright_turn
+from vision.rectify import rectified, turned_back, upright_turns
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SHIPPED = (MODELS / "tile_finder.onnx").exists() and (MODELS / "tile_classifier.onnx").exists()
@@ -18,10 +18,21 @@ SHIPPED = (MODELS / "tile_finder.onnx").exists() and (MODELS / "tile_classifier.
 def test_the_turn_sets_the_commonest_up_direction_up_and_the_edges_straight() -> None:
     up = np.eye(4)[[3, 3, 3, 0, 2]] * 0.9 + 0.025  # three tiles' tops point left (270 clockwise from up)
     face = np.array([True, True, True, True, False])
-    assert upright_turn(up, face, np.radians(10.0)) == pytest.approx(280.0)
-    assert upright_turn(up, np.zeros(5, bool), 0.0) == 0.0  # no face: not turned
+    assert upright_turns(up, face, np.radians(10.0)) == [pytest.approx(280.0)]
+    assert upright_turns(up, np.zeros(5, bool), 0.0) == [0.0]  # no face: not turned
     # read in the photo so turned, the tops point up; as directions of the photo, left again
     assert turned_back(np.eye(4)[[0]], 270.0).argmax(1).tolist() == [3]
+
+
+def test_a_near_split_between_two_quarters_tries_both() -> None:
+    """Seen steeply, an upright face is shortened until it looks like one lying across: the votes split between two
+    quarters (seed 9696's 000011, 53 degrees: 7 and 8), and both are tried; half a turn apart they are not."""
+    up = np.eye(4)[[1] * 7 + [2] * 8]
+    face = np.ones(15, bool)
+    assert upright_turns(up, face, 0.0, 0.6) == [180.0, 90.0]
+    assert upright_turns(up, face, 0.0, 2.0) == [180.0]  # (never split)
+    assert upright_turns(np.eye(4)[[1] * 7 + [3] * 8], face, 0.0, 0.6) == [270.0]
+    assert upright_turns(np.eye(4)[[1] * 4 + [2] * 8], face[:12], 0.0, 0.6) == [180.0]  # 4 < 0.6 * 8
 
 
 def test_the_stretched_photo_holds_each_tile_cut_to_its_face() -> None:
@@ -79,7 +90,7 @@ def test_a_photo_is_looked_at_again_only_where_its_names_are_unsure(art_dir: Pat
             looked.append(1)
             return super()._named(*args, **kwargs)
 
-    for below, times in ((0.0, 1), (1.01, 1 + len(DetectorConfig().stretches))):
+    for below, times in ((0.0, 1), (1.01, 1 + len(DetectorConfig().stretches))):  # (a photo from above: one turn)
         looked.clear()
         Counting(readers=(), config=DetectorConfig(rectify_below=below, join_halves=False,
                                                    unsure_backs=0.0)).detect(jpg)
@@ -91,3 +102,5 @@ def test_a_stretch_of_nothing_is_refused() -> None:
 
     with pytest.raises(ValueError, match="stretches must be above 0 each"):
         DetectorConfig(stretches=(1.0, 0.0))
+    with pytest.raises(ValueError, match="turn_split must be 0 or more"):
+        DetectorConfig(turn_split=-0.1)
