@@ -66,22 +66,23 @@ class DetectorConfig:
     # scene 0.420 -> 0.406, the up head trusted where it was unsure)
     upright_sure: float = 0.8
     # a photo of ``detector.FEW`` (10) to ``set_tiles`` tiles (a hand's) named with less than this on average (their
-    # likeliest names' probabilities; 0: never) may be seen from a player's seat: it is named again turned upright,
-    # stretched up-down by each of ``stretches``, each box cut to its face (``vision/rectify.py``), and where the surest
-    # of those readings is surer on average than the first, each tile's names are the two readings' mean. 200 seated
-    # photos (``docs/photo.md``): tiles named right on their true boxes 3363 -> 3548 of 3596, hands read exactly through
-    # the detector 129 -> 155 (158: ``turn_split``); 2,160 other photos (from above, standing, in perspective) 2 hands
-    # gained, none lost. At 0.9 seated 154, the others a hand more, and the 12 MP speed photo (0.87) looked at again in
-    # vain; looked at always, 1 seated hand more. With a stretch of 1 among them (turned and cut only): seated 158, the
-    # others 6 hands gained and 10 lost. Real photos of one tile were read worse (held-out, in a scene: 0.967 -> 0.958)
-    # until photos of fewer than ``FEW`` tiles were left alone
+    # likeliest names' probabilities; 0: never) may be seen from a player's seat: it is turned upright (``turn_split``),
+    # stretched up-down by each of ``stretches``, each box cut to its face (``vision/rectify.py``); the look whose crops
+    # the classifier alone names most surely is named in full, and where that reading is surer on average than the
+    # first, each tile's names are the two readings' mean. 200 seated photos (``docs/photo.md``): tiles named right on
+    # their true boxes 3363 -> 3543 of 3596, hands read exactly through the detector 129 -> 157; 2,160 other photos
+    # (from above, standing, in perspective) 2 hands gained, none lost. Measured with each look named in full and one
+    # turn: at 0.9 seated 154, the others a hand more, and the 12 MP speed photo (0.87) looked at again in vain; looked
+    # at always, 1 seated hand more. With a stretch of 1 among them (turned and cut only): seated 158, the others 6
+    # hands gained and 10 lost. Now, each look named in full, not picked by the classifier alone: 1 seated hand more,
+    # the fresh seated photos' p90 384 -> 540 ms. Real photos of one tile were read worse (held-out, in a scene: 0.967
+    # -> 0.958) until photos of fewer than ``FEW`` tiles were left alone
     rectify_below: float = 0.85
     stretches: tuple[float, ...] = (1.3, 1.6)
     # ... turned each way its faces' up directions may point: the commonest, and the next where it is a quarter from it
-    # and holds this many times its faces or more (``rectify.upright_turns``; seen steeply, an upright face shortened
-    # as much as it is wide looks like one lying across: seed 9696's 000011, at 53 degrees, 7 and 8). Seated hands
-    # 155 -> 158 of 200; the 2,160 others alike; the fresh seated photos' p90 474 -> 540 ms (their sums 1.8 -> 2.1
-    # times those without the look)
+    # and holds this many times its faces or more (``rectify.upright_turns``; seen steeply, an upright face shortened as
+    # much as it is wide looks like one lying across: seed 9696's 000011, at 53 degrees, 7 and 8). Seated hands 155 ->
+    # 158 of 200 (each look named in full), the 2,160 others alike
     turn_split: float = 0.6
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
     # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to

@@ -77,24 +77,35 @@ def test_tiles_seen_from_a_seat_are_named_better_seen_as_from_above(art_dir: Pat
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
-def test_a_photo_is_looked_at_again_only_where_its_names_are_unsure(art_dir: Path) -> None:
+def test_a_photo_is_looked_at_again_only_where_its_names_are_unsure(art_dir: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     from training import synth
+    from vision import detector as detector_module
     from vision.detector import DetectorConfig, TileDetector
 
     styles = synth.load_styles(art_dir, include=["fluffy"] if (art_dir / "fluffy").exists() else None)
     jpg = synth.make_scene(synth.SceneSpec(0, 5, "val", 1.0, 1.5), styles)[0]
-    looked: list[int] = []
+    named: list[int] = []
+    looks: list[float] = []
+
+    def counted(*args: object) -> object:
+        looks.append(args[4])  # its stretch
+        return rectified(*args)
 
     class Counting(TileDetector):
         def _named(self, *args: object, **kwargs: object) -> object:
-            looked.append(1)
+            named.append(1)
             return super()._named(*args, **kwargs)
 
-    for below, times in ((0.0, 1), (1.01, 1 + len(DetectorConfig().stretches))):  # (a photo from above: one turn)
-        looked.clear()
+    monkeypatch.setattr(detector_module, "rectified", counted)
+    stretches = DetectorConfig().stretches
+    for below, times in ((0.0, 1), (1.01, 2)):
+        named.clear()
+        looks.clear()
         Counting(readers=(), config=DetectorConfig(rectify_below=below, join_halves=False,
                                                    unsure_backs=0.0)).detect(jpg)
-        assert len(looked) == times, below
+        # each turn's stretches looked at by the classifier alone, the surest of them named in full
+        assert len(named) == times and looks == list(stretches) * (times - 1), below
 
 
 def test_a_stretch_of_nothing_is_refused() -> None:
