@@ -2,7 +2,8 @@
 network, each trained on one family of tiles) read again, turned upright, the tiles that may be of their family, the
 mark reader reads the index numeral a set may print on them, a text recogniser reads the English caption of a tile
 that may be a flower (``vision/captions.py``), the seat reader the seat (1-4) of a tile named a flower, and the tiles
-of the photo that look alike agree on their names (``vision/agreement.py``).
+of the photo that look alike agree on their names (``vision/agreement.py``). A hand named unsurely may be seen from
+a player's seat, and is named again as if seen from above (``vision/rectify.py``).
 
 All eight networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
 looked at by a second finder, trained on such photos too). Weights are passed in explicitly
@@ -357,9 +358,11 @@ class TileDetector:
 
     def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
         """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's
-        seat (named unsurely, ``rectify_below``; FEW tiles or more, fewer than ``set_tiles``), its names read again
-        in the photo turned upright, stretched and cut to the faces (``vision/rectify.py``), the surest of the
-        ``stretches``, averaged in when that reading is surer on average. The crops and tilts stay the photo's own."""
+        seat (named unsurely, ``rectify_below``; FEW tiles or more, fewer than ``set_tiles``), averaged with its names
+        read again as from above: the photo turned upright (each way its faces' up directions split between,
+        ``turn_split``), stretched by each of ``stretches`` and cut to the faces (``vision/rectify.py``), the look the
+        classifier alone names most surely named in full, and taken when surer on average. The crops and tilts stay
+        the photo's own."""
         c = self.config
         sure = named.p.max(1).mean() if len(boxes) else 1.0
         if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:

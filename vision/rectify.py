@@ -6,7 +6,9 @@ sight and their near sides as a band below the faces, which the finder's boxes h
 seen from above filling their crops. Turned so the photo's commonest up direction is up (``upright_turns``), the near
 sides lie below the faces; stretched up-down (``rectified``), the faces regain their length; and each box, cut at its
 top to the length a face of its width has, holds the face alone. Which stretch is right is not known: the detector
-names the tiles at each of a few and takes the surest reading (``DetectorConfig.stretches``, ``docs/photo.md``).
+has the classifier name the tiles at each of a few, names the surest look in full, and averages that reading in
+where it is surer than the photo's own (``TileDetector._seen_from_above``, ``DetectorConfig.stretches``,
+``docs/photo.md``).
 """
 
 from __future__ import annotations
