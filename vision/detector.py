@@ -46,9 +46,10 @@ from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading, mix_seats
-from vision.rectify import rectified, turned_back, upright_turns
+from vision.rectify import rectified
 from vision.regions import with_regions
 from vision.sessions import classifier_session, session, session_options
+from vision.upright import main_axis, sideways, turned_back, upright_turns
 
 _VISION = Path(__file__).resolve().parent
 # the shipped weights: models/ beside vision/ in a checkout; a wheel installs them as vision/models (setup.py)
@@ -533,9 +534,9 @@ class TileDetector:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)
         if self.config.join_halves:  # a sideways tile the finder boxed as two halves (``vision/halves.py``)
             cls = probs.argmax(1)
-            boxes, conf, probs, up = with_halves(boxes, conf, probs, up, _sideways(cls, up)[0], _main_axis(cls, up),
+            boxes, conf, probs, up = with_halves(boxes, conf, probs, up, sideways(cls, up)[0], main_axis(cls, up),
                                                  lambda unions: self._named(rgb, unions, named.classifier)[:2])
-        side, side_p = _sideways(probs.argmax(1), up)
+        side, side_p = sideways(probs.argmax(1), up)
         out = []
         for b, c, p, s, sp in zip(boxes / scale, conf, probs, side, side_p, strict=True):
             x0, y0, x1, y1 = (round(float(v), 1) for v in b)
@@ -586,27 +587,3 @@ def _close(boxes: np.ndarray, big: float) -> bool:
 def _softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - z.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
-
-
-def _sideways(cls: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A face-up tile is sideways when its up direction is across the most common one (backs never are); returns
-    the flags and each tile's probability of lying sideways (0 for backs).
-
-    >>> flags, p = _sideways(np.array([0, 0, 0, 42]), np.eye(4)[[0, 2, 1, 1]] * 0.9 + 0.025)
-    >>> flags.tolist(), p.round(2).tolist()
-    ([False, False, True, False], [0.05, 0.05, 0.95, 0.0])
-    """
-    face = cls != NAMES.index("back")
-    if not face.any():
-        return np.zeros(len(cls), bool), np.zeros(len(cls))
-    main = _main_axis(cls, up)
-    across = up[:, 1 - main] + up[:, 3 - main]
-    return face & (up.argmax(1) % 2 != main), np.where(face, across, 0.0)
-
-
-def _main_axis(cls: np.ndarray, up: np.ndarray) -> int:
-    """The photo's most common up direction among its faces (``cls`` not back), as an axis: 0 (up or down the photo) or
-    1 (across it); 0 where they tie or none is a face."""
-    axis = up.argmax(1) % 2
-    face = cls != NAMES.index("back")
-    return 1 if (axis[face] == 1).sum() > (axis[face] == 0).sum() else 0

@@ -1,14 +1,13 @@
 """A photo taken from a player's seat, seen as from above: turned so its tiles stand upright, stretched along their
 length, and each tile's box cut to its face.
 
-Tiles lying seen from a seat (30 to 55 degrees off straight down) show their faces shortened along the line of
-sight and their near sides as a band below the faces, which the finder's boxes hold. The classifier learnt faces
-seen from above filling their crops. Turned so the photo's commonest up direction is up (``upright_turns``), the near
-sides lie below the faces; stretched up-down (``rectified``), the faces regain their length; and each box, cut at its
-top to the length a face of its width has, holds the face alone. Which stretch is right is not known: the detector
-has the classifier name the tiles at each of a few, names the surest look in full, and averages that reading in
-where it is surer than the photo's own (``TileDetector._seen_from_above``, ``DetectorConfig.stretches``,
-``docs/photo.md``).
+Tiles lying seen from a seat (30 to 55 degrees off straight down) show their faces shortened along the line of sight and
+their near sides as a band below the faces, which the finder's boxes hold. The classifier learnt faces seen from above
+filling their crops. Turned so the photo's commonest up direction is up (``upright.upright_turns``), the near sides lie
+below the faces; stretched up-down (``rectified``), the faces regain their length; and each box, cut at its top to the
+length a face of its width has, holds the face alone. Which stretch is right is not known: the detector has the
+classifier name the tiles at each of a few, names the surest look in full, and averages that reading in where it is
+surer than the photo's own (``TileDetector._seen_from_above``, ``DetectorConfig.stretches``, ``docs/photo.md``).
 """
 
 from __future__ import annotations
@@ -20,29 +19,13 @@ from vision.crops import FACE, tile_sides
 ACROSS = 1.15  # a tile this many times wider than the photo's median (turned upright) lies across: its face is wide
 
 
-def upright_turns(up: np.ndarray, face: np.ndarray, tilt: float, split: float = 2.0) -> list[float]:
-    """The angles (degrees, counter-clockwise as shown, as OpenCV turns) that may turn the photo so its faces' up
-    direction points up (``up``, N x 4: 0, 90, 180, 270 degrees clockwise from the image's up; ``face``: which tiles
-    are faces), their edges (``tilt``, radians: ``crops.photo_tilt``) straight: the commonest up direction's, and
-    the next commonest's where it is a quarter from it and holds ``split`` times its faces or more (an upright face
-    shortened as much as it is wide looks like one lying across).
-
-    >>> up = np.eye(4)[[1, 1, 2, 1, 2]]
-    >>> upright_turns(up, np.ones(5, bool), np.radians(-30.0)), upright_turns(up, np.ones(5, bool), 0.0, 0.6)
-    ([60.0], [90.0, 180.0])
-    """
-    votes = np.bincount(up[face].argmax(1), minlength=4) if face.any() else np.array([1, 0, 0, 0])
-    first, second = np.argsort(-votes, kind="stable")[:2]
-    quarters = [first] + ([second] if (second - first) % 2 and votes[second] >= split * votes[first] else [])
-    return [round(int(q) * 90 + float(np.degrees(tilt)), 6) for q in quarters]
-
-
 def rectified(rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, angle: float,
               stretch: float) -> tuple[np.ndarray, np.ndarray]:
-    """``rgb`` turned by ``angle`` (``upright_turns``) and stretched up-down ``stretch`` times, on a canvas that holds
-    all of it (edges replicated); and the faces' boxes in it (N, 4): each tile of ``boxes`` (its own sides from its
-    ``tilt``, ``crops.tile_sides``) centred where its box's middle goes, cut at its top to the length of a face of its
-    width (upright: width / ``FACE``; one lying across, ``ACROSS``: width * ``FACE``), and no longer than the tile.
+    """``rgb`` turned by ``angle`` (``upright.upright_turns``) and stretched up-down ``stretch`` times, on a canvas that
+    holds all of it (edges replicated); and the faces' boxes in it (N, 4): each tile of ``boxes`` (its own sides
+    from its ``tilt``, ``crops.tile_sides``) centred where its box's middle goes, cut at its top to the length of
+    a face of its width (upright: width / ``FACE``; one lying across, ``ACROSS``: width * ``FACE``), and no
+    longer than the tile.
 
     >>> rgb = np.zeros((100, 200, 3), np.uint8)
     >>> img, faces = rectified(rgb, np.array([[10.0, 10.0, 40.0, 70.0]]), np.zeros(1), 0.0, 1.5)
@@ -68,12 +51,3 @@ def rectified(rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, angle: float
     face = np.minimum(np.where(wide, across * FACE, across / FACE), length)
     top = middle[:, 1] - length / 2
     return img, np.c_[middle[:, 0] - across / 2, top, middle[:, 0] + across / 2, top + face]
-
-
-def turned_back(up: np.ndarray, angle: float) -> np.ndarray:
-    """Up directions (N x 4) read in a photo turned by ``angle`` (``upright_turns``), as directions of the photo.
-
-    >>> turned_back(np.eye(4)[[0, 3]], 90.0).argmax(1).tolist()
-    [1, 0]
-    """
-    return np.roll(up, int(round(angle / 90)) % 4, axis=1)

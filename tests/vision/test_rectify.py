@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.rectify import rectified, turned_back, upright_turns
+from vision.rectify import rectified
+from vision.upright import turned_back, upright_turns
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SHIPPED = (MODELS / "tile_finder.onnx").exists() and (MODELS / "tile_classifier.onnx").exists()
