@@ -369,13 +369,14 @@ class TileDetector:
         if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:
             return named  # named surely; a close-up, or a photo of few tiles; a set laid out or a table
         face = named.p.argmax(1) != NAMES.index("back")
-        looks = []  # each turn and stretch, by the classifier's sureness alone (a fifth of the whole naming's time)
+        best = None  # each turn and stretch judged by the classifier alone (a fifth of the whole naming's time)
         for angle in upright_turns(named.up, face, photo_tilt(rgb, boxes), c.turn_split):
             for stretch in c.stretches:
                 img, faces = rectified(rgb, boxes, named.tilt, angle, stretch)
-                looks.append((self._looked_at(self.cut(img, faces)[0], named.classifier)[0].max(1).mean(), angle,
-                              img, faces))
-        _, angle, img, faces = max(looks, key=lambda look: look[0])
+                surest = self._looked_at(self.cut(img, faces)[0], named.classifier)[0].max(1).mean()
+                if best is None or surest > best[0]:  # (the first of equals; one warped photo kept at a time)
+                    best = surest, angle, img, faces
+        _, angle, img, faces = best
         again = self._named(img, faces, named.classifier)
         if again.p.max(1).mean() <= sure:
             return named
