@@ -159,7 +159,9 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
         ]
     lines.append("- detection: each tile is cut turned straight by its tilt, the commonest direction of its edges "
                  "modulo a quarter turn (`vision/crops.py`, `DetectorConfig.straighten`; see the notes), then named; "
-                 "it was trained on tiles cut as they lie at any angle")
+                 "it was trained on tiles cut as they lie at any angle; a photo of a hand it names unsurely is named "
+                 "again turned upright, stretched and cut to the faces, as if seen from above (tiles lying seen from "
+                 "a player's seat: `vision/rectify.py`, `DetectorConfig.rectify_below`)")
     return lines
 
 
