@@ -66,7 +66,13 @@ def load_styles(art: Path, include: list[str] | None = None, exclude: list[str] 
             marks = json.loads((d / MARKS_FILE).read_text()) if (d / MARKS_FILE).exists() else {}
             styles.append(Style(d.name, faces, red, back, marks))
     if not styles:
-        msg = f"no tile styles under {art}; run python -m training fetch-art"
+        there = sorted(p.name for p in art.iterdir() if p.is_dir()) if art.is_dir() else []
+        if there and (include or exclude):  # styles there, none of them asked for
+            msg = (f"no tile style under {art} is both asked for ({', '.join(include) if include else 'all'}) and "
+                   f"not left out ({', '.join(exclude) if exclude else 'none'}); the styles there: "
+                   f"{', '.join(there[:12])}{' ...' if len(there) > 12 else ''}")
+        else:
+            msg = f"no tile styles under {art}; run python -m training fetch-art"
         raise FileNotFoundError(msg)
     return styles
 

@@ -92,6 +92,19 @@ def test_a_run_not_there_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "no tile styles under" in capsys.readouterr().err
 
 
+def test_styles_there_but_none_asked_for_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The held-out style is left out by default: asked for alone, nothing is left, and the message says why (it said
+    "no tile styles under ...; run python -m training fetch-art", with the styles there)."""
+    art = tmp_path / "faces"
+    (art / "kd_traditional").mkdir(parents=True)
+    (art / "fluffy").mkdir()
+    out = tmp_path / "d"
+    assert cli.main(["synth", "--out", str(out), "--art", str(art), "--train", "1", "--styles", "kd_traditional"]) == 2
+    err = capsys.readouterr().err
+    assert "both asked for (kd_traditional) and not left out (kd_traditional" in err
+    assert "the styles there: fluffy, kd_traditional" in err
+
+
 def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     from training import card, classifier, finder, ship
