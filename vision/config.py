@@ -80,7 +80,7 @@ class DetectorConfig:
     rectify_below: float = 0.85
     stretches: tuple[float, ...] = (1.3, 1.6)
     # ... turned each way its faces' up directions may point: the commonest, and the next where it is a quarter from it
-    # and holds this many times its faces or more (``rectify.upright_turns``; seen steeply, an upright face shortened as
+    # and holds this many times its faces or more (``upright.upright_turns``; seen steeply, an upright face shortened as
     # much as it is wide looks like one lying across: seed 9696's 000011, at 53 degrees, 7 and 8). Seated hands 155 ->
     # 158 of 200 (each look named in full), the 2,160 others alike
     turn_split: float = 0.6
@@ -234,8 +234,8 @@ class DetectorConfig:
         if not 0.0 <= self.unsure_backs <= self.conf:
             msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
             raise ValueError(msg)
-        if not all(v > 0.0 for v in self.stretches):
-            msg = f"DetectorConfig.stretches must be above 0 each, got {self.stretches!r}"
+        if not self.stretches or not all(v > 0.0 for v in self.stretches):
+            msg = f"DetectorConfig.stretches must be one or more, each above 0, got {self.stretches!r}"
             raise ValueError(msg)
         for name in ("learnt_nearer", "learnt_nearer_alike", "learnt_close", "learnt_share", "learnt_sure",
                      "character_gate", "caption_unsure", "caption_gate", "caption_across"):

@@ -109,10 +109,11 @@ def test_a_photo_is_looked_at_again_only_where_its_names_are_unsure(art_dir: Pat
         assert len(named) == times and looks == list(stretches) * (times - 1), below
 
 
-def test_a_stretch_of_nothing_is_refused() -> None:
+def test_a_stretch_of_nothing_or_no_stretch_is_refused() -> None:
     from vision.config import DetectorConfig
 
-    with pytest.raises(ValueError, match="stretches must be above 0 each"):
-        DetectorConfig(stretches=(1.0, 0.0))
+    for stretches in ((1.0, 0.0), ()):
+        with pytest.raises(ValueError, match="stretches must be one or more, each above 0"):
+            DetectorConfig(stretches=stretches)
     with pytest.raises(ValueError, match="turn_split must be 0 or more"):
         DetectorConfig(turn_split=-0.1)
