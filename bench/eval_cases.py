@@ -77,9 +77,9 @@ def perspective_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def seated_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
-    before = sorted(r["ms_without"] for r in records)
+    without = _ms([{"ms": r["ms_without"]} for r in records])
     return {**perspective_figures(records), "exact_without_look": _share(records, "exact_without"),
-            "p50_ms_without_look": round(statistics.median(before))}
+            **{f"{k}_without_look": v for k, v in without.items()}}
 
 
 def sixteen_figures(records: list[dict[str, Any]]) -> dict[str, Any]:
