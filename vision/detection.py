@@ -11,7 +11,7 @@ class Detection:
 
     ``label`` is a contract tile name (``1m`` .. ``8f``) or ``back``; ``box`` is xyxy in pixels of the upright
     (EXIF-oriented) image; ``sideways`` is True when the tile lies across the direction of most tiles (of a whole
-table's hand read apart, across most of the hand's).
+    table's hand read apart, across most of the hand's).
     ``ranked`` is the names' ranking (the classifier's, with its readers' averaged in), most likely first
     (``label`` itself), as (name, probability) pairs down to a probability of 0.01: the layout may take a second
     choice when the first ones make no legal hand; so too for the sideways flag, whose probability is

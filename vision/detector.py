@@ -322,18 +322,18 @@ class TileDetector:
         return _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
 
     def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None,
-               conf: np.ndarray | None = None) -> Named:
+               conf: np.ndarray | None = None, seen: tuple | None = None) -> Named:
         """``classify``'s names and up directions, with the crops named and the tilts they were cut at, by
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
-        boxes)."""
+        boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
         c = self.config
-        x, tilt = self.cut(rgb, boxes)
+        x, tilt = self.cut(rgb, boxes) if seen is None else seen[:2]
         chosen = classifier or self._classifier
-        p, up, look = self._looked_at(x, chosen)
+        p, up, look = self._looked_at(x, chosen) if seen is None else seen[2]
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
             chosen = self._shipped  # a photo of another set
             p, up, look = self._looked_at(x, chosen)
@@ -373,11 +373,12 @@ class TileDetector:
         for angle in upright_turns(named.up, face, photo_tilt(rgb, boxes), c.turn_split):
             for stretch in c.stretches:
                 img, faces = rectified(rgb, boxes, named.tilt, angle, stretch)
-                surest = self._looked_at(self.cut(img, faces)[0], named.classifier)[0].max(1).mean()
-                if best is None or surest > best[0]:  # (the first of equals; one warped photo kept at a time)
-                    best = surest, angle, img, faces
-        _, angle, img, faces = best
-        again = self._named(img, faces, named.classifier)
+                x, tilt = self.cut(img, faces)
+                looked = self._looked_at(x, named.classifier)
+                if best is None or looked[0].max(1).mean() > best[0]:  # (the first of equals; one photo kept)
+                    best = looked[0].max(1).mean(), angle, img, faces, (x, tilt, looked)
+        _, angle, img, faces, seen = best
+        again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
         if again.p.max(1).mean() <= sure:
             return named
         return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)
