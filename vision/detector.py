@@ -40,7 +40,7 @@ from vision.config import DetectorConfig
 from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
-from vision.finder import Finder, finer_asked, finer_taken, median_side, with_lost
+from vision.finder import Finder, finer_asked, finer_taken, median_side, parts_asked, parts_taken, with_lost
 from vision.halves import with_halves
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
@@ -278,6 +278,18 @@ class TileDetector:
         looks = [self._zoomed_out(rgb, self._set_finder, k) for k in CLOSE_ZOOMS]
         looks = [(b, p) for b, p in looks if len(b) and p.max() >= FAR_SURE]
         return max(looks, key=lambda look: look[1].mean()) if looks else far
+
+    def _one_tile(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
+                  ) -> tuple[np.ndarray, np.ndarray, Named]:
+        """The tiles found (``boxes``, ``conf``) and ``named``; or, where they may be the parts of one tile seen close
+        (``parts_asked``: more of one face than a set holds), the tile finder's look at the photo shrunk ``zoom_out``
+        times, named, when that boxes them as one (``parts_taken``)."""
+        if self.config.zoom_out <= 1 or not parts_asked(named.p.argmax(1), NAMES.index("back"), FEW):
+            return boxes, conf, named
+        far, far_conf = self._zoomed_out(rgb, self._finder, self.config.zoom_out)
+        if not parts_taken(boxes, conf, far, far_conf, FEW, FAR_SURE):
+            return boxes, conf, named
+        return far, far_conf, self._seen_from_above(rgb, far, self._named(rgb, far, conf=far_conf))
 
     def _zoomed_out(self, rgb: np.ndarray, finder: Finder, times: float) -> tuple[np.ndarray, np.ndarray]:
         """``finder``'s boxes on ``rgb`` shrunk ``times`` times into the middle of a canvas of felt green (unlike
@@ -531,6 +543,7 @@ class TileDetector:
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
         named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf))
+        boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
         probs, up = named.p, named.up
         if self.config.unsure_backs:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)

@@ -29,6 +29,13 @@ LOST_COVER = 0.3
 # a table of tight discard grids, its first look 0.58 and the finer 0.62, was not); or, where the usual looks took a
 # table for a close-up and kept fewer than FEW tiles (``vision/detector.py``), when it finds ``set_tiles`` or more
 FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.03
+# a photo that one tile fills, seen close, may be boxed as many parts of its face (circles, sticks, strokes: 34 of
+# camerash's 628 photos of one tile, 10 to 42 boxes), most of them named a blank white dragon: where FEW tiles or more
+# are found and more than PARTS_SHARE of them given one face's name (a set holds four of each; of 500 generated hand
+# photos the most so named is 11 of 29 boxes; of the 21 such real photos still boxed in parts, 19 over 0.5), the photo
+# is looked at again shrunk, as a close-up is, and that look is taken when it boxes fewer than a hand's tiles, surely,
+# surer on average, and holds the middles of PARTS_HELD of the parts (``parts_asked``, ``parts_taken``)
+PARTS_SHARE, PARTS_HELD = 0.5, 0.8
 
 
 class Finder:
@@ -154,6 +161,37 @@ def finer_taken(first_conf: np.ndarray, usual: np.ndarray, usual_conf: np.ndarra
     if fine_conf.mean() < _mean(first_conf) + FINE_GAIN_FIRST:
         return False
     return bool(fine_conf.mean() >= _mean(usual_conf) + FINE_GAIN or len(usual) < few and len(fine) >= many)
+
+
+def parts_asked(cls: np.ndarray, back: int, few: int) -> bool:
+    """Whether a photo's tiles, named ``cls`` (``back``: a back's name), may be the parts of one tile seen close:
+    ``few`` or more, more than PARTS_SHARE of them given one face's name.
+
+    >>> parts_asked(np.array([42, 3, 3, 3, 3, 3, 3, 4, 5, 6]), 42, 10), parts_asked(np.array([3] * 5 + [4] * 5), 42, 10)
+    (True, False)
+    """
+    face = cls[cls != back]
+    return len(cls) >= few and len(face) > 0 and int(np.bincount(face).max()) > PARTS_SHARE * len(cls)
+
+
+def parts_taken(boxes: np.ndarray, conf: np.ndarray, far: np.ndarray, far_conf: np.ndarray, few: int,
+                sure: float) -> bool:
+    """Whether the look at the photo shrunk (``far``, ``far_conf``) is taken in place of ``boxes`` (``conf``), the
+    parts of a tile seen close: it boxes fewer than ``few`` tiles, the surest ``sure`` or more, surer on average, and
+    its boxes hold the middles of PARTS_HELD of the parts.
+
+    >>> parts = np.array([[10.0, 10, 20, 20], [30, 10, 40, 20], [10, 40, 20, 50], [30, 40, 40, 50]])
+    >>> tile = np.array([[5.0, 5, 45, 55]])
+    >>> parts_taken(parts, np.full(4, 0.5), tile, np.array([0.8]), 3, 0.6)
+    True
+    >>> parts_taken(parts, np.full(4, 0.5), tile - [0, 0, 0, 30], np.array([0.8]), 3, 0.6)  # holds two of four
+    False
+    """
+    if not 0 < len(far) < few or far_conf.max() < sure or far_conf.mean() <= conf.mean():
+        return False
+    middle = (boxes[:, None, :2] + boxes[:, None, 2:]) / 2
+    held = ((middle >= far[None, :, :2]) & (middle <= far[None, :, 2:])).all(2).any(1)
+    return bool(held.mean() >= PARTS_HELD)
 
 
 def median_side(boxes: np.ndarray) -> float:

@@ -117,6 +117,20 @@ def test_a_real_close_up_of_touching_tiles_is_read_tile_by_tile() -> None:
     assert read == rows
 
 
+@pytest.mark.skipif(not SHIPPED or not RAW.exists(), reason="no shipped weights, or ../shared/real not beside")
+def test_a_real_close_up_of_one_tile_boxed_in_its_parts_is_read_as_one_tile() -> None:
+    from vision.detector import TileDetector
+
+    # camerash's photos of one tile filling the frame (240 x 320, held out from training), labelled so: the finder
+    # boxes its circles or sticks, 11 to 31 boxes, and the classifier names most of them a blank white dragon
+    det = TileDetector()
+    for name, label in (("166.jpg", "8p"), ("298.jpg", "4s"), ("300.jpg", "8s"), ("302.jpg", "6s"), ("496.jpg", "3s")):
+        dets = det.detect(RAW.parent / "tiles-resized" / name)
+        assert [d.label for d in dets] == [label], name
+        x0, y0, x1, y1 = dets[0].box
+        assert (x1 - x0) * (y1 - y0) > 0.8 * 240 * 320, name
+
+
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
 def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art_dir: Path) -> None:
     import onnxruntime as ort
