@@ -84,6 +84,13 @@ class DetectorConfig:
     # much as it is wide looks like one lying across: seed 9696's 000011, at 53 degrees, 7 and 8). Seated hands 155 ->
     # 158 of 200 (each look named in full), the 2,160 others alike
     turn_split: float = 0.6
+    # a photo whose crops' median sharpness (``vision/sharpen.py``) is below this (0: never) is soft: its crops are
+    # named sharpened too, by each (amount, sigma in crop pixels) of ``sharpen``, and those the classifier alone names
+    # most surely on average are named in full where it names them surer by ``sharpen_gain`` than the crops as cut
+    # (``TileDetector._sharpest``; ``docs/photo.md``)
+    sharpen_below: float = 0.15
+    sharpen: tuple[tuple[float, float], ...] = ((1.0, 1.5), (2.0, 2.0))
+    sharpen_gain: float = 0.025
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
     # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to
     # 0.9853), 0.2 reads the fewest
@@ -227,12 +234,15 @@ class DetectorConfig:
         if not 0.0 <= self.reader_weight <= 1.0:
             msg = f"DetectorConfig.reader_weight must be 0 to 1, got {self.reader_weight!r}"
             raise ValueError(msg)
-        for name in ("alike_weight", "mark_weight", "seat_weight", "turn_split"):
+        for name in ("alike_weight", "mark_weight", "seat_weight", "turn_split", "sharpen_gain"):
             if getattr(self, name) < 0.0:
                 msg = f"DetectorConfig.{name} must be 0 or more, got {getattr(self, name)!r}"
                 raise ValueError(msg)
         if not 0.0 <= self.unsure_backs <= self.conf:
             msg = f"DetectorConfig.unsure_backs must be 0 (never) to conf ({self.conf}), got {self.unsure_backs!r}"
+            raise ValueError(msg)
+        if not all(len(v) == 2 and v[0] > 0.0 and v[1] > 0.0 for v in self.sharpen):
+            msg = f"DetectorConfig.sharpen must be (amount, sigma) pairs, each above 0, got {self.sharpen!r}"
             raise ValueError(msg)
         if not self.stretches or not all(v > 0.0 for v in self.stretches):
             msg = f"DetectorConfig.stretches must be one or more, each above 0, got {self.stretches!r}"

@@ -1,7 +1,7 @@
 """Square crops around tile boxes, the tile classifier's input (the same code in training and in detection), and a
 tile's tilt: the angle its edges make with the photo's axes, which detection turns away before it names the tile;
 and the photo's tilt, by which a row lying near 45 degrees is turned straight for the finder (``photo_tilt``,
-``turned_straight``, ``boxes_turned_back``).
+``turned_straight``, ``boxes_turned_back``); and a close-up shrunk onto a canvas for the finder (``shrunk_into``).
 
 A tile lying at 40 degrees fills its axis-aligned box poorly: cut square around that box it is small in its crop, and
 what names it (the numeral of 八萬, the index 8 in its corner, a caption) smaller still. Cut turned straight (its
@@ -10,6 +10,8 @@ does. On the held-out style's true boxes 11 -> 6 mistakes, the training styles' 
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -50,6 +52,26 @@ def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = CROP, margin: f
         m = np.array([[c, n, size / 2 - c * cx - n * cy], [-n, c, size / 2 + n * cx - c * cy]], np.float64)
         interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
         out[i] = cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def network_input(crops: np.ndarray) -> np.ndarray:
+    """(N, S, S, 3) uint8 crops -> (N, 3, S, S) float32 in 0..1, as the tile networks take them."""
+    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
+
+
+def quarter_turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
+    """(N, 3, S, S) network crops, each turned by its number of quarter turns (counter-clockwise: bin k of the up head
+    turned k times is upright).
+
+    >>> x = np.arange(12, dtype=np.float32).reshape(3, 1, 2, 2)
+    >>> quarter_turned(x, [0, 1, 2])[:, 0].tolist()
+    [[[0.0, 1.0], [2.0, 3.0]], [[5.0, 7.0], [4.0, 6.0]], [[11.0, 10.0], [9.0, 8.0]]]
+    """
+    turns = np.asarray(turns, int) % 4
+    out = np.empty_like(crops)
+    for k in np.unique(turns):  # (each turn once for all its crops: a crop's sides are equal)
+        out[turns == k] = np.rot90(crops[turns == k], int(k), axes=(2, 3))
     return out
 
 
@@ -106,6 +128,29 @@ def turned_straight(rgb: np.ndarray, tilt: float, fill: tuple[int, int, int]) ->
     m[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
     turned = cv2.warpAffine(rgb, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
     return turned, cv2.invertAffineTransform(m)
+
+
+def shrunk_into(rgb: np.ndarray, times: float, side: int, fill: tuple[int, int, int]
+                ) -> tuple[np.ndarray, tuple[int, int, float, float]]:
+    """``rgb`` shrunk ``times`` times into the middle of a canvas of ``fill`` whose long side is ``side`` px (a photo a
+    pixel wide stays a pixel wide); and how a box on the canvas maps back to ``rgb``: the photo's left and top on the
+    canvas, and its scale in x and y (``(box - [left, top] * 2) * [sx, sy] * 2``).
+
+    >>> canvas, back = shrunk_into(np.zeros((100, 200, 3), np.uint8), 4.0, 400, (60, 90, 60))
+    >>> canvas.shape, back
+    ((200, 400, 3), (150, 75, 2.0, 2.0))
+    """
+    import cv2
+
+    h, w = rgb.shape[:2]
+    k = side / (times * max(h, w))
+    small = cv2.resize(rgb, (max(round(w * k), 1), max(round(h * k), 1)), interpolation=cv2.INTER_AREA)
+    canvas = np.empty((max(round(times * h * k), small.shape[0]), max(round(times * w * k), small.shape[1]), 3),
+                      np.uint8)
+    canvas[:] = fill
+    top, left = (canvas.shape[0] - small.shape[0]) // 2, (canvas.shape[1] - small.shape[1]) // 2
+    canvas[top:top + small.shape[0], left:left + small.shape[1]] = small
+    return canvas, (left, top, w / small.shape[1], h / small.shape[0])
 
 
 def boxes_turned_back(boxes: np.ndarray, back: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:

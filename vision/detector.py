@@ -37,7 +37,18 @@ from vision.backs import (
 )
 from vision.captions import CaptionReader
 from vision.config import DetectorConfig
-from vision.crops import CROP, boxes_turned_back, crop_tiles, photo_tilt, tile_sides, tilts, turned_straight
+from vision.crops import (
+    CROP,
+    boxes_turned_back,
+    crop_tiles,
+    network_input,
+    photo_tilt,
+    quarter_turned,
+    shrunk_into,
+    tile_sides,
+    tilts,
+    turned_straight,
+)
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.finder import Finder, finer_asked, finer_taken, median_side, parts_asked, parts_taken, with_lost
@@ -49,6 +60,7 @@ from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_r
 from vision.rectify import rectified
 from vision.regions import with_regions
 from vision.sessions import classifier_session, session, session_options
+from vision.sharpen import sharpened, sharpness
 from vision.upright import main_axis, sideways, turned_back, upright_turns
 
 _VISION = Path(__file__).resolve().parent
@@ -293,21 +305,11 @@ class TileDetector:
 
     def _zoomed_out(self, rgb: np.ndarray, finder: Finder, times: float) -> tuple[np.ndarray, np.ndarray]:
         """``finder``'s boxes on ``rgb`` shrunk ``times`` times into the middle of a canvas of felt green (unlike
-        any tile's face), mapped back to ``rgb`` and cut to it."""
-        import cv2
-
-        c = self.config
+        any tile's face; ``crops.shrunk_into``), mapped back to ``rgb`` and cut to it."""
+        canvas, (left, top, sx, sy) = shrunk_into(rgb, times, self.config.imgsz, FELT)
+        boxes, conf = self._predict(canvas, self.config.imgsz, finder)
         h, w = rgb.shape[:2]
-        k = c.imgsz / (times * max(h, w))  # the canvas's long side is the finder's input size
-        small = cv2.resize(rgb, (max(round(w * k), 1), max(round(h * k), 1)), interpolation=cv2.INTER_AREA)
-        canvas = np.empty((max(round(times * h * k), small.shape[0]), max(round(times * w * k), small.shape[1]), 3),
-                          np.uint8)  # (a photo a pixel wide stays a pixel wide)
-        canvas[:] = FELT
-        top, left = (canvas.shape[0] - small.shape[0]) // 2, (canvas.shape[1] - small.shape[1]) // 2
-        canvas[top:top + small.shape[0], left:left + small.shape[1]] = small
-        boxes, conf = self._predict(canvas, c.imgsz, finder)
-        boxes = (boxes - [left, top, left, top]) * ([w / small.shape[1], h / small.shape[0]] * 2)
-        return np.clip(boxes, 0, [w, h, w, h]), conf
+        return np.clip((boxes - [left, top, left, top]) * [sx, sy, sx, sy], 0, [w, h, w, h]), conf
 
     def _predict(self, rgb: np.ndarray, imgsz: int, finder: Finder) -> tuple[np.ndarray, np.ndarray]:
         c = self.config
@@ -331,7 +333,7 @@ class TileDetector:
         """The classifier's crops of the tiles at ``boxes`` (N, 3, S, S), each cut straight by its tilt, and the tilts
         (N, radians; zero when ``straighten`` is off: each box cut as it lies)."""
         tilt = tilts(rgb, boxes) if self.config.straighten else np.zeros(len(boxes))
-        return _network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
+        return network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
 
     def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None,
                conf: np.ndarray | None = None, seen: tuple | None = None) -> Named:
@@ -343,9 +345,8 @@ class TileDetector:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
         c = self.config
-        x, tilt = self.cut(rgb, boxes) if seen is None else seen[:2]
         chosen = classifier or self._classifier
-        p, up, look = self._looked_at(x, chosen) if seen is None else seen[2]
+        x, tilt, (p, up, look) = self._sharpest(*self.cut(rgb, boxes), chosen) if seen is None else seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
             chosen = self._shipped  # a photo of another set
             p, up, look = self._looked_at(x, chosen)
@@ -368,6 +369,20 @@ class TileDetector:
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
+
+    def _sharpest(self, x: np.ndarray, tilt: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, tuple]:
+        """The crops ``x`` (cut at ``tilt``) and ``classifier``'s ``_looked_at`` of them; or, where they are soft
+        (``sharpen_below``), of them sharpened by the one of ``sharpen`` (``vision/sharpen.py``) that it names most
+        surely on average (the first of equals), when that is surer by ``sharpen_gain``."""
+        c = self.config
+        looked = self._looked_at(x, classifier)
+        if not c.sharpen_below or sharpness(x) >= c.sharpen_below:
+            return x, tilt, looked
+        sharp, again = max(((s, self._looked_at(s, classifier)) for s in (sharpened(x, *k) for k in c.sharpen)),
+                           key=lambda look: look[1][0].max(1).mean())
+        if again[0].max(1).mean() < looked[0].max(1).mean() + c.sharpen_gain:
+            return x, tilt, looked
+        return sharp, tilt, again
 
     def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
         """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's
@@ -420,7 +435,7 @@ class TileDetector:
             views += [(int(i), int(k)) for i, k in enumerate(upright) if k and (i, int(k)) not in seen]
         if views:
             crops, turns = zip(*views, strict=True)
-            logits2, _, look2 = classifier.run(None, {"crops": _turned(x[list(crops)], turns)})
+            logits2, _, look2 = classifier.run(None, {"crops": quarter_turned(x[list(crops)], turns)})
             if named:
                 np.add.at(p, list(crops[:named]), _softmax(logits2[:named]))
                 p[again] /= c.turns
@@ -444,10 +459,10 @@ class TileDetector:
         upside = np.full(len(p), np.nan)
         if len(ask) == 0:
             return p, upside
-        x = crops[ask] if reader.side == self._crop else _network_input(
+        x = crops[ask] if reader.side == self._crop else network_input(
             crop_tiles(rgb, boxes[ask], reader.side, tilt=tilt[ask]))
         # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
-        names, turns = reader.session.run(None, {"crops": _turned(x, up[ask].argmax(1))})
+        names, turns = reader.session.run(None, {"crops": quarter_turned(x, up[ask].argmax(1))})
         q, turns = _softmax(names), _softmax(turns)
         upside[ask] = turns[:, 2] / (turns[:, 0] + turns[:, 2])
         out = p.copy()
@@ -571,26 +586,6 @@ def _more_turns(turns: int, upright: int) -> list[int]:
     ([1], [3], [1, 2], [2, 1, 3])
     """
     return list(dict.fromkeys([k for k in (upright, 1, 2, 3) if k]))[: turns - 1]
-
-
-def _network_input(crops: np.ndarray) -> np.ndarray:
-    """(N, S, S, 3) uint8 crops -> (N, 3, S, S) float32 in 0..1, as the tile networks take them."""
-    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
-
-
-def _turned(crops: np.ndarray, turns: Sequence[int] | np.ndarray) -> np.ndarray:
-    """(N, 3, S, S) network crops, each turned by its number of quarter turns (counter-clockwise: bin k of the up head
-    turned k times is upright).
-
-    >>> x = np.arange(12, dtype=np.float32).reshape(3, 1, 2, 2)
-    >>> _turned(x, [0, 1, 2])[:, 0].tolist()
-    [[[0.0, 1.0], [2.0, 3.0]], [[5.0, 7.0], [4.0, 6.0]], [[11.0, 10.0], [9.0, 8.0]]]
-    """
-    turns = np.asarray(turns, int) % 4
-    out = np.empty_like(crops)
-    for k in np.unique(turns):  # (each turn once for all its crops: a crop's sides are equal)
-        out[turns == k] = np.rot90(crops[turns == k], int(k), axes=(2, 3))
-    return out
 
 
 def _close(boxes: np.ndarray, big: float) -> bool:
