@@ -25,6 +25,7 @@ from PIL import Image
 
 from bench.eval_vision import Baseline, Mjscore, eval_hands, held_out_hands
 from training import paths
+from vision.detector import READER_WEIGHTS
 
 
 def _gauss(frac: float) -> Callable[[np.ndarray], np.ndarray]:
@@ -110,9 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     scenes = held_out_hands(args.hands, args.art, paths.bench_file().parent)
-    models: list[tuple[str, object]] = [("mjscore", Mjscore())]
+    models: list[tuple[str, object]] = [("mjscore", Mjscore(readers=tuple(READER_WEIGHTS)))]
     if args.without:
-        other = Mjscore()
+        other = Mjscore(readers=tuple(READER_WEIGHTS))
         other.det.config = replace(other.det.config, **dict(args.without))
         models.append(("without " + " ".join(f"{k}={v}" for k, v in args.without), other))
     if args.baseline:
