@@ -84,12 +84,14 @@ class DetectorConfig:
     # much as it is wide looks like one lying across: seed 9696's 000011, at 53 degrees, 7 and 8). Seated hands 155 ->
     # 158 of 200 (each look named in full), the 2,160 others alike
     turn_split: float = 0.6
-    # a photo whose crops' median sharpness (``vision/sharpen.py``) is below this (0: never) is soft: its crops are
-    # named sharpened too, by each (amount, sigma in crop pixels) of ``sharpen``, and those the classifier alone names
+    # a photo whose crops' median sharpness (``vision/clearer.py``) is below this (0: never) is soft: its crops are
+    # named sharpened too, by each (amount, sigma in crop pixels) of ``sharpen``; one whose crops' median range of grey
+    # is below ``dim_below`` (0: never) is dim: its crops are named levelled too; those the classifier alone names
     # most surely on average are named in full where it names them surer by ``sharpen_gain`` than the crops as cut
-    # (``TileDetector._sharpest``; ``docs/photo.md``)
+    # (``TileDetector._clearest``; ``docs/photo.md``)
     sharpen_below: float = 0.15
     sharpen: tuple[tuple[float, float], ...] = ((1.0, 1.5), (2.0, 2.0))
+    dim_below: float = 0.4
     sharpen_gain: float = 0.025
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
     # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to

@@ -36,6 +36,7 @@ from vision.backs import (
     unsure_boxes,
 )
 from vision.captions import CaptionReader
+from vision.clearer import contrast, levelled, sharpened, sharpness
 from vision.config import DetectorConfig
 from vision.crops import (
     CROP,
@@ -60,7 +61,6 @@ from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_r
 from vision.rectify import rectified
 from vision.regions import with_regions
 from vision.sessions import classifier_session, session, session_options
-from vision.sharpen import sharpened, sharpness
 from vision.upright import main_axis, sideways, turned_back, upright_turns
 
 _VISION = Path(__file__).resolve().parent
@@ -346,7 +346,7 @@ class TileDetector:
                          np.zeros(0), classifier or self._classifier)
         c = self.config
         chosen = classifier or self._classifier
-        x, tilt, (p, up, look) = self._sharpest(*self.cut(rgb, boxes), chosen) if seen is None else seen
+        x, tilt, (p, up, look) = self._clearest(*self.cut(rgb, boxes), chosen) if seen is None else seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
             chosen = self._shipped  # a photo of another set
             p, up, look = self._looked_at(x, chosen)
@@ -370,19 +370,22 @@ class TileDetector:
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
 
-    def _sharpest(self, x: np.ndarray, tilt: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, tuple]:
+    def _clearest(self, x: np.ndarray, tilt: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, tuple]:
         """The crops ``x`` (cut at ``tilt``) and ``classifier``'s ``_looked_at`` of them; or, where they are soft
-        (``sharpen_below``), of them sharpened by the one of ``sharpen`` (``vision/sharpen.py``) that it names most
-        surely on average (the first of equals), when that is surer by ``sharpen_gain``."""
+        (``sharpen_below``) or dim (``dim_below``), those of them sharpened by each of ``sharpen`` or levelled
+        (``vision/clearer.py``) that it names most surely on average (the first of equals), when surer by
+        ``sharpen_gain``."""
         c = self.config
         looked = self._looked_at(x, classifier)
-        if not c.sharpen_below or sharpness(x) >= c.sharpen_below:
+        views = [sharpened(x, *k) for k in c.sharpen] if sharpness(x) < c.sharpen_below else []
+        views += [levelled(x)] if contrast(x) < c.dim_below else []
+        if not views:
             return x, tilt, looked
-        sharp, again = max(((s, self._looked_at(s, classifier)) for s in (sharpened(x, *k) for k in c.sharpen)),
+        clear, again = max(((v, self._looked_at(v, classifier)) for v in views),
                            key=lambda look: look[1][0].max(1).mean())
         if again[0].max(1).mean() < looked[0].max(1).mean() + c.sharpen_gain:
             return x, tilt, looked
-        return sharp, tilt, again
+        return clear, tilt, again
 
     def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
         """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's

@@ -1,5 +1,6 @@
-"""A soft photo's crops named sharpened (``vision/sharpen.py``, ``TileDetector._sharpest``): how sharp crops are, the
-unsharp mask, and which crops the detector names, with a stand-in classifier that is surer of steeper edges."""
+"""A soft or dim photo's crops named clearer (``vision/clearer.py``, ``TileDetector._clearest``): how sharp and how
+contrasted crops are, the unsharp mask and the levels, and which crops the detector names, with a stand-in classifier
+that is surer of steeper edges."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ class _Steep:
 
 
 def test_sharpness_falls_with_blur_and_the_mask_steepens_an_edge() -> None:
+    from vision.clearer import sharpened, sharpness
     from vision.crops import network_input
-    from vision.sharpen import sharpened, sharpness
 
     crops = [network_input(_photo(b)[None]) for b in (0, 1, 2, 4)]
     measured = [sharpness(c) for c in crops]
@@ -51,32 +52,38 @@ def test_sharpness_falls_with_blur_and_the_mask_steepens_an_edge() -> None:
     assert sharpened(soft[:0], 1.0, 1.0).shape == (0, 3, 64, 64)
 
 
-def test_a_soft_photos_crops_are_named_sharpened_where_the_classifier_is_surer_of_them() -> None:
+def test_a_soft_or_dim_photos_crops_are_named_clearer_where_the_classifier_is_surer_of_them() -> None:
+    from vision.clearer import contrast, sharpness
     from vision.detector import DetectorConfig, TileDetector
-    from vision.sharpen import sharpness
 
     session = _Steep()
     det = TileDetector.from_parts(session, crop=64)
     box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
     plain = dict(turns=1, alike=1.01, straighten=False, sharpen=((1.0, 1.5), (2.0, 2.0)))
-    soft = _photo(2.5)
+    soft, dim, sharp = _photo(2.5), (_photo(0) * 0.3).astype(np.uint8), _photo(0)
     det.config = DetectorConfig(**plain)
-    assert sharpness(det.cut(soft, box)[0]) < DetectorConfig().sharpen_below < sharpness(det.cut(_photo(0), box)[0])
-    for photo, config, batches, sharp in (
-        (soft, {}, 3, True),  # soft: named as cut and by each sharpening; the sharper, surer crops kept
-        (soft, {"sharpen_gain": 0.5}, 3, False),  # ... unless they are not surer by sharpen_gain
-        (soft, {"sharpen_below": 0.0}, 1, False),  # never sharpened
-        (_photo(0), {}, 1, False),  # a sharp photo: named as cut
+    below = DetectorConfig()
+    assert sharpness(det.cut(soft, box)[0]) < below.sharpen_below < sharpness(det.cut(sharp, box)[0])
+    assert contrast(det.cut(dim, box)[0]) < below.dim_below < contrast(det.cut(sharp, box)[0])
+    assert sharpness(det.cut(dim, box)[0]) > below.sharpen_below  # dim, not soft
+    for photo, config, batches, kept in (
+        # soft: named as cut and by each sharpening; the surer crops kept: the stronger mask's
+        (soft, {"dim_below": 0.0}, 3, 2),
+        (soft, {"dim_below": 0.0, "sharpen_gain": 0.5}, 3, 0),  # ... unless they are not surer by sharpen_gain
+        (soft, {"dim_below": 0.0, "sharpen_below": 0.0}, 1, 0),  # never sharpened
+        (dim, {}, 2, 1),  # dim: named as cut and levelled, the levelled kept
+        (dim, {"dim_below": 0.0}, 1, 0),
+        (sharp, {}, 1, 0),  # a sharp photo in daylight: named as cut
     ):
         det.config = DetectorConfig(**plain, **config)
         session.batches = []
         p, _ = det.classify(photo, box)
         assert len(session.batches) == batches
-        named = session.batches[-1] if sharp else session.batches[0]
+        named = session.batches[kept]
         steep = np.abs(np.diff(named[0, 0], axis=1)).max()
         assert p[0, 0] == pytest.approx(min(0.3 + steep, 0.99), abs=1e-6)
-        if sharp:  # the surest of the two masks: the stronger
-            assert steep > np.abs(np.diff(session.batches[1][0, 0], axis=1)).max()
+        if kept:  # the crops kept are the steepest named
+            assert all(steep > np.abs(np.diff(b[0, 0], axis=1)).max() for b in session.batches if b is not named)
     with pytest.raises(ValueError, match="sharpen"):
         DetectorConfig(sharpen=((1.0, 0.0),))
     with pytest.raises(ValueError, match="sharpen_gain"):
