@@ -161,7 +161,9 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
                  "modulo a quarter turn (`vision/crops.py`, `DetectorConfig.straighten`; see the notes), then named; "
                  "it was trained on tiles cut as they lie at any angle; a photo of a hand it names unsurely is named "
                  "again turned upright, stretched and cut to the faces, as if seen from above (tiles lying seen from "
-                 "a player's seat: `vision/rectify.py`, `DetectorConfig.rectify_below`)")
+                 "a player's seat: `vision/rectify.py`, `DetectorConfig.rectify_below`); the crops of a soft or dim "
+                 "photo are named sharpened or with their levels stretched too, and those it names surer kept "
+                 "(`vision/clearer.py`, `DetectorConfig.sharpen_below`, `dim_below`)")
     return lines
 
 
