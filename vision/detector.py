@@ -377,8 +377,8 @@ class TileDetector:
         ``sharpen_gain``."""
         c = self.config
         looked = self._looked_at(x, classifier)
-        views = [sharpened(x, *k) for k in c.sharpen] if sharpness(x) < c.sharpen_below else []
-        views += [levelled(x)] if contrast(x) < c.dim_below else []
+        views = [sharpened(x, *k) for k in c.sharpen] if c.sharpen_below and sharpness(x) < c.sharpen_below else []
+        views += [levelled(x)] if c.dim_below and contrast(x) < c.dim_below else []
         if not views:
             return x, tilt, looked
         clear, again = max(((v, self._looked_at(v, classifier)) for v in views),
