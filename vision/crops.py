@@ -55,6 +55,16 @@ def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = CROP, margin: f
     return out
 
 
+def more_turns(turns: int, upright: int) -> list[int]:
+    """The quarter turns (1 to 3) of an unsurely named crop seen again, ``turns`` - 1 of them: its ``upright`` turn
+    first (0: none known), then 1, 2, 3.
+
+    >>> more_turns(2, 0), more_turns(2, 3), more_turns(3, 1), more_turns(4, 2)
+    ([1], [3], [1, 2], [2, 1, 3])
+    """
+    return list(dict.fromkeys([k for k in (upright, 1, 2, 3) if k]))[: turns - 1]
+
+
 def network_input(crops: np.ndarray) -> np.ndarray:
     """(N, S, S, 3) uint8 crops -> (N, 3, S, S) float32 in 0..1, as the tile networks take them."""
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255

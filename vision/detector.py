@@ -42,6 +42,7 @@ from vision.crops import (
     CROP,
     boxes_turned_back,
     crop_tiles,
+    more_turns,
     network_input,
     photo_tilt,
     quarter_turned,
@@ -318,7 +319,7 @@ class TileDetector:
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
         clockwise from the image's up). The boxes are one photo's: its tiles that look alike agree on their names."""
-        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes))
+        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, clearer=True))
         return named.p, named.up
 
     def looks(self, rgb: np.ndarray, boxes: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
@@ -336,17 +337,23 @@ class TileDetector:
         return network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
 
     def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None,
-               conf: np.ndarray | None = None, seen: tuple | None = None) -> Named:
+               conf: np.ndarray | None = None, seen: tuple | None = None, clearer: bool = False) -> Named:
         """``classify``'s names and up directions, with the crops named and the tilts they were cut at, by
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
-        boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them."""
+        boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them.
+        ``clearer``: the boxes are the photo's tiles, whose crops, soft or dim, may be named clearer (``_clearest``);
+        the few boxes named later (backs looked for, halves, kongs' ends) are named as cut, their crops no measure of
+        the photo (a table's unsure boxes, named levelled, lost 49 backs)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
         c = self.config
         chosen = classifier or self._classifier
-        x, tilt, (p, up, look) = self._clearest(*self.cut(rgb, boxes), chosen) if seen is None else seen
+        if seen is None:
+            x, tilt = self.cut(rgb, boxes)
+            seen = self._clearest(x, tilt, chosen) if clearer else (x, tilt, self._looked_at(x, chosen))
+        x, tilt, (p, up, look) = seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
             chosen = self._shipped  # a photo of another set
             p, up, look = self._looked_at(x, chosen)
@@ -428,10 +435,10 @@ class TileDetector:
         p, up = _softmax(logits), _softmax(up)
         upright = up.argmax(1)  # quarter turns that make each crop upright
         again = np.flatnonzero(p.max(1) < c.turn_sure) if c.turns > 1 else np.zeros(0, int)
-        # one more batch: the crops named unsurely seen turned (``_more_turns``), their names' probabilities then
+        # one more batch: the crops named unsurely seen turned (``crops.more_turns``), their names' probabilities then
         # averaged; and the crops not yet seen upright, turned upright for their look only
         sure_up = up.max(1) >= c.upright_sure
-        views = [(int(i), k) for i in again for k in _more_turns(c.turns, int(upright[i]) if sure_up[i] else 0)]
+        views = [(int(i), k) for i in again for k in more_turns(c.turns, int(upright[i]) if sure_up[i] else 0)]
         named = len(views)
         if c.alike < 1.0:  # looks are compared (``vision/agreement.py``)
             seen = set(views)
@@ -560,7 +567,7 @@ class TileDetector:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
         boxes, conf = self.find(rgb)
-        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf))
+        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf, clearer=True))
         boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
         probs, up = named.p, named.up
         if self.config.unsure_backs:
@@ -579,16 +586,6 @@ class TileDetector:
                                  ranked, round(float(sp), 4)))
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
-
-
-def _more_turns(turns: int, upright: int) -> list[int]:
-    """The quarter turns (1 to 3) of an unsurely named crop seen again, ``turns`` - 1 of them: its ``upright`` turn
-    first (0: none known), then 1, 2, 3.
-
-    >>> _more_turns(2, 0), _more_turns(2, 3), _more_turns(3, 1), _more_turns(4, 2)
-    ([1], [3], [1, 2], [2, 1, 3])
-    """
-    return list(dict.fromkeys([k for k in (upright, 1, 2, 3) if k]))[: turns - 1]
 
 
 def _close(boxes: np.ndarray, big: float) -> bool:

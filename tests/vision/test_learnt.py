@@ -34,6 +34,10 @@ class _Classifier:
         return [logits, np.tile([9.0, 0, 0, 0], (len(x), 1)), np.stack([red, ~red], 1).astype(np.float32)]
 
 
+# the photos below are flat patches of colour, soft and dim by the measures of ``vision/clearer.py``: named as cut
+AS_CUT = {"sharpen_below": 0.0, "dim_below": 0.0}
+
+
 def _photo(colours: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
     """A row of tiles 40 x 60 px, one of each colour, and their boxes."""
     rgb = np.full((100, 60 * len(colours), 3), 60, np.uint8)
@@ -45,13 +49,13 @@ def _photo(colours: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
 def test_a_photo_of_the_learnt_set_is_named_by_the_fine_tuned_classifier_any_other_by_the_shipped_one() -> None:
     tuned, shipped = _Classifier("1m"), _Classifier("9p")
     det = TileDetector.from_parts(tuned, crop=64, learnt=LearntSet.of(np.array([[1.0, 0.0]])), shipped=shipped,
-                                  config=DetectorConfig(turns=1, backs_by_colour=False))
+                                  config=DetectorConfig(turns=1, backs_by_colour=False, **AS_CUT))
     ours, other = _photo([RED, RED, RED, GREY]), _photo([RED, GREY, GREY, GREY])  # 3 of 4 alike, 1 of 4
     assert [NAMES[k] for k in det.classify(*ours)[0].argmax(1)] == ["1m"] * 4
     assert tuned.crops == 4 and shipped.crops == 0  # named once
     assert [NAMES[k] for k in det.classify(*other)[0].argmax(1)] == ["9p"] * 4
     assert tuned.crops == 8 and shipped.crops == 4  # the fine-tuned one looked, the shipped one named
-    det.config = DetectorConfig(turns=1, backs_by_colour=False, learnt_share=0.8)  # 3 of 4 are too few now
+    det.config = DetectorConfig(turns=1, backs_by_colour=False, learnt_share=0.8, **AS_CUT)  # 3 of 4 are too few
     assert [NAMES[k] for k in det.classify(*ours)[0].argmax(1)] == ["9p"] * 4
     with pytest.raises(ValueError, match="learnt_share must be 0 to 1"):
         DetectorConfig(learnt_share=1.5)
@@ -133,7 +137,7 @@ class _Alike:
 def test_the_looks_of_a_photo_of_the_learnt_set_do_not_vote_for_each_others_names() -> None:
     # one 6s and three 9s that all look alike to the shipped features: the votes would make the 6s a 9s
     photo = _photo([RED, GREY, GREY, GREY])
-    config = DetectorConfig(turns=1, backs_by_colour=False)
+    config = DetectorConfig(turns=1, backs_by_colour=False, **AS_CUT)
     learnt = LearntSet.of(np.array([[1.0, 0.0]]))
     det = TileDetector.from_parts(_Alike(), crop=64, learnt=learnt, shipped=_Alike(), config=config)
     assert [NAMES[k] for k in det.classify(*photo)[0].argmax(1)] == ["6s", "9s", "9s", "9s"]
