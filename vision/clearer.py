@@ -9,7 +9,7 @@ median crop is soft (``DetectorConfig.sharpen_below``), the detector names the c
 ``DetectorConfig.sharpen`` too. A photo taken in a third of the light shows its faces' strokes and ground close
 together (their crops' median range of grey, 2nd to 98th percentile: 0.19 to 0.30, against 0.54 and more in daylight);
 where it is below ``DetectorConfig.dim_below``, the detector names the crops with their levels stretched too. It keeps
-the crops its classifier names most surely on average, when surer by ``DetectorConfig.sharpen_gain`` than as cut
+the crops its classifier names most surely on average, when surer by ``DetectorConfig.clearer_gain`` than as cut
 (``TileDetector._clearest``, ``docs/photo.md``).
 """
 

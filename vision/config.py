@@ -87,12 +87,12 @@ class DetectorConfig:
     # a photo whose crops' median sharpness (``vision/clearer.py``) is below this (0: never) is soft: its crops are
     # named sharpened too, by each (amount, sigma in crop pixels) of ``sharpen``; one whose crops' median range of grey
     # is below ``dim_below`` (0: never) is dim: its crops are named levelled too; those the classifier alone names
-    # most surely on average are named in full where it names them surer by ``sharpen_gain`` than the crops as cut
+    # most surely on average are named in full where it names them surer by ``clearer_gain`` than the crops as cut
     # (``TileDetector._clearest``; ``docs/photo.md``)
     sharpen_below: float = 0.15
     sharpen: tuple[tuple[float, float], ...] = ((1.0, 1.5), (2.0, 2.0))
     dim_below: float = 0.4
-    sharpen_gain: float = 0.025
+    clearer_gain: float = 0.025
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
     # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to
     # 0.9853), 0.2 reads the fewest
@@ -236,7 +236,7 @@ class DetectorConfig:
         if not 0.0 <= self.reader_weight <= 1.0:
             msg = f"DetectorConfig.reader_weight must be 0 to 1, got {self.reader_weight!r}"
             raise ValueError(msg)
-        for name in ("alike_weight", "mark_weight", "seat_weight", "turn_split", "sharpen_gain"):
+        for name in ("alike_weight", "mark_weight", "seat_weight", "turn_split", "clearer_gain"):
             if getattr(self, name) < 0.0:
                 msg = f"DetectorConfig.{name} must be 0 or more, got {getattr(self, name)!r}"
                 raise ValueError(msg)

@@ -381,7 +381,7 @@ class TileDetector:
         """The crops ``x`` (cut at ``tilt``) and ``classifier``'s ``_looked_at`` of them; or, where they are soft
         (``sharpen_below``) or dim (``dim_below``), those of them sharpened by each of ``sharpen`` or levelled
         (``vision/clearer.py``) that it names most surely on average (the first of equals), when surer by
-        ``sharpen_gain``."""
+        ``clearer_gain``."""
         c = self.config
         looked = self._looked_at(x, classifier)
         views = [sharpened(x, *k) for k in c.sharpen] if c.sharpen_below and sharpness(x) < c.sharpen_below else []
@@ -390,7 +390,7 @@ class TileDetector:
             return x, tilt, looked
         clear, again = max(((v, self._looked_at(v, classifier)) for v in views),
                            key=lambda look: look[1][0].max(1).mean())
-        if again[0].max(1).mean() < looked[0].max(1).mean() + c.sharpen_gain:
+        if again[0].max(1).mean() < looked[0].max(1).mean() + c.clearer_gain:
             return x, tilt, looked
         return clear, tilt, again
 

@@ -69,7 +69,7 @@ def test_a_soft_or_dim_photos_crops_are_named_clearer_where_the_classifier_is_su
     for photo, config, batches, kept in (
         # soft: named as cut and by each sharpening; the surer crops kept: the stronger mask's
         (soft, {"dim_below": 0.0}, 3, 2),
-        (soft, {"dim_below": 0.0, "sharpen_gain": 0.5}, 3, 0),  # ... unless they are not surer by sharpen_gain
+        (soft, {"dim_below": 0.0, "clearer_gain": 0.5}, 3, 0),  # ... unless they are not surer by clearer_gain
         (soft, {"dim_below": 0.0, "sharpen_below": 0.0}, 1, 0),  # never sharpened
         (dim, {}, 2, 1),  # dim: named as cut and levelled, the levelled kept
         (dim, {"dim_below": 0.0}, 1, 0),
@@ -86,5 +86,5 @@ def test_a_soft_or_dim_photos_crops_are_named_clearer_where_the_classifier_is_su
             assert all(steep > np.abs(np.diff(b[0, 0], axis=1)).max() for b in session.batches if b is not named)
     with pytest.raises(ValueError, match="sharpen"):
         DetectorConfig(sharpen=((1.0, 0.0),))
-    with pytest.raises(ValueError, match="sharpen_gain"):
-        DetectorConfig(sharpen_gain=-0.1)
+    with pytest.raises(ValueError, match="clearer_gain"):
+        DetectorConfig(clearer_gain=-0.1)
