@@ -342,9 +342,8 @@ class TileDetector:
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
         boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them.
-        ``clearer``: the boxes are the photo's tiles, whose crops, soft or dim, may be named clearer (``_clearest``);
-        the few boxes named later (backs looked for, halves, kongs' ends) are named as cut, their crops no measure of
-        the photo (a table's unsure boxes, named levelled, lost 49 backs)."""
+        ``clearer``: the boxes are the photo's tiles, their soft or dim crops maybe named clearer (``_clearest``);
+        boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's, levelled, lost 49 backs)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
@@ -388,9 +387,8 @@ class TileDetector:
         views += [levelled(x)] if c.dim_below and contrast(x) < c.dim_below else []
         if not views:
             return x, tilt, looked
-        clear, again = max(((v, self._looked_at(v, classifier)) for v in views),
-                           key=lambda look: look[1][0].max(1).mean())
-        if again[0].max(1).mean() < looked[0].max(1).mean() + c.clearer_gain:
+        clear, again = max(((v, self._looked_at(v, classifier)) for v in views), key=lambda view: _sure(view[1][0]))
+        if _sure(again[0]) < _sure(looked[0]) + c.clearer_gain:
             return x, tilt, looked
         return clear, tilt, again
 
@@ -402,7 +400,7 @@ class TileDetector:
         classifier alone names most surely named in full, and taken when surer on average. The crops and tilts stay
         the photo's own."""
         c = self.config
-        sure = named.p.max(1).mean() if len(boxes) else 1.0
+        sure = _sure(named.p) if len(boxes) else 1.0
         if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:
             return named  # named surely; a close-up, or a photo of few tiles; a set laid out or a table
         face = named.p.argmax(1) != NAMES.index("back")
@@ -412,11 +410,11 @@ class TileDetector:
                 img, faces = rectified(rgb, boxes, named.tilt, angle, stretch)
                 x, tilt = self.cut(img, faces)
                 looked = self._looked_at(x, named.classifier)
-                if best is None or looked[0].max(1).mean() > best[0]:  # (the first of equals; one photo kept)
-                    best = looked[0].max(1).mean(), angle, img, faces, (x, tilt, looked)
+                if best is None or _sure(looked[0]) > best[0]:  # (the first of equals; one photo kept)
+                    best = _sure(looked[0]), angle, img, faces, (x, tilt, looked)
         _, angle, img, faces, seen = best
         again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
-        if again.p.max(1).mean() <= sure:
+        if _sure(again.p) <= sure:
             return named
         return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)
 
@@ -592,6 +590,11 @@ def _close(boxes: np.ndarray, big: float) -> bool:
     """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
     pixels."""
     return len(boxes) < FEW or median_side(boxes) > big
+
+
+def _sure(p: np.ndarray) -> float:
+    """How surely tiles are named (``p``, N x 43): the mean of their likeliest names' probabilities."""
+    return float(p.max(1).mean())
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
