@@ -1,9 +1,10 @@
 """The held-out hands of ``bench/eval_vision.py`` as phones take them at real tables: soft, shaken, dark, with glare,
 warm or cool light, sent small or squeezed hard, each read by the shipped detector, and again by the detector with
-some of its settings changed (before and after a change, in one run), and by the baseline.
+some of its settings changed or with another classifier (before and after a change, in one run), and by the
+baseline.
 
     python -m bench.eval_degraded [--hands 60] [--kinds blur_0.1 motion_0.3 ...] [--without sharpen_below=0]
-                                  [--baseline] [--json OUT]
+                                  [--classifier ONNX] [--baseline] [--json OUT]
 
 Each kind is a function of the decoded photo (its size a fraction of the photo's long side where it has one), the
 result encoded as a JPEG again (quality 90, ``jpeg_30`` 30). The figure: the share of true tiles read right (a
@@ -106,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--without", nargs="*", type=_setting, default=[], metavar="NAME=JSON",
                     help="DetectorConfig settings of a second detector read beside the shipped one, e.g. "
                          "sharpen_below=0")
+    ap.add_argument("--classifier", type=Path, help="another classifier (ONNX) read beside the shipped one")
     ap.add_argument("--baseline", action="store_true", help="the baseline too (mahjong-detector)")
     ap.add_argument("--art", type=Path, default=paths.art() / "faces")
     ap.add_argument("--json", type=Path)
@@ -116,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         other = Mjscore(readers=tuple(READER_WEIGHTS))
         other.det.config = replace(other.det.config, **dict(args.without))
         models.append(("without " + " ".join(f"{k}={v}" for k, v in args.without), other))
+    if args.classifier:
+        models.append((f"classifier {args.classifier}", Mjscore(readers=tuple(READER_WEIGHTS),
+                                                                classifier=args.classifier)))
     if args.baseline:
         models.append(("mahjong-detector", Baseline()))
     report: dict[str, dict[str, dict]] = {}

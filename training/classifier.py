@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import math
 import time
 import warnings
 from pathlib import Path
@@ -125,9 +126,53 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
     return np.concatenate(crops), np.array(cls, np.int64), np.array(ori, np.int64)
 
 
-def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True) -> torch.Tensor:  # noqa: F821
+FAULT_REACH = 7  # the faults' kernels reach this many pixels from their middle (15 x 15)
+
+
+def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:  # noqa: F821
+    """``share`` of the crops (N, 3, H, W, values 0-1) as a phone's faults make them, a third each: out of focus (a
+    Gaussian of 0.6 to 4 pixels), shaken (a streak of 2 to 13 pixels at any angle) or under a lamp's highlight (a
+    bright spot of a sixth to half the crop, adding 0.3 to 0.9). On 96-pixel crops of a 3 to 12 MP hand these span
+    ``bench/eval_degraded.py``'s blur_0.05 to blur_0.25 and motion_0.3 to motion_0.6."""
+    import torch
+    import torch.nn.functional as F  # noqa: N812
+
+    n, c, h, w = x.shape
+    pick = torch.nonzero(torch.rand(n, generator=gen) < share).flatten()
+    m = len(pick)
+    if not m:
+        return x
+    kind = torch.randint(0, 3, (m, 1, 1), generator=gen)
+    r = FAULT_REACH
+    yy, xx = torch.meshgrid(torch.arange(-r, r + 1.0), torch.arange(-r, r + 1.0), indexing="ij")
+    sigma = torch.empty(m, 1, 1).uniform_(0.6, 4.0, generator=gen)
+    gauss = torch.exp(-(xx ** 2 + yy ** 2) / (2 * sigma ** 2))
+    angle = torch.empty(m, 1, 1).uniform_(0, math.pi, generator=gen)
+    length = torch.empty(m, 1, 1).uniform_(2, 13, generator=gen)
+    across = (yy * torch.cos(angle) - xx * torch.sin(angle)).abs()
+    along = (xx * torch.cos(angle) + yy * torch.sin(angle)).abs()
+    streak = (1 - across).clamp(min=0) * (along <= length / 2 + 0.5)
+    sharp = ((xx == 0) & (yy == 0)).float().expand(m, -1, -1)
+    kernel = torch.where(kind == 0, gauss, torch.where(kind == 1, streak, sharp))
+    kernel = kernel / kernel.sum((1, 2), keepdim=True)
+    padded = F.pad(x[pick], (r, r, r, r), mode="replicate").reshape(1, m * c, h + 2 * r, w + 2 * r)
+    out = F.conv2d(padded, kernel.repeat_interleave(c, 0)[:, None], groups=m * c).reshape(m, c, h, w)
+    cy = torch.empty(m, 1, 1).uniform_(0, h, generator=gen)
+    cx = torch.empty(m, 1, 1).uniform_(0, w, generator=gen)
+    size = torch.empty(m, 1, 1).uniform_(1 / 6, 1 / 2, generator=gen) * w
+    gain = torch.empty(m, 1, 1).uniform_(0.3, 0.9, generator=gen) * (kind == 2)
+    py, px = torch.meshgrid(torch.arange(h, dtype=torch.float32), torch.arange(w, dtype=torch.float32), indexing="ij")
+    spot = gain * torch.exp(-((px - cx) ** 2 + (py - cy) ** 2) / (2 * size ** 2))
+    x = x.clone()
+    x[pick] = (out + spot[:, None]).clamp(0, 1)
+    return x
+
+
+def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True,  # noqa: F821
+            faults: float = 0.0) -> torch.Tensor:  # noqa: F821
     """Photometric jitter; with ``strong``, also style jitter so unseen tile sets read: ink colours swapped
-    (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn."""
+    (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn; ``faults``: the share
+    of crops then given a camera's faults (``camera_faults``) before the light and the sensor's noise."""
     import torch
     import torch.nn.functional as F  # noqa: N812
 
@@ -159,6 +204,8 @@ def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True) -> torch
         theta[:, :, 2] = t
         grid = F.affine_grid(theta, list(x.shape), align_corners=False)
         x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    if faults:
+        x = camera_faults(x, gen, faults)
     b = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=gen)
     c = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12, generator=gen)
     col = torch.empty(n, 3, 1, 1).uniform_(0.9, 1.1, generator=gen)
@@ -210,12 +257,13 @@ def train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
 
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
                      init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP,
-                     device: str = "cpu", leave_out: tuple[str, ...] = ()) -> dict:
+                     device: str = "cpu", leave_out: tuple[str, ...] = (), faults: float = 0.0) -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
     from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
     resamples its features to one size); ``device``: where PyTorch trains it (``cpu``, ``cuda``; the crops are
     jittered on the CPU); ``leave_out``: names whose tiles the first dataset's crops leave out (the others' keep them:
-    a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two)."""
+    a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two);
+    ``faults``: the share of crops given a camera's faults (``camera_faults``)."""
     import torch
     from torch import nn
 
@@ -272,7 +320,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
             if len(idx) == 0:
                 continue
             xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
-            xb = augment(xb, gen).to(device)
+            xb = augment(xb, gen, faults=faults).to(device)
             lc, lo = net(xb)
             loss = (lossf(lc, torch.from_numpy(y_all[idx]).to(device))
                     + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]).to(device)))
@@ -290,7 +338,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     export(net.cpu(), run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
-               "leave_out": list(leave_out),
+               "leave_out": list(leave_out), "faults": faults,
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}

@@ -153,7 +153,7 @@ def _classifier(args: argparse.Namespace) -> int:
 
     train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
                      args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP, args.device,
-                     tuple(args.leave_out))
+                     tuple(args.leave_out), args.faults)
     print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
           f"ship it: python -m training ship --classifier-run {args.classifier_run})")
     return 0
@@ -265,6 +265,8 @@ def _classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--crop", type=int,
                    help=f"crop side in pixels ({CROP} by default, 96 shipped; detection reads it from the weights)")
     p.add_argument("--marks", type=float, default=0.0, help="share of training crops given a random corner index mark")
+    p.add_argument("--faults", type=float, default=0.0,
+                   help="share of training crops given a camera's faults: out of focus, shaken or a lamp's highlight")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
     p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
     p.add_argument("--leave-out", nargs="*", default=[], choices=NAMES, metavar="NAME",
