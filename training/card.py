@@ -133,22 +133,39 @@ def _train_sets(yaml: Path) -> list[str]:
     return [line.strip()[2:] for line in text.splitlines() if line.strip().startswith("- ")]
 
 
-def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
+CLASSIFIER_DETECTION = (
+    "- detection: each tile is cut turned straight by its tilt, the commonest direction of its edges modulo a quarter "
+    "turn (`vision/crops.py`, `DetectorConfig.straighten`; see the notes), then named; it was trained on tiles cut as "
+    "they lie at any angle; a photo of a hand it names unsurely is named again turned upright, stretched and cut to "
+    "the faces, as if seen from above (tiles lying seen from a player's seat: `vision/rectify.py`, "
+    "`DetectorConfig.rectify_below`); the crops of a soft or dim photo are named sharpened or with their levels "
+    "stretched too, and those it names surer kept (`vision/clearer.py`, `DetectorConfig.sharpen_below`, `dim_below`)")
+SOFT_DETECTION = (
+    "- detection: it names the tiles of a photo whose crops' median sharpness (`vision/clearer.py`) is below "
+    "`DetectorConfig.soft_below` (0.008: out of focus; sharp photos measure 0.04 and more), in the tile classifier's "
+    "place, sharpened as above (`docs/photo.md`); its names of sharp photos are a little worse than the tile "
+    "classifier's, so it names no other photo")
+
+
+def _classifier(runs: Path, names: list[str] | tuple[str, ...],
+                heading: str = "## Classifier (PyTorch, CPU; ONNX Runtime at detection)",
+                detection: str = CLASSIFIER_DETECTION) -> list[str]:
     """The shipped classifier's runs, in the order they ran (a base run, then fine-tunes started from it)."""
-    lines = ["## Classifier (PyTorch, CPU; ONNX Runtime at detection)"]
+    lines = [heading]
     for k, name in enumerate(names):
         s = _summary(runs, name)
         if s is None:
             lines.append(f"- no classifier run recorded under `{name}`")
             continue
         h = s["history"][-1]
-        start = f", from `{Path(s['init']).parent.name}`" if s.get("init") else ""
+        init = Path(s.get("init") or "")
+        start = f", from `{init.parent.name if init.name == 'last.pt' else init.name}`" if s.get("init") else ""
         lines += [
             f"- `{name}`{', shipped' if k == len(names) - 1 else ''}{start}: {len(s['history'])} of {s['epochs']} "
             f"epochs, {s['seconds_total'] / 60:.0f} min; data `{s.get('data', '?')}`: {s['train_crops']} synthetic "
             f"crops of {s.get('crop', 64)} px (2 jittered per tile) + {s['real_train']} real photos (x24 turned)",
             f"- AdamW, one-cycle lr {s.get('lr', 2e-3):g}, batch 128, label smoothing 0.05; photometric jitter and "
-            "style jitter (channel swaps, grey, stroke width, zoom/turn)",
+            "style jitter (channel swaps, grey, stroke width, zoom/turn)" + _faults(s),
             f"- last epoch: synthetic val top-1 {h['synth_val']['top1']:.4f} (up direction "
             f"{h['synth_val']['orient']:.4f}), held-out real photos top-1 {h['real_holdout']['top1']:.4f} "
             f"({h['real_holdout']['n']} photos), one crop each (detection averages quarter "
@@ -157,14 +174,18 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
                 f"{r['epoch'] + 1}: {r['synth_val']['top1']:.3f}/{r['real_holdout']['top1']:.3f}"
                 for r in s["history"]),
         ]
-    lines.append("- detection: each tile is cut turned straight by its tilt, the commonest direction of its edges "
-                 "modulo a quarter turn (`vision/crops.py`, `DetectorConfig.straighten`; see the notes), then named; "
-                 "it was trained on tiles cut as they lie at any angle; a photo of a hand it names unsurely is named "
-                 "again turned upright, stretched and cut to the faces, as if seen from above (tiles lying seen from "
-                 "a player's seat: `vision/rectify.py`, `DetectorConfig.rectify_below`); the crops of a soft or dim "
-                 "photo are named sharpened or with their levels stretched too, and those it names surer kept "
-                 "(`vision/clearer.py`, `DetectorConfig.sharpen_below`, `dim_below`)")
+    lines.append(detection)
     return lines
+
+
+def _faults(s: dict) -> str:
+    """What a run's summary says of the camera's faults and the distillation it trained with (none: nothing)."""
+    said = [f"a camera's faults on {s['faults']:.0%} of the crops (out of focus, shaken, a lamp's highlight: "
+            "`classifier.camera_faults`)"] if s.get("faults") else []
+    said += [f"its names held to its start's on the crops without them (distillation, weight {s['distil']:g})"] \
+        if s.get("distil") else []
+    said += [f"a corner index mark on {s['marks']:.0%}"] if s.get("marks") else []
+    return "; " + ", ".join(said) if said else ""
 
 
 CAPTION_TEXT = (
@@ -330,7 +351,8 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path | None = None,
-               readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None) -> Path:
+               readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
+               soft: str | None = None) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
     bench_file = paths.bench_file() if bench_file is None else bench_file
@@ -358,6 +380,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),
+                    ("soft_classifier.onnx", "the same network trained on from it with a camera's faults: it names "
+                                             "the photos out of focus (`DetectorConfig.soft_below`)"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
@@ -387,6 +411,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         "",
         *_classifier(runs, classifiers),
         "",
+        *([*_classifier(runs, [soft], "## Soft classifier (PyTorch, CPU; ONNX Runtime at detection)", SOFT_DETECTION),
+           ""] if soft else []),
         *_readers(runs, readers),
         *CAPTION_TEXT,
         *_evaluation(bench),

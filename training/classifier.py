@@ -169,10 +169,11 @@ def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.
 
 
 def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True,  # noqa: F821
-            faults: float = 0.0) -> torch.Tensor:  # noqa: F821
+            faults: float = 0.0, clean: bool = False) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # noqa: F821
     """Photometric jitter; with ``strong``, also style jitter so unseen tile sets read: ink colours swapped
     (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn; ``faults``: the share
-    of crops then given a camera's faults (``camera_faults``) before the light and the sensor's noise."""
+    of crops then given a camera's faults (``camera_faults``) before the light and the sensor's noise; with
+    ``clean``, also the same crops without the faults (their light and noise alike), as a teacher is shown them."""
     import torch
     import torch.nn.functional as F  # noqa: N812
 
@@ -204,14 +205,18 @@ def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True,  # noqa:
         theta[:, :, 2] = t
         grid = F.affine_grid(theta, list(x.shape), align_corners=False)
         x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    before = x
     if faults:
         x = camera_faults(x, gen, faults)
     b = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=gen)
     c = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12, generator=gen)
     col = torch.empty(n, 3, 1, 1).uniform_(0.9, 1.1, generator=gen)
-    x = x * b * col + c
-    x = x + torch.randn(x.shape, generator=gen) * torch.empty(n, 1, 1, 1).uniform_(0, 0.04, generator=gen)
-    return x.clamp(0, 1)
+    noise = torch.randn(x.shape, generator=gen) * torch.empty(n, 1, 1, 1).uniform_(0, 0.04, generator=gen)
+
+    def lit(v: torch.Tensor) -> torch.Tensor:
+        return (v * b * col + c + noise).clamp(0, 1)
+
+    return (lit(x), lit(before)) if clean else lit(x)
 
 
 def _rot_real(x: np.ndarray, y: np.ndarray, reps: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
@@ -257,16 +262,21 @@ def train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
 
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
                      init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP,
-                     device: str = "cpu", leave_out: tuple[str, ...] = (), faults: float = 0.0) -> dict:
+                     device: str = "cpu", leave_out: tuple[str, ...] = (), faults: float = 0.0,
+                     distil: float = 0.0) -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
     from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
     resamples its features to one size); ``device``: where PyTorch trains it (``cpu``, ``cuda``; the crops are
     jittered on the CPU); ``leave_out``: names whose tiles the first dataset's crops leave out (the others' keep them:
     a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two);
-    ``faults``: the share of crops given a camera's faults (``camera_faults``)."""
+    ``faults``: the share of crops given a camera's faults (``camera_faults``); ``distil``: the weight of a
+    distillation loss (``finetune.distillation``) holding the names of each crop, faults and all, to those the
+    network it started from (``init``) gives the crop without them: what it read stays as it was, and a fault
+    learns to change nothing (a fine-tune on fewer styles than its start, without it, drifts on the held-out one)."""
     import torch
     from torch import nn
 
+    from training.finetune import distillation
     from training.net import TileNet
 
     torch.set_num_threads(threads)
@@ -305,6 +315,13 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
         net.load_state_dict(start_from["model"])
         frozen_norms = bool(start_from.get("frozen_norms", False))
         log.info(f"starting from {init}")
+    teacher = None
+    if distil:
+        if init is None:
+            raise ValueError("distil needs init: the network whose names are kept")
+        teacher = TileNet(len(NAMES)).to(device)
+        teacher.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        teacher.eval()
     steps_per_epoch = (len(x_all) // 2 + 127) // 128  # half the synthetic variants each epoch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
                                                 last_epoch=start * steps_per_epoch - 1 if start else -1)
@@ -320,10 +337,14 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
             if len(idx) == 0:
                 continue
             xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
-            xb = augment(xb, gen, faults=faults).to(device)
-            lc, lo = net(xb)
+            xb, shown = augment(xb, gen, faults=faults, clean=True)
+            lc, lo = net(xb.to(device))
             loss = (lossf(lc, torch.from_numpy(y_all[idx]).to(device))
                     + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]).to(device)))
+            if teacher is not None:
+                with torch.no_grad():
+                    taught = teacher(shown.to(device))[0]
+                loss = loss + distil * distillation(lc, taught)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -338,7 +359,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     export(net.cpu(), run / "tile_classifier.onnx", size)  # shipped only on request (``python -m training ship``)
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
-               "leave_out": list(leave_out), "faults": faults,
+               "leave_out": list(leave_out), "faults": faults, "distil": distil,
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}

@@ -153,7 +153,7 @@ def _classifier(args: argparse.Namespace) -> int:
 
     train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
                      args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP, args.device,
-                     tuple(args.leave_out), args.faults)
+                     tuple(args.leave_out), args.faults, args.distil)
     print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
           f"ship it: python -m training ship --classifier-run {args.classifier_run})")
     return 0
@@ -166,7 +166,8 @@ def _ship(args: argparse.Namespace) -> int:
     summary = args.runs / args.classifier_run / "summary.json"
     if not summary.exists():
         args.parser.error(f"{summary} not found (the run has not finished)")
-    dest = args.models / "tile_classifier.onnx"
+    soft = getattr(args, "soft", False)  # (``all`` ships the tile classifier)
+    dest = args.models / ("soft_classifier.onnx" if soft else "tile_classifier.onnx")
     print(f"classifier shipped: {ship_run(summary.parent, dest, args.calibration)}")
     keep_records(args.runs, args.classifier_run, args.models / "runs")
     return 0
@@ -214,7 +215,7 @@ def _card(args: argparse.Namespace) -> int:
     from training.card import write_card
 
     card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
-                      args.set_finder_run)
+                      args.set_finder_run, args.soft_run)
     print(f"card: {card}")
     return 0
 
@@ -267,6 +268,9 @@ def _classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--marks", type=float, default=0.0, help="share of training crops given a random corner index mark")
     p.add_argument("--faults", type=float, default=0.0,
                    help="share of training crops given a camera's faults: out of focus, shaken or a lamp's highlight")
+    p.add_argument("--distil", type=float, default=0.0,
+                   help="with --init: the weight of a loss holding each crop's names to those the --init network "
+                        "gives it without faults")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
     p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
     p.add_argument("--leave-out", nargs="*", default=[], choices=NAMES, metavar="NAME",
@@ -280,6 +284,7 @@ def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--classifiers", nargs="*", default=["classifier"],
                    help="the shipped classifier's runs, in the order they ran")
     p.add_argument("--reader-runs", nargs="*", default=[], help="the shipped readers' runs under --runs")
+    p.add_argument("--soft-run", help="the classifier run shipped as the soft classifier")
     p.add_argument("--bench", type=Path, default=paths.bench_file(),
                    help="bench/eval_vision.py's output (default: %(default)s)")
 
@@ -417,6 +422,8 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("ship", _ship, "ship a classifier run as int8 -> models/tile_classifier.onnx")
     p.add_argument("--classifier-run", default="classifier", help="the classifier run's name under --runs")
+    p.add_argument("--soft", action="store_true",
+                   help="ship it as the classifier of soft photos, models/soft_classifier.onnx")
     _calibration(p, default=" (default: the first the run trained on)")
     _runs(p)
     _models(p)

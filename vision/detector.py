@@ -73,6 +73,9 @@ FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 # worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
 SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
+# the classifier trained on from it with a camera's faults (out of focus, shaken, a lamp's highlight): it names the
+# photos too soft for the shipped one (``DetectorConfig.soft_below``), and names sharp ones a little worse
+SOFT_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader then: it weighs the names the others left;
 # and the seat reader last, which shares a tile's flower probability again among the flowers by the seat it reads
@@ -126,13 +129,15 @@ class TileDetector:
     def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
                  config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
                  set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS,
-                 learnt: tuple[Path, Path] | None = None) -> None:
+                 learnt: tuple[Path, Path] | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
         ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
         ``captions``: the flowers' caption reader, read after them (None: none); ``learnt``: the learnt set of a
         fine-tuned ``classifier`` and the classifier that names the photos of other sets (``vision/learnt.py``;
-        None: ``classifier`` names every photo)."""
-        for p in (finder, classifier, *readers, *(extra for extra in (set_finder, captions) if extra), *(learnt or ())):
+        None: ``classifier`` names every photo); ``soft``: the classifier of the photos too soft for ``classifier``
+        (``DetectorConfig.soft_below``; None, or with a learnt set: ``classifier`` names them too)."""
+        extras = (set_finder, captions, soft)
+        for p in (finder, classifier, *readers, *(extra for extra in extras if extra), *(learnt or ())):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
@@ -143,6 +148,10 @@ class TileDetector:
         self._classifier = classifier_session(classifier, opts.naming)
         self._crop = crop_side(self._classifier)
         self._learnt, self._shipped = None, None
+        self._soft = classifier_session(soft, opts.naming) if soft and learnt is None else None
+        if self._soft is not None and crop_side(self._soft) != self._crop:
+            msg = f"{soft} names crops of {crop_side(self._soft)} px, {classifier} of {self._crop}"
+            raise ModelNotFoundError(msg)
         if learnt is not None:
             self._shipped = classifier_session(learnt[1], opts.naming)
             if crop_side(self._shipped) != self._crop:
@@ -156,17 +165,18 @@ class TileDetector:
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
                    captions: CaptionReader | None = None, finder: object = None, set_finder: object = None,
                    config: DetectorConfig | None = None, learnt: LearntSet | None = None,
-                   shipped: object = None) -> TileDetector:
+                   shipped: object = None, soft: object = None) -> TileDetector:
         """A detector from networks already loaded, or from stand-ins with their methods (to try one part without
         weights): ``classifier`` answers ``run(outputs, {"crops": x})`` as an ONNX Runtime session does, for crops of
         ``crop`` pixels; ``finder`` and ``set_finder`` answer ``boxes(rgb, imgsz, conf, iou, max_det)`` as
         ``vision.finder.Finder`` does; ``readers`` and ``captions`` as ``Reader.load`` and ``CaptionReader`` make
-        them; ``learnt`` and ``shipped``: a learnt set and the classifier of the photos of other sets."""
+        them; ``learnt`` and ``shipped``: a learnt set and the classifier of the photos of other sets; ``soft``: the
+        classifier of soft photos."""
         det = cls.__new__(cls)
         det.config = config or DetectorConfig()
         det._finder, det._set_finder = finder, set_finder
         det._classifier, det._crop = classifier, crop
-        det._learnt, det._shipped = learnt, shipped
+        det._learnt, det._shipped, det._soft = learnt, shipped, soft
         det._readers, det._captions = list(readers), captions
         return det
 
@@ -342,7 +352,8 @@ class TileDetector:
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
         boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them.
-        ``clearer``: the boxes are the photo's tiles, their soft or dim crops maybe named clearer (``_clearest``);
+        ``clearer``: the boxes are the photo's tiles, named by the soft classifier where their crops are softer than
+        ``soft_below``, their soft or dim crops maybe named clearer (``_clearest``);
         boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's, levelled, lost 49 backs)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
@@ -351,6 +362,8 @@ class TileDetector:
         chosen = classifier or self._classifier
         if seen is None:
             x, tilt = self.cut(rgb, boxes)
+            if clearer and classifier is None and self._soft is not None and self._too_soft(boxes, x):
+                chosen = self._soft
             seen = self._clearest(x, tilt, chosen) if clearer else (x, tilt, self._looked_at(x, chosen))
         x, tilt, (p, up, look) = seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
@@ -375,6 +388,14 @@ class TileDetector:
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
+
+    def _too_soft(self, boxes: np.ndarray, x: np.ndarray) -> bool:
+        """Whether the photo's crops ``x`` of its tiles at ``boxes`` are too soft for the shipped classifier: softer
+        than ``soft_below``, its tiles' median long side ``soft_side`` pixels or more (a crop of a smaller tile is
+        soft from its enlarging, as the classifier learnt them: the parts of one tile seen close, 9 to 48 px)."""
+        c = self.config
+        side = np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
+        return bool(side >= c.soft_side and sharpness(x) < c.soft_below)
 
     def _clearest(self, x: np.ndarray, tilt: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, tuple]:
         """The crops ``x`` (cut at ``tilt``) and ``classifier``'s ``_looked_at`` of them; or, where they are soft

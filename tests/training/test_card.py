@@ -31,6 +31,18 @@ def test_each_reader_run_gets_its_family_section(tmp_path: Path) -> None:
     assert "`character_reader1`, shipped, from `classifier_v3_96`: 40 of 40 batches of 128, 10 min" in text
 
 
+def test_the_soft_classifier_gets_its_section_and_says_what_it_trained_on(tmp_path: Path) -> None:
+    val = {"synth_val": {"top1": 0.97, "orient": 0.95}, "real_holdout": {"top1": 0.94, "n": 212}, "epoch": 0}
+    _run(tmp_path, "classifier_v3_96", {}, epochs=1, real_train=417, history=[val])
+    _run(tmp_path, "faults1", {}, epochs=1, real_train=417, history=[val], faults=0.35, init="/c/twin.pt")
+    plain = "\n".join(card._classifier(tmp_path, ["classifier_v3_96"]))
+    assert "faults" not in plain and "## Classifier (" in plain and "`vision/rectify.py`" in plain
+    soft = "\n".join(card._classifier(tmp_path, ["faults1"], "## Soft classifier", card.SOFT_DETECTION))
+    assert soft.startswith("## Soft classifier\n- `faults1`, shipped, from `twin.pt`: 1 of 1 epochs, 10 min")
+    assert "a camera's faults on 35% of the crops (out of focus, shaken, a lamp's highlight" in soft
+    assert "distillation" not in soft and "`DetectorConfig.soft_below`" in soft
+
+
 def test_a_reader_run_with_hard_others_says_whose_they_were(tmp_path: Path) -> None:
     val = {"family": 70, "named_right": 0.9, "others": 80, "others_called_in": 1, "up_right": 0.97}
     _run(tmp_path, "flower_reader6", val, family="flower", hard_others=0.5, init="/runs/flower_reader3/last.pt")

@@ -73,3 +73,37 @@ def test_a_run_from_a_twin_keeps_its_norms_and_leaves_decoys_out(tmp_path: Path)
     for k in ("features.0.1.running_mean", "features.3.1.running_var"):  # the norms as the twin folded them
         assert torch.equal(trained["model"][k], start[k])
     assert not torch.equal(trained["model"]["features.0.0.weight"], start["features.0.0.weight"])
+
+
+def test_distillation_needs_the_network_it_keeps(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="distil needs init"):
+        train_classifier([tmp_path / "none"], REAL, tmp_path / "run", 1, size=32, distil=1.0)
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/real/camerash not beside the repository")
+def test_distillation_keeps_the_names_of_the_network_it_started_from(tmp_path: Path) -> None:
+    import torch
+
+    from training.classifier import load_real
+    from training.finetune import distillation
+    from training.net import TileNet
+
+    data = _dataset(tmp_path / "ds")
+    torch.manual_seed(1)
+    init = tmp_path / "start.pt"
+    start = TileNet(len(NAMES))
+    torch.save({"model": start.state_dict()}, init)
+    x, _ = load_real(REAL, holdout=True, size=32)
+    shown = torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255
+    with torch.no_grad():
+        taught = start.eval()(shown)[0]
+    drift = {}
+    for distil in (0.0, 5.0):
+        run = tmp_path / f"run{distil}"
+        summary = train_classifier([data], REAL, run, 1, init=init, size=32, faults=0.5, distil=distil)
+        assert summary["distil"] == distil and summary["faults"] == 0.5
+        net = TileNet(len(NAMES))
+        net.load_state_dict(torch.load(run / "last.pt", weights_only=False)["model"])
+        with torch.no_grad():
+            drift[distil] = float(distillation(net.eval()(shown)[0], taught))
+    assert drift[5.0] < 0.5 * drift[0.0]

@@ -52,19 +52,20 @@ def test_the_defaults_follow_the_cache_root(monkeypatch: pytest.MonkeyPatch, tmp
 
 
 
-@pytest.mark.parametrize(("extra", "device", "leave_out"), [
-    ([], "cpu", ()),
-    (["--device", "cuda", "--leave-out", "5z", "back"], "cuda", ("5z", "back")),
+@pytest.mark.parametrize(("extra", "device", "leave_out", "faults", "distil"), [
+    ([], "cpu", (), 0.0, 0.0),
+    (["--device", "cuda", "--leave-out", "5z", "back", "--faults", "0.35", "--distil", "1"], "cuda", ("5z", "back"),
+     0.35, 1.0),
 ])
 def test_the_classifier_trains_on_the_cpu_unless_told_and_leaves_out_the_names_given(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        extra: list[str], device: str, leave_out: tuple) -> None:
+        extra: list[str], device: str, leave_out: tuple, faults: float, distil: float) -> None:
     from training import classifier
 
     seen: list[tuple] = []
-    monkeypatch.setattr(classifier, "train_classifier", lambda *a: seen.append(a[-2:]) or {})
+    monkeypatch.setattr(classifier, "train_classifier", lambda *a: seen.append(a[-4:]) or {})
     assert cli.main(["classifier", "--runs", str(tmp_path), *extra]) == 0
-    assert seen == [(device, leave_out)]
+    assert seen == [(device, leave_out, faults, distil)]
     with pytest.raises(SystemExit):
         cli.main(["classifier", "--runs", str(tmp_path), "--leave-out", "9z"])
     assert "invalid choice: '9z'" in capsys.readouterr().err
@@ -132,7 +133,7 @@ def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkey
                      "--imgsz", "320", "--classifiers", "c1", "c2"]) == 0
     assert steps == [("classifier", [data], 8), ("ship", "tile_classifier.onnx"), ("finder", data, 12, 320),
                      ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
-                                             [], None)]
+                                             [], None, None)]
     assert "card: " in capsys.readouterr().out
 
 
@@ -145,3 +146,18 @@ def test_training_without_the_train_extra_says_how_to_install_it(monkeypatch: py
     assert cli.main(["classifier", "--runs", str(tmp_path)]) == 2
     assert capsys.readouterr().err == ("python -m training classifier: torch is not installed; training needs the "
                                        "train extra: pip install -e '.[train]'\n")
+
+
+@pytest.mark.parametrize(("extra", "shipped_as"), [([], "tile_classifier.onnx"), (["--soft"], "soft_classifier.onnx")])
+def test_a_classifier_run_ships_as_the_tile_or_the_soft_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   extra: list[str], shipped_as: str) -> None:
+    from training import card, ship
+
+    (tmp_path / "r" / "c1").mkdir(parents=True)
+    (tmp_path / "r" / "c1" / "summary.json").write_text("{}")
+    shipped: list[str] = []
+    monkeypatch.setattr(ship, "ship_run", lambda run, dest, calibration: shipped.append(dest.name) or dest)
+    monkeypatch.setattr(card, "keep_records", lambda *a: [])
+    assert cli.main(["ship", "--runs", str(tmp_path / "r"), "--classifier-run", "c1", "--models", str(tmp_path / "m"),
+                     *extra]) == 0
+    assert shipped == [shipped_as]

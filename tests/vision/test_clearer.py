@@ -88,3 +88,27 @@ def test_a_soft_or_dim_photos_crops_are_named_clearer_where_the_classifier_is_su
         DetectorConfig(sharpen=((1.0, 0.0),))
     with pytest.raises(ValueError, match="clearer_gain"):
         DetectorConfig(clearer_gain=-0.1)
+
+
+def test_a_photo_too_soft_for_the_classifier_is_named_by_the_soft_one() -> None:
+    from vision.clearer import sharpness
+    from vision.detector import DetectorConfig, TileDetector
+
+    shipped, soft = _Steep(), _Steep()
+    box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
+    plain = dict(turns=1, alike=1.01, straighten=False, sharpen_below=0.0, dim_below=0.0, soft_side=50.0)
+    det = TileDetector.from_parts(shipped, crop=64, soft=soft, config=DetectorConfig(**plain))
+    blurred, softer, sharp = _photo(2.5), _photo(6.0), _photo(0)
+    gate = DetectorConfig().soft_below
+    assert sharpness(det.cut(softer, box)[0]) < gate < sharpness(det.cut(blurred, box)[0])
+    for photo, config, by in ((softer, {}, soft), (blurred, {}, shipped), (sharp, {}, shipped),
+                              (softer, {"soft_below": 0.0}, shipped),  # 0: never
+                              (softer, {"soft_side": 60.0}, shipped)):  # a small tile (56 px), soft from its enlarging
+        det.config = DetectorConfig(**(plain | config))
+        shipped.batches, soft.batches = [], []
+        det.classify(photo, box)
+        assert len(by.batches) == 1 and len((soft if by is shipped else shipped).batches) == 0
+    det = TileDetector.from_parts(shipped, crop=64, config=DetectorConfig(**plain))  # none shipped beside it
+    shipped.batches = []
+    det.classify(softer, box)
+    assert len(shipped.batches) == 1

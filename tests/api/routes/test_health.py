@@ -33,8 +33,8 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
     built = []
 
     def factory(detector):
-        def make(finder, classifier, config=None, readers=(), set_finder=None, captions=None):
-            built.append((finder, classifier, *readers, set_finder, captions))
+        def make(finder, classifier, config=None, readers=(), set_finder=None, captions=None, soft=None):
+            built.append((finder, classifier, *readers, set_finder, captions, soft))
             return detector
         return make
 
@@ -43,7 +43,8 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
         app = create_app(Settings(load_model=True, finder_weights=tmp_path / "f.pt",
                                   classifier_weights=tmp_path / "c.onnx",
                                   reader_weights=f"{tmp_path / 'r.onnx'},{tmp_path / 'm.onnx'}",
-                                  set_finder_weights=tmp_path / "s.onnx", caption_weights=tmp_path / "t.onnx"))
+                                  set_finder_weights=tmp_path / "s.onnx", caption_weights=tmp_path / "t.onnx",
+                                  soft_classifier_weights=tmp_path / "b.onnx"))
         with TestClient(app) as c:
             assert c.get("/readyz").status_code == ready
             for _ in range(3):
@@ -52,7 +53,7 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
                 r = c.post("/v1/recognize", files={"file": ("a.jpg", jpeg(), "image/jpeg")})
                 assert r.status_code == 503 and "warm-up" in r.json()["error"]["message"]
         assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx", tmp_path / "r.onnx", tmp_path / "m.onnx",
-                             tmp_path / "s.onnx", tmp_path / "t.onnx")
+                             tmp_path / "s.onnx", tmp_path / "t.onnx", tmp_path / "b.onnx")
     assert len(built) == 2
     assert detector.__class__ is BrokenDetector
 
