@@ -279,6 +279,8 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     from training.finetune import distillation
     from training.net import TileNet
 
+    if distil and init is None:
+        raise ValueError("distil needs init: the network whose names are kept")
     torch.set_num_threads(threads)
     run.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
@@ -317,8 +319,6 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
         log.info(f"starting from {init}")
     teacher = None
     if distil:
-        if init is None:
-            raise ValueError("distil needs init: the network whose names are kept")
         teacher = TileNet(len(NAMES)).to(device)
         teacher.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
         teacher.eval()
