@@ -129,11 +129,17 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
 FAULT_REACH = 7  # the faults' kernels reach this many pixels from their middle (15 x 15)
 
 
-def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:  # noqa: F821
-    """``share`` of the crops (N, 3, H, W, values 0-1) as a phone's faults make them, a third each: out of focus (a
-    Gaussian of 0.6 to 4 pixels), shaken (a streak of 2 to 13 pixels at any angle) or under a lamp's highlight (a
-    bright spot of a sixth to half the crop, adding 0.3 to 0.9). On 96-pixel crops of a 3 to 12 MP hand these span
-    ``bench/eval_degraded.py``'s blur_0.05 to blur_0.25 and motion_0.3 to motion_0.6."""
+FAULT_BLUR = (0.6, 4.0)  # the Gaussians' sigmas, pixels
+
+
+def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float,  # noqa: F821
+                  kinds: tuple[float, float, float] | None = None,
+                  blur: tuple[float, float] = FAULT_BLUR) -> torch.Tensor:  # noqa: F821
+    """``share`` of the crops (N, 3, H, W, values 0-1) as a phone's faults make them, a third each (or as weighed by
+    ``kinds``): out of focus (a Gaussian of ``blur`` pixels, 0.6 to 4), shaken (a streak of 2 to 13 pixels at any
+    angle) or under a lamp's highlight (a bright spot of a sixth to half the crop, adding 0.3 to 0.9). On 96-pixel
+    crops of a 3 to 12 MP hand these span ``bench/eval_degraded.py``'s blur_0.05 to blur_0.25 and motion_0.3 to
+    motion_0.6."""
     import torch
     import torch.nn.functional as F  # noqa: N812
 
@@ -142,10 +148,11 @@ def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.
     m = len(pick)
     if not m:
         return x
-    kind = torch.randint(0, 3, (m, 1, 1), generator=gen)
+    kind = torch.randint(0, 3, (m, 1, 1), generator=gen) if kinds is None else \
+        torch.multinomial(torch.tensor(kinds, dtype=torch.float32), m, True, generator=gen).reshape(m, 1, 1)
     r = FAULT_REACH
     yy, xx = torch.meshgrid(torch.arange(-r, r + 1.0), torch.arange(-r, r + 1.0), indexing="ij")
-    sigma = torch.empty(m, 1, 1).uniform_(0.6, 4.0, generator=gen)
+    sigma = torch.empty(m, 1, 1).uniform_(*blur, generator=gen)
     gauss = torch.exp(-(xx ** 2 + yy ** 2) / (2 * sigma ** 2))
     angle = torch.empty(m, 1, 1).uniform_(0, math.pi, generator=gen)
     length = torch.empty(m, 1, 1).uniform_(2, 13, generator=gen)
@@ -169,11 +176,13 @@ def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float) -> torch.
 
 
 def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True,  # noqa: F821
-            faults: float = 0.0, clean: bool = False) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # noqa: F821
+            faults: float = 0.0, clean: bool = False, **fault_kinds: object,
+            ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # noqa: F821
     """Photometric jitter; with ``strong``, also style jitter so unseen tile sets read: ink colours swapped
     (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn; ``faults``: the share
     of crops then given a camera's faults (``camera_faults``) before the light and the sensor's noise; with
-    ``clean``, also the same crops without the faults (their light and noise alike), as a teacher is shown them."""
+    ``clean``, also the same crops without the faults (their light and noise alike), as a teacher is shown them;
+    ``fault_kinds``: ``camera_faults``' ``kinds`` and ``blur``."""
     import torch
     import torch.nn.functional as F  # noqa: N812
 
@@ -207,7 +216,7 @@ def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True,  # noqa:
         x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     before = x
     if faults:
-        x = camera_faults(x, gen, faults)
+        x = camera_faults(x, gen, faults, **fault_kinds)
     b = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=gen)
     c = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12, generator=gen)
     col = torch.empty(n, 3, 1, 1).uniform_(0.9, 1.1, generator=gen)
@@ -263,13 +272,15 @@ def train_mode(net: torch.nn.Module, frozen_norms: bool) -> None:  # noqa: F821
 def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threads: int = 1,
                      init: Path | None = None, lr: float = 2e-3, marks: float = 0.0, size: int = CROP,
                      device: str = "cpu", leave_out: tuple[str, ...] = (), faults: float = 0.0,
-                     distil: float = 0.0) -> dict:
+                     distil: float = 0.0, fault_kinds: tuple[float, float, float] | None = None,
+                     fault_blur: tuple[float, float] = FAULT_BLUR) -> dict:
     """Train (or resume) the classifier run in ``run`` on ``size``-pixel crops; ``init``: a run's checkpoint to start
     from (a fine-tune, with a fresh optimizer and one-cycle schedule peaking at ``lr``; any crop size: the network
     resamples its features to one size); ``device``: where PyTorch trains it (``cpu``, ``cuda``; the crops are
     jittered on the CPU); ``leave_out``: names whose tiles the first dataset's crops leave out (the others' keep them:
     a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two);
-    ``faults``: the share of crops given a camera's faults (``camera_faults``); ``distil``: the weight of a
+    ``faults``: the share of crops given a camera's faults (``camera_faults``, of ``fault_kinds`` and ``fault_blur``);
+    ``distil``: the weight of a
     distillation loss (``finetune.distillation``) holding the names of each crop, faults and all, to those the
     network it started from (``init``) gives the crop without them: what it read stays as it was, and a fault
     learns to change nothing (a fine-tune on fewer styles than its start, without it, drifts on the held-out one)."""
@@ -337,7 +348,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
             if len(idx) == 0:
                 continue
             xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
-            xb, shown = augment(xb, gen, faults=faults, clean=True)
+            xb, shown = augment(xb, gen, faults=faults, clean=True, kinds=fault_kinds, blur=fault_blur)
             lc, lo = net(xb.to(device))
             loss = (lossf(lc, torch.from_numpy(y_all[idx]).to(device))
                     + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]).to(device)))
@@ -360,6 +371,7 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     summary = {"epochs": epochs, "data": " + ".join(str(d) for d in data), "history": history,
                "init": str(init) if init else None, "lr": lr, "marks": marks, "crop": size,
                "leave_out": list(leave_out), "faults": faults, "distil": distil,
+               "fault_kinds": list(fault_kinds) if fault_kinds else None, "fault_blur": list(fault_blur),
                "train_crops": int(len(xs)),
                "real_train": int(len(xr)), "real_holdout": int(len(xh)),
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}

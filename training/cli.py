@@ -153,7 +153,8 @@ def _classifier(args: argparse.Namespace) -> int:
 
     train_classifier([args.data, *args.also], args.real, args.runs / args.classifier_run, args.epochs or 8,
                      args.threads, args.init, args.lr or 2e-3, args.marks, args.crop or CROP, args.device,
-                     tuple(args.leave_out), args.faults, args.distil)
+                     tuple(args.leave_out), args.faults, args.distil,
+                     args.fault_kinds and tuple(args.fault_kinds), tuple(args.fault_blur))
     print(f"classifier: {args.runs / args.classifier_run / 'tile_classifier.onnx'} (compare bench figures, then "
           f"ship it: python -m training ship --classifier-run {args.classifier_run})")
     return 0
@@ -268,6 +269,10 @@ def _classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--marks", type=float, default=0.0, help="share of training crops given a random corner index mark")
     p.add_argument("--faults", type=float, default=0.0,
                    help="share of training crops given a camera's faults: out of focus, shaken or a lamp's highlight")
+    p.add_argument("--fault-kinds", type=float, nargs=3, metavar=("FOCUS", "SHAKE", "GLARE"),
+                   help="how the faults are weighed: out of focus, shaken, a lamp's highlight (default: a third each)")
+    p.add_argument("--fault-blur", type=float, nargs=2, default=[0.6, 4.0], metavar=("LEAST", "MOST"),
+                   help="the out-of-focus Gaussians' sigmas in crop pixels (default: 0.6 4)")
     p.add_argument("--distil", type=float, default=0.0,
                    help="with --init: the weight of a loss holding each crop's names to those the --init network "
                         "gives it without faults")

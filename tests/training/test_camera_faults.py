@@ -59,3 +59,11 @@ def test_augment_gives_faults_only_when_asked() -> None:
     faulty = augment(x.clone(), torch.Generator().manual_seed(6), strong=False, faults=1.0)
     assert not torch.allclose(plain, faulty)
     assert plain.shape == faulty.shape == x.shape
+
+
+def test_the_kinds_and_the_blur_asked_are_the_ones_given() -> None:
+    out = camera_faults(_point(60), torch.Generator().manual_seed(7), 1.0, kinds=(1.0, 0.0, 0.0), blur=(2.0, 3.0))
+    lit = out[:, 0] > 1e-3
+    rows, cols = lit.any(2).sum(1), lit.any(1).sum(1)
+    assert ((rows - cols).abs() <= 1).all() and (rows >= 9).all()  # every one a wide disc: out of focus, 2 px or more
+    assert (out.amax((1, 2, 3)) < 0.05).all()

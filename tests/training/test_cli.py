@@ -52,20 +52,20 @@ def test_the_defaults_follow_the_cache_root(monkeypatch: pytest.MonkeyPatch, tmp
 
 
 
-@pytest.mark.parametrize(("extra", "device", "leave_out", "faults", "distil"), [
-    ([], "cpu", (), 0.0, 0.0),
-    (["--device", "cuda", "--leave-out", "5z", "back", "--faults", "0.35", "--distil", "1"], "cuda", ("5z", "back"),
-     0.35, 1.0),
+@pytest.mark.parametrize(("extra", "device", "leave_out", "faults"), [
+    ([], "cpu", (), (0.0, 0.0, None, (0.6, 4.0))),
+    (["--device", "cuda", "--leave-out", "5z", "back", "--faults", "0.35", "--distil", "1", "--fault-kinds", "1", "0",
+      "0", "--fault-blur", "2", "4"], "cuda", ("5z", "back"), (0.35, 1.0, (1.0, 0.0, 0.0), (2.0, 4.0))),
 ])
 def test_the_classifier_trains_on_the_cpu_unless_told_and_leaves_out_the_names_given(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        extra: list[str], device: str, leave_out: tuple, faults: float, distil: float) -> None:
+        extra: list[str], device: str, leave_out: tuple, faults: tuple) -> None:
     from training import classifier
 
     seen: list[tuple] = []
-    monkeypatch.setattr(classifier, "train_classifier", lambda *a: seen.append(a[-4:]) or {})
+    monkeypatch.setattr(classifier, "train_classifier", lambda *a: seen.append(a[-6:]) or {})
     assert cli.main(["classifier", "--runs", str(tmp_path), *extra]) == 0
-    assert seen == [(device, leave_out, faults, distil)]
+    assert seen == [(device, leave_out, *faults)]
     with pytest.raises(SystemExit):
         cli.main(["classifier", "--runs", str(tmp_path), "--leave-out", "9z"])
     assert "invalid choice: '9z'" in capsys.readouterr().err
