@@ -142,9 +142,9 @@ CLASSIFIER_DETECTION = (
     "stretched too, and those it names surer kept (`vision/clearer.py`, `DetectorConfig.sharpen_below`, `dim_below`)")
 SOFT_DETECTION = (
     "- detection: it names the tiles of a photo whose crops' median sharpness (`vision/clearer.py`) is below "
-    "`DetectorConfig.soft_below` (0.008: out of focus; sharp photos measure 0.04 and more), in the tile classifier's "
-    "place, sharpened as above (`docs/photo.md`); its names of sharp photos are a little worse than the tile "
-    "classifier's, so it names no other photo")
+    "`DetectorConfig.soft_below` (0.006: out of focus; sharp photos measure 0.04 and more) and whose tiles are "
+    "`soft_side` (64) px or more, in the tile classifier's place, sharpened as above (`docs/photo.md`); it names sharp "
+    "or shaken photos worse than the tile classifier, so it names no other photo")
 
 
 def _classifier(runs: Path, names: list[str] | tuple[str, ...],
@@ -180,8 +180,11 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...],
 
 def _faults(s: dict) -> str:
     """What a run's summary says of the camera's faults and the distillation it trained with (none: nothing)."""
-    said = [f"a camera's faults on {s['faults']:.0%} of the crops (out of focus, shaken, a lamp's highlight: "
-            "`classifier.camera_faults`)"] if s.get("faults") else []
+    kinds = [k for k, w in zip(("out of focus", "shaken", "a lamp's highlight"), s.get("fault_kinds") or (1, 1, 1),
+                               strict=True) if w]
+    blur = s.get("fault_blur") or (0.6, 4.0)
+    said = [f"a camera's faults on {s['faults']:.0%} of the crops ({', '.join(kinds)}; blur {blur[0]:g} to "
+            f"{blur[1]:g} px: `classifier.camera_faults`)"] if s.get("faults") else []
     said += [f"its names held to its start's on the crops without them (distillation, weight {s['distil']:g})"] \
         if s.get("distil") else []
     said += [f"a corner index mark on {s['marks']:.0%}"] if s.get("marks") else []
@@ -380,7 +383,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),
-                    ("soft_classifier.onnx", "the same network trained on from it with a camera's faults: it names "
+                    ("soft_classifier.onnx", "the same network trained on from it on crops out of focus: it names "
                                              "the photos out of focus (`DetectorConfig.soft_below`)"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")

@@ -73,8 +73,8 @@ FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 # worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
 SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
-# the classifier trained on from it with a camera's faults (out of focus, shaken, a lamp's highlight): it names the
-# photos too soft for the shipped one (``DetectorConfig.soft_below``), and names sharp ones a little worse
+# the classifier trained on from it on crops out of focus: it names the photos too soft for the shipped one
+# (``DetectorConfig.soft_below``), and names sharp or shaken ones worse
 SOFT_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader then: it weighs the names the others left;

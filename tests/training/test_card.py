@@ -39,7 +39,11 @@ def test_the_soft_classifier_gets_its_section_and_says_what_it_trained_on(tmp_pa
     assert "faults" not in plain and "## Classifier (" in plain and "`vision/rectify.py`" in plain
     soft = "\n".join(card._classifier(tmp_path, ["faults1"], "## Soft classifier", card.SOFT_DETECTION))
     assert soft.startswith("## Soft classifier\n- `faults1`, shipped, from `twin.pt`: 1 of 1 epochs, 10 min")
-    assert "a camera's faults on 35% of the crops (out of focus, shaken, a lamp's highlight" in soft
+    assert "a camera's faults on 35% of the crops (out of focus, shaken, a lamp's highlight; blur 0.6 to 4 px" in soft
+    _run(tmp_path, "focus1", {}, epochs=1, real_train=417, history=[val], faults=1.0, fault_kinds=[1, 0, 0],
+         fault_blur=[1.5, 4])
+    focus = "\n".join(card._classifier(tmp_path, ["focus1"]))
+    assert "a camera's faults on 100% of the crops (out of focus; blur 1.5 to 4 px" in focus
     assert "distillation" not in soft and "`DetectorConfig.soft_below`" in soft
 
 

@@ -98,7 +98,7 @@ def test_a_photo_too_soft_for_the_classifier_is_named_by_the_soft_one() -> None:
     box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
     plain = dict(turns=1, alike=1.01, straighten=False, sharpen_below=0.0, dim_below=0.0, soft_side=50.0)
     det = TileDetector.from_parts(shipped, crop=64, soft=soft, config=DetectorConfig(**plain))
-    blurred, softer, sharp = _photo(2.5), _photo(6.0), _photo(0)
+    blurred, softer, sharp = _photo(2.5), _photo(4.0), _photo(0)
     gate = DetectorConfig().soft_below
     assert sharpness(det.cut(softer, box)[0]) < gate < sharpness(det.cut(blurred, box)[0])
     for photo, config, by in ((softer, {}, soft), (blurred, {}, shipped), (sharp, {}, shipped),
