@@ -10,7 +10,8 @@ median crop is soft (``DetectorConfig.sharpen_below``), the detector names the c
 together (their crops' median range of grey, 2nd to 98th percentile: 0.19 to 0.30, against 0.54 and more in daylight);
 where it is below ``DetectorConfig.dim_below``, the detector names the crops with their levels stretched too. It keeps
 the crops its classifier names most surely on average, when surer by ``DetectorConfig.clearer_gain`` than as cut
-(``TileDetector._clearest``, ``docs/photo.md``).
+(``TileDetector._clearest``, ``docs/photo.md``). A photo out of focus, softer still (``too_soft``), is named by a
+classifier that learnt crops out of focus (``DetectorConfig.soft_below``).
 """
 
 from __future__ import annotations
@@ -90,3 +91,13 @@ def levelled(crops: np.ndarray) -> np.ndarray:
     lo, hi = np.percentile(crops.mean(1).reshape(len(crops), -1), [2, 98], axis=1)
     lo, span = lo[:, None, None, None], np.maximum(hi - lo, 0.05)[:, None, None, None]
     return np.round(np.clip((crops - lo) / span, 0.0, 1.0) * 255).astype(np.float32) / 255
+
+
+def too_soft(boxes: np.ndarray, crops: np.ndarray, below: float, side: float) -> bool:
+    """Whether a photo's crops (``crops``, of its tiles at ``boxes``, xyxy px) are softer than ``below`` (0: never),
+    its tiles' median long side ``side`` pixels or more: a smaller tile's crop is soft from its enlarging, as the
+    shipped classifier learnt them (the parts of one tile seen close, 9 to 48 px, measure 0.0005 to 0.0072)."""
+    if not below or len(boxes) == 0:
+        return False
+    long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    return bool(np.median(long_sides) >= side and sharpness(crops) < below)

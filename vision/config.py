@@ -244,7 +244,8 @@ class DetectorConfig:
         if not 0.0 <= self.reader_weight <= 1.0:
             msg = f"DetectorConfig.reader_weight must be 0 to 1, got {self.reader_weight!r}"
             raise ValueError(msg)
-        for name in ("alike_weight", "mark_weight", "seat_weight", "turn_split", "clearer_gain"):
+        for name in ("alike_weight", "mark_weight", "seat_weight", "turn_split", "clearer_gain", "soft_below",
+                     "soft_side"):
             if getattr(self, name) < 0.0:
                 msg = f"DetectorConfig.{name} must be 0 or more, got {getattr(self, name)!r}"
                 raise ValueError(msg)

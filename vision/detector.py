@@ -36,7 +36,7 @@ from vision.backs import (
     unsure_boxes,
 )
 from vision.captions import CaptionReader
-from vision.clearer import contrast, levelled, sharpened, sharpness
+from vision.clearer import contrast, levelled, sharpened, sharpness, too_soft
 from vision.config import DetectorConfig
 from vision.crops import (
     CROP,
@@ -362,7 +362,8 @@ class TileDetector:
         chosen = classifier or self._classifier
         if seen is None:
             x, tilt = self.cut(rgb, boxes)
-            if clearer and classifier is None and self._soft is not None and self._too_soft(boxes, x):
+            if clearer and classifier is None and self._soft is not None and \
+                    too_soft(boxes, x, c.soft_below, c.soft_side):
                 chosen = self._soft
             seen = self._clearest(x, tilt, chosen) if clearer else (x, tilt, self._looked_at(x, chosen))
         x, tilt, (p, up, look) = seen
@@ -388,14 +389,6 @@ class TileDetector:
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
-
-    def _too_soft(self, boxes: np.ndarray, x: np.ndarray) -> bool:
-        """Whether the photo's crops ``x`` of its tiles at ``boxes`` are too soft for the shipped classifier: softer
-        than ``soft_below``, its tiles' median long side ``soft_side`` pixels or more (a crop of a smaller tile is
-        soft from its enlarging, as the classifier learnt them: the parts of one tile seen close, 9 to 48 px)."""
-        c = self.config
-        side = np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
-        return bool(side >= c.soft_side and sharpness(x) < c.soft_below)
 
     def _clearest(self, x: np.ndarray, tilt: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, tuple]:
         """The crops ``x`` (cut at ``tilt``) and ``classifier``'s ``_looked_at`` of them; or, where they are soft

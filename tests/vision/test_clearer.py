@@ -112,3 +112,19 @@ def test_a_photo_too_soft_for_the_classifier_is_named_by_the_soft_one() -> None:
     shipped.batches = []
     det.classify(softer, box)
     assert len(shipped.batches) == 1
+
+
+def test_too_soft_asks_a_soft_photo_of_big_tiles_only() -> None:
+    from vision.clearer import too_soft
+    from vision.crops import network_input
+
+    soft, sharp = network_input(_photo(4.0)[None]), network_input(_photo(0)[None])
+    big, small = np.array([[0.0, 0.0, 60.0, 80.0]]), np.array([[0.0, 0.0, 30.0, 40.0]])
+    assert too_soft(big, soft, 0.006, 64.0) and not too_soft(big, sharp, 0.006, 64.0)
+    assert not too_soft(small, soft, 0.006, 64.0)  # 40 px: soft from its enlarging
+    assert not too_soft(big, soft, 0.0, 64.0) and not too_soft(big[:0], soft[:0], 0.006, 64.0)
+    from vision.config import DetectorConfig
+
+    for name in ("soft_below", "soft_side"):
+        with pytest.raises(ValueError, match=name):
+            DetectorConfig(**{name: -1.0})
