@@ -127,9 +127,7 @@ def load_synth(data: Path, split: str, variants: int, rng: np.random.Generator,
 
 
 FAULT_REACH = 7  # the faults' kernels reach this many pixels from their middle (15 x 15)
-
-
-FAULT_BLUR = (0.6, 4.0)  # the Gaussians' sigmas, pixels
+FAULT_BLUR = (0.6, 4.0)  # the out-of-focus Gaussians' sigmas, pixels
 
 
 def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float,  # noqa: F821
@@ -280,10 +278,10 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     jittered on the CPU); ``leave_out``: names whose tiles the first dataset's crops leave out (the others' keep them:
     a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two);
     ``faults``: the share of crops given a camera's faults (``camera_faults``, of ``fault_kinds`` and ``fault_blur``);
-    ``distil``: the weight of a
-    distillation loss (``finetune.distillation``) holding the names of each crop, faults and all, to those the
-    network it started from (``init``) gives the crop without them: what it read stays as it was, and a fault
-    learns to change nothing (a fine-tune on fewer styles than its start, without it, drifts on the held-out one)."""
+    ``distil``: the weight of a distillation loss (``finetune.distillation``) holding the names of each crop, faults
+    and all, to those the network it started from (``init``) gives the crop without them: what it read stays as it
+    was, and a fault learns to change nothing (a fine-tune on fewer styles than its start, without it, drifts on the
+    held-out one)."""
     import torch
     from torch import nn
 
