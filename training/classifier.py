@@ -2,9 +2,10 @@
 
 Crops come from the synthetic hands (``training/synth.py`` sidecars give each tile's box, name and up direction;
 boxes are jittered the way a finder misses) and from the training part of the real camerash photos (rotated by
-multiples of 90 degrees). The real photos whose name hashes into ``real_holdout`` are never trained on.
-Called by ``python -m training classifier``; ``ship`` stores a run's network as int8 in
-``models/``.
+multiples of 90 degrees). The real photos whose name hashes into ``real_holdout`` are never trained on. Some crops
+may be given a camera's faults (``camera_faults``: out of focus, shaken, a lamp's highlight), as the soft classifier
+learnt them. Called by ``python -m training classifier``; ``ship`` stores a run's network as int8 in ``models/``
+(``--soft``: as the soft classifier).
 """
 
 from __future__ import annotations
