@@ -1,10 +1,10 @@
 """The held-out hands of ``bench/eval_vision.py`` as phones take them at real tables: soft, shaken, dark, with glare,
 warm or cool light, sent small or squeezed hard, each read by the shipped detector, and again by the detector with
-some of its settings changed or with another classifier (before and after a change, in one run), and by the
-baseline.
+some of its settings changed, with another classifier or with a classifier of photos out of focus (before and after
+a change, in one run), and by the baseline.
 
     python -m bench.eval_degraded [--hands 60] [--kinds blur_0.1 motion_0.3 ...] [--without sharpen_below=0]
-                                  [--classifier ONNX] [--baseline] [--json OUT]
+                                  [--classifier ONNX] [--soft ONNX] [--baseline] [--json OUT]
 
 Each kind is a function of the decoded photo (its size a fraction of the photo's long side where it has one), the
 result encoded as a JPEG again (quality 90, ``jpeg_30`` 30). The figure: the share of true tiles read right (a
@@ -26,7 +26,7 @@ from PIL import Image
 
 from bench.eval_vision import Baseline, Mjscore, eval_hands, held_out_hands
 from training import paths
-from vision.detector import READER_WEIGHTS
+from vision.detector import READER_WEIGHTS, TileDetector
 
 
 def _gauss(frac: float) -> Callable[[np.ndarray], np.ndarray]:
@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="DetectorConfig settings of a second detector read beside the shipped one, e.g. "
                          "sharpen_below=0")
     ap.add_argument("--classifier", type=Path, help="another classifier (ONNX) read beside the shipped one")
+    ap.add_argument("--soft", type=Path, help="a classifier of photos out of focus (ONNX, ``TileDetector(soft=...)``): "
+                                              "the shipped detector with it, read beside the shipped one")
     ap.add_argument("--baseline", action="store_true", help="the baseline too (mahjong-detector)")
     ap.add_argument("--art", type=Path, default=paths.art() / "faces")
     ap.add_argument("--json", type=Path)
@@ -121,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.classifier:
         models.append((f"classifier {args.classifier}", Mjscore(readers=tuple(READER_WEIGHTS),
                                                                 classifier=args.classifier)))
+    if args.soft:
+        with_soft = Mjscore(readers=tuple(READER_WEIGHTS))
+        with_soft.det = TileDetector(readers=READER_WEIGHTS, soft=args.soft)
+        models.append((f"soft {args.soft}", with_soft))
     if args.baseline:
         models.append(("mahjong-detector", Baseline()))
     report: dict[str, dict[str, dict]] = {}

@@ -141,10 +141,11 @@ CLASSIFIER_DETECTION = (
     "`DetectorConfig.rectify_below`); the crops of a soft or dim photo are named sharpened or with their levels "
     "stretched too, and those it names surer kept (`vision/clearer.py`, `DetectorConfig.sharpen_below`, `dim_below`)")
 SOFT_DETECTION = (
-    "- detection: it names the tiles of a photo whose crops' median sharpness (`vision/clearer.py`) is below "
-    "`DetectorConfig.soft_below` (0.006: out of focus; sharp photos measure 0.04 and more) and whose tiles are "
-    "`soft_side` (64) px or more, in the tile classifier's place, sharpened as above (`docs/photo.md`); it names sharp "
-    "or shaken photos worse than the tile classifier, so it names no other photo")
+    "- detection, when given (`TileDetector(soft=...)`, `MJ_SOFT_CLASSIFIER_WEIGHTS`): it names the tiles of a photo "
+    "whose crops' median sharpness (`vision/clearer.py`) is below `DetectorConfig.soft_below` (0.006: out of focus; "
+    "sharp photos measure 0.04 and more) and whose tiles are `soft_side` (64) px or more, in the tile classifier's "
+    "place, sharpened as above (`docs/photo.md`); it names sharp or shaken photos worse than the tile classifier, so "
+    "it names no other photo")
 
 
 def _classifier(runs: Path, names: list[str] | tuple[str, ...],
@@ -383,8 +384,6 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),
-                    ("soft_classifier.onnx", "the same network trained on from it on crops out of focus: it names "
-                                             "the photos out of focus (`DetectorConfig.soft_below`)"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()

@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from training.distil import distillation
 from training.real import real_photos
 from training.styles import DECOY_PREFIX
 from vision.crops import CROP, MARGIN, crop_tiles
@@ -279,14 +280,13 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
     jittered on the CPU); ``leave_out``: names whose tiles the first dataset's crops leave out (the others' keep them:
     a dataset of new styles whose white dragons and backs are not to shift the network's balance between the two);
     ``faults``: the share of crops given a camera's faults (``camera_faults``, of ``fault_kinds`` and ``fault_blur``);
-    ``distil``: the weight of a distillation loss (``finetune.distillation``) holding the names of each crop, faults
+    ``distil``: the weight of a distillation loss (``distil.distillation``) holding the names of each crop, faults
     and all, to those the network it started from (``init``) gives the crop without them: what it read stays as it
     was, and a fault learns to change nothing (a fine-tune on fewer styles than its start, without it, drifts on the
     held-out one)."""
     import torch
     from torch import nn
 
-    from training.finetune import distillation
     from training.net import TileNet
 
     if distil and init is None:

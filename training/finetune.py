@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from training.classifier import augment, load_real, load_synth, train_mode
+from training.distil import distillation
 from vision.crops import crop_tiles, tilts
 from vision.detector import DetectorConfig
 from vision.image import load_image
@@ -45,8 +46,8 @@ WARM = 0.1  # the schedule's share of steps warming up
 PLAN_AFTER = 5  # steps timed before the rest are planned
 REPLAN = 25  # ... and planned again every this many steps, at the pace so far: a machine grown busy still ends on time
 UP_LOSS = 0.5
-# the distillation loss's weight and temperature: the replay crops' names held to the shipped network's, softened
-DISTIL, TEMPERATURE = 1.0, 2.0
+# the distillation loss's weight (``training/distil.py``): the replay crops' names held to the shipped network's
+DISTIL = 1.0
 
 
 @dataclass(frozen=True)
@@ -134,17 +135,6 @@ def turned(x: np.ndarray, up: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray
     """
     out = np.stack([np.rot90(c, -int(k)) for c, k in zip(x, turns, strict=True)]) if len(x) else x
     return np.ascontiguousarray(out), (up + turns) % 4
-
-
-def distillation(names: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:  # noqa: F821
-    """How far a network's names (logits, N x names) are from those another taught (logits), both softened at
-    ``TEMPERATURE``: the KL divergence per crop, times the temperature squared (its gradients then weigh as the
-    names' own loss does)."""
-    import torch
-
-    own = torch.log_softmax(names / TEMPERATURE, 1)
-    return TEMPERATURE**2 * torch.nn.functional.kl_div(own, torch.softmax(taught / TEMPERATURE, 1),
-                                                       reduction="batchmean")
 
 
 def plan_steps(seconds: float, step_seconds: float, most: int, least: int = 1) -> int:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from training.classifier import augment, export, load_real, load_synth, train_mode
-from training.finetune import distillation
+from training.distil import distillation
 from vision.names import CLASS_ID
 from vision.readers import SEAT_OF
 
@@ -225,7 +225,7 @@ def train_reader(data: list[Path], real: Path, run: Path, steps: int, init: Path
     to go on training it); checkpoints every 250 steps. ``hard_others``: the share of the other tiles that are the
     ones ``init`` takes most for the family (``load_reader_crops``); ``device``: where PyTorch trains it (the crops
     are jittered on the CPU); ``keep``: the weight of a second loss that holds the reader to the names ``init`` gives
-    the crops it names right (``finetune.distillation``), so that it learns new sets without forgetting what it read
+    the crops it names right (``distil.distillation``), so that it learns new sets without forgetting what it read
     (``init`` must then be a reader of the same family: a run's or a shipped one's twin, ``ship.twin_checkpoint``);
     ``mine_every``: the hard others are picked again every so many steps, by the reader being trained, from every
     other tile of the data (0: once, by ``init``), so that what it starts to take for the family is shown to it;

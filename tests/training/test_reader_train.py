@@ -110,7 +110,7 @@ def test_the_real_photos_count_real_times_over(tmp_path: Path) -> None:
 def test_keep_holds_a_reader_to_the_names_its_start_gives_right(tmp_path: Path) -> None:
     import torch
 
-    from training.finetune import distillation
+    from training.distil import distillation
     from training.net import TileNet
 
     data = synth.generate(tmp_path / "ds", {"train": 2, "val": 1}, 0, Path("plain"), min_mp=0.3, max_mp=0.4,
