@@ -26,7 +26,7 @@ from PIL import Image
 
 from bench.eval_vision import Baseline, Mjscore, eval_hands, held_out_hands
 from training import paths
-from vision.detector import READER_WEIGHTS, TileDetector
+from vision.detector import READER_WEIGHTS
 
 
 def _gauss(frac: float) -> Callable[[np.ndarray], np.ndarray]:
@@ -124,9 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         models.append((f"classifier {args.classifier}", Mjscore(readers=tuple(READER_WEIGHTS),
                                                                 classifier=args.classifier)))
     if args.soft:
-        with_soft = Mjscore(readers=tuple(READER_WEIGHTS))
-        with_soft.det = TileDetector(readers=READER_WEIGHTS, soft=args.soft)
-        models.append((f"soft {args.soft}", with_soft))
+        models.append((f"soft {args.soft}", Mjscore(readers=tuple(READER_WEIGHTS), soft=args.soft)))
     if args.baseline:
         models.append(("mahjong-detector", Baseline()))
     report: dict[str, dict[str, dict]] = {}

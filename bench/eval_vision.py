@@ -45,10 +45,10 @@ class Mjscore:
     name = "mjscore"
 
     def __init__(self, finder: Path | None = None, readers: tuple[Path, ...] = (),
-                 classifier: Path | None = None) -> None:
+                 classifier: Path | None = None, soft: Path | None = None) -> None:
         from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
 
-        self.det = TileDetector(finder or FINDER_WEIGHTS, classifier or CLASSIFIER_WEIGHTS, readers=readers)
+        self.det = TileDetector(finder or FINDER_WEIGHTS, classifier or CLASSIFIER_WEIGHTS, readers=readers, soft=soft)
 
     def __call__(self, image: bytes) -> list[tuple[str, float, tuple[float, ...]]]:
         return [(d.label, d.confidence, d.box) for d in self.det.detect(image)]

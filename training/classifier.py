@@ -176,13 +176,13 @@ def camera_faults(x: torch.Tensor, gen: torch.Generator, share: float,  # noqa: 
 
 
 def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True,  # noqa: F821
-            faults: float = 0.0, clean: bool = False, **fault_kinds: object,
-            ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # noqa: F821
+            faults: float = 0.0, clean: bool = False, kinds: tuple[float, float, float] | None = None,
+            blur: tuple[float, float] = FAULT_BLUR) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # noqa: F821
     """Photometric jitter; with ``strong``, also style jitter so unseen tile sets read: ink colours swapped
     (channel order), grey, thinner/thicker strokes, and a small random zoom, shift and turn; ``faults``: the share
     of crops then given a camera's faults (``camera_faults``) before the light and the sensor's noise; with
     ``clean``, also the same crops without the faults (their light and noise alike), as a teacher is shown them;
-    ``fault_kinds``: ``camera_faults``' ``kinds`` and ``blur``."""
+    ``kinds``, ``blur``: as ``camera_faults`` takes them."""
     import torch
     import torch.nn.functional as F  # noqa: N812
 
@@ -216,7 +216,7 @@ def augment(x: torch.Tensor, gen: torch.Generator, strong: bool = True,  # noqa:
         x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     before = x
     if faults:
-        x = camera_faults(x, gen, faults, **fault_kinds)
+        x = camera_faults(x, gen, faults, kinds, blur)
     b = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3, generator=gen)
     c = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12, generator=gen)
     col = torch.empty(n, 3, 1, 1).uniform_(0.9, 1.1, generator=gen)
@@ -347,7 +347,8 @@ def train_classifier(data: list[Path], real: Path, run: Path, epochs: int, threa
             if len(idx) == 0:
                 continue
             xb = torch.from_numpy(x_all[idx]).permute(0, 3, 1, 2).float() / 255
-            xb, shown = augment(xb, gen, faults=faults, clean=True, kinds=fault_kinds, blur=fault_blur)
+            xb = augment(xb, gen, faults=faults, clean=teacher is not None, kinds=fault_kinds, blur=fault_blur)
+            xb, shown = xb if teacher is not None else (xb, None)
             lc, lo = net(xb.to(device))
             loss = (lossf(lc, torch.from_numpy(y_all[idx]).to(device))
                     + 0.5 * lossf(lo, torch.from_numpy(o_all[idx]).to(device)))

@@ -10,11 +10,13 @@ median crop is soft (``DetectorConfig.sharpen_below``), the detector names the c
 together (their crops' median range of grey, 2nd to 98th percentile: 0.19 to 0.30, against 0.54 and more in daylight);
 where it is below ``DetectorConfig.dim_below``, the detector names the crops with their levels stretched too. It keeps
 the crops its classifier names most surely on average, when surer by ``DetectorConfig.clearer_gain`` than as cut
-(``TileDetector._clearest``, ``docs/photo.md``). A photo out of focus, softer still (``too_soft``), is named by a
+(``clearest``, ``docs/photo.md``). A photo out of focus, softer still (``too_soft``), is named by a
 classifier that learnt crops out of focus (``DetectorConfig.soft_below``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -101,3 +103,25 @@ def too_soft(boxes: np.ndarray, crops: np.ndarray, below: float, side: float) ->
         return False
     long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     return bool(np.median(long_sides) >= side and sharpness(crops) < below)
+
+
+def sureness(p: np.ndarray) -> float:
+    """How surely tiles are named (``p``, N x names): the mean of their likeliest names' probabilities; the detector
+    takes the view of a photo's crops it names most surely (here, and seen from above: ``vision/rectify.py``)."""
+    return float(p.max(1).mean())
+
+
+def clearest(crops: np.ndarray, look: Callable[[np.ndarray], tuple], config: object) -> tuple[np.ndarray, tuple]:
+    """``crops`` and ``look(crops)`` (a classifier's names, up directions and looks of them); or, where they are soft
+    (``config.sharpen_below``) or dim (``config.dim_below``), those of them sharpened by each of ``config.sharpen`` or
+    levelled that it names most surely on average (the first of equals), when surer by ``config.clearer_gain``."""
+    c = config
+    looked = look(crops)
+    views = [sharpened(crops, *k) for k in c.sharpen] if c.sharpen_below and sharpness(crops) < c.sharpen_below else []
+    views += [levelled(crops)] if c.dim_below and contrast(crops) < c.dim_below else []
+    if not views:
+        return crops, looked
+    clear, again = max(((v, look(v)) for v in views), key=lambda view: sureness(view[1][0]))
+    if sureness(again[0]) < sureness(looked[0]) + c.clearer_gain:
+        return crops, looked
+    return clear, again

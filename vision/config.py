@@ -88,7 +88,7 @@ class DetectorConfig:
     # named sharpened too, by each (amount, sigma in crop pixels) of ``sharpen``; one whose crops' median range of grey
     # is below ``dim_below`` (0: never) is dim: its crops are named levelled too; those the classifier alone names
     # most surely on average are named in full where it names them surer by ``clearer_gain`` than the crops as cut
-    # (``TileDetector._clearest``; ``docs/photo.md``)
+    # (``clearer.clearest``; ``docs/photo.md``)
     sharpen_below: float = 0.15
     sharpen: tuple[tuple[float, float], ...] = ((1.0, 1.5), (2.0, 2.0))
     dim_below: float = 0.4

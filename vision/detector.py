@@ -36,7 +36,7 @@ from vision.backs import (
     unsure_boxes,
 )
 from vision.captions import CaptionReader
-from vision.clearer import contrast, levelled, sharpened, sharpness, too_soft
+from vision.clearer import clearest, sureness, too_soft
 from vision.config import DetectorConfig
 from vision.crops import (
     CROP,
@@ -351,7 +351,7 @@ class TileDetector:
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
         boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them.
         ``clearer``: the boxes are the photo's tiles, named by the soft classifier where their crops are softer than
-        ``soft_below``, their soft or dim crops maybe named clearer (``_clearest``);
+        ``soft_below``, their soft or dim crops maybe named clearer (``clearer.clearest``);
         boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's, levelled, lost 49 backs)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
@@ -363,7 +363,9 @@ class TileDetector:
             if clearer and classifier is None and self._soft is not None and \
                     too_soft(boxes, x, c.soft_below, c.soft_side):
                 chosen = self._soft
-            seen = self._clearest(x, tilt, chosen) if clearer else (x, tilt, self._looked_at(x, chosen))
+            x, looked = clearest(x, lambda v: self._looked_at(v, chosen), c) if clearer else \
+                (x, self._looked_at(x, chosen))
+            seen = x, tilt, looked
         x, tilt, (p, up, look) = seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
             chosen = self._shipped  # a photo of another set
@@ -388,22 +390,6 @@ class TileDetector:
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen)
 
-    def _clearest(self, x: np.ndarray, tilt: np.ndarray, classifier: object) -> tuple[np.ndarray, np.ndarray, tuple]:
-        """The crops ``x`` (cut at ``tilt``) and ``classifier``'s ``_looked_at`` of them; or, where they are soft
-        (``sharpen_below``) or dim (``dim_below``), those of them sharpened by each of ``sharpen`` or levelled
-        (``vision/clearer.py``) that it names most surely on average (the first of equals), when surer by
-        ``clearer_gain``."""
-        c = self.config
-        looked = self._looked_at(x, classifier)
-        views = [sharpened(x, *k) for k in c.sharpen] if c.sharpen_below and sharpness(x) < c.sharpen_below else []
-        views += [levelled(x)] if c.dim_below and contrast(x) < c.dim_below else []
-        if not views:
-            return x, tilt, looked
-        clear, again = max(((v, self._looked_at(v, classifier)) for v in views), key=lambda view: _sure(view[1][0]))
-        if _sure(again[0]) < _sure(looked[0]) + c.clearer_gain:
-            return x, tilt, looked
-        return clear, tilt, again
-
     def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
         """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's
         seat (named unsurely, ``rectify_below``; FEW tiles or more, fewer than ``set_tiles``), averaged with its names
@@ -412,7 +398,7 @@ class TileDetector:
         classifier alone names most surely named in full, and taken when surer on average. The crops and tilts stay
         the photo's own."""
         c = self.config
-        sure = _sure(named.p) if len(boxes) else 1.0
+        sure = sureness(named.p) if len(boxes) else 1.0
         if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:
             return named  # named surely; a close-up, or a photo of few tiles; a set laid out or a table
         face = named.p.argmax(1) != NAMES.index("back")
@@ -422,11 +408,11 @@ class TileDetector:
                 img, faces = rectified(rgb, boxes, named.tilt, angle, stretch)
                 x, tilt = self.cut(img, faces)
                 looked = self._looked_at(x, named.classifier)
-                if best is None or _sure(looked[0]) > best[0]:  # (the first of equals; one photo kept)
-                    best = _sure(looked[0]), angle, img, faces, (x, tilt, looked)
+                if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
+                    best = sureness(looked[0]), angle, img, faces, (x, tilt, looked)
         _, angle, img, faces, seen = best
         again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
-        if _sure(again.p) <= sure:
+        if sureness(again.p) <= sure:
             return named
         return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)
 
@@ -602,11 +588,6 @@ def _close(boxes: np.ndarray, big: float) -> bool:
     """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
     pixels."""
     return len(boxes) < FEW or median_side(boxes) > big
-
-
-def _sure(p: np.ndarray) -> float:
-    """How surely tiles are named (``p``, N x 43): the mean of their likeliest names' probabilities."""
-    return float(p.max(1).mean())
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

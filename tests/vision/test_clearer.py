@@ -1,4 +1,4 @@
-"""A soft or dim photo's crops named clearer (``vision/clearer.py``, ``TileDetector._clearest``): how sharp and how
+"""A soft or dim photo's crops named clearer (``vision/clearer.py``, ``clearest``): how sharp and how
 contrasted crops are, the unsharp mask and the levels, and which crops the detector names, with a stand-in classifier
 that is surer of steeper edges."""
 
