@@ -18,7 +18,8 @@ The networks, in the order detection runs them (``vision/detector.py``):
    run; ``ship-reader`` stores it as ``models/<family>_reader.onnx``.
 4. ``caption``: the flowers' caption reader, cut from a published OCR model (not trained here).
 
-``requantize`` quantizes the shipped int8 networks again from their float twins; ``card`` writes the model card
+``requantize`` quantizes the shipped int8 networks again from their float twins; ``compact`` stores float networks in
+about half the bytes, the same weights bit for bit (``training/compact.py``); ``card`` writes the model card
 ``models/README.md``; ``all`` runs classifier, ship, finder and card, each resuming where it stopped.
 
 Runs and checkpoints live under ``--runs`` (default ``cache/runs``; the cache is ``MJ_CACHE`` or ``./cache``,
@@ -209,6 +210,17 @@ def _requantize(args: argparse.Namespace) -> int:
 
     for path in (CLASSIFIER_WEIGHTS, *READER_WEIGHTS):
         print(f"requantized: {requantize(args.models / path.name, args.calibration)}")
+    return 0
+
+
+def _compact(args: argparse.Namespace) -> int:
+    from training.compact import compact
+
+    for path in args.onnx:
+        if not path.is_file():
+            args.parser.error(f"{path}: no such file")
+        before, after = compact(path)
+        print(f"{path}: {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB, the same weights bit for bit")
     return 0
 
 
@@ -472,6 +484,11 @@ def parser() -> argparse.ArgumentParser:
                 "their float twins")
     _calibration(p, required=True, default=" (a dataset of the training styles)")
     _models(p)
+
+    p = command("compact", _compact, "store float ONNX networks (the finders' exports) in about half the bytes, in "
+                "place: each weight's rows as float16 times a float32 scale where that gives the same weights bit "
+                "for bit")
+    p.add_argument("onnx", type=Path, nargs="+", help="ONNX files to rewrite in place")
 
     p = command("caption", _caption, "cut the caption reader from the rapidocr-onnxruntime 1.4.4 wheel's text "
                 "recogniser -> models/caption_reader.onnx")

@@ -71,9 +71,12 @@ def finetune_finder(data: Path, extra: list[Path], runs: Path, imgsz: int, batch
 def export_finder(weights: Path, set_finder: bool = False, models: Path = paths.MODELS) -> Path:
     """A finder run's weights shipped to ``models``: ``tile_finder.pt`` (the PyTorch weights without the optimizer,
     to train on from) and ``tile_finder.onnx``, its ONNX export, which detection runs (``vision/finder.py``); with
-    ``set_finder``, its ONNX export only, as ``set_finder.onnx`` (the finder for photos of sets laid out)."""
+    ``set_finder``, its ONNX export only, as ``set_finder.onnx`` (the finder for photos of sets laid out). The ONNX
+    export is stored compact (``training/compact.py``: the same weights bit for bit in about half the bytes)."""
     from ultralytics import YOLO
     from ultralytics.utils.torch_utils import strip_optimizer
+
+    from training.compact import compact
 
     tmp = weights.parent / "ship.pt"
     shutil.copy(weights, tmp)
@@ -81,11 +84,14 @@ def export_finder(weights: Path, set_finder: bool = False, models: Path = paths.
     if set_finder:
         onnx = Path(YOLO(str(tmp), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17,
                                                           imgsz=416))
-        return Path(shutil.move(onnx, models / "set_finder.onnx"))
-    dest = models / "tile_finder.pt"
-    shutil.copy(tmp, dest)
-    onnx = YOLO(str(dest), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17, imgsz=416)
-    return Path(onnx)
+        onnx = Path(shutil.move(onnx, models / "set_finder.onnx"))
+    else:
+        dest = models / "tile_finder.pt"
+        shutil.copy(tmp, dest)
+        onnx = Path(YOLO(str(dest), task="detect").export(format="onnx", dynamic=True, simplify=False, opset=17,
+                                                           imgsz=416))
+    compact(onnx)
+    return onnx
 
 
 def tune_finder(train: list[Path], val: list[Path], init: Path, run: Path, minutes: float, imgsz: int = 416,

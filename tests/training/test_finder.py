@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
+from onnx import load as load_onnx
 
 from training import synth
 from training.card import keep_records
@@ -23,6 +24,7 @@ def test_a_finder_run_of_one_epoch_ships_weights_the_detector_runs(tmp_path: Pat
     assert best.exists() and (runs / "finder" / "done").exists()
     onnx = export_finder(best, models=models)
     assert sorted(p.name for p in models.iterdir()) == ["tile_finder.onnx", "tile_finder.pt"] and onnx.parent == models
+    assert any(t.name.endswith(".half") for t in load_onnx(str(onnx)).graph.initializer)  # stored compact
     finder = Finder(ort.InferenceSession(str(onnx), providers=["CPUExecutionProvider"]), onnx)
     rgb = np.random.default_rng(0).integers(0, 255, (120, 160, 3), np.uint8)
     out = finder.boxes(rgb, 96, 0.001, 0.5, 10)
