@@ -20,6 +20,7 @@ from vision.detector import (
     FINDER_WEIGHTS,
     READER_WEIGHTS,
     SET_FINDER_WEIGHTS,
+    SOFT_CLASSIFIER_WEIGHTS,
 )
 
 MIN_TOKEN = 16  # characters of MJ_ANNOTATE_TOKEN
@@ -59,8 +60,8 @@ class Settings(BaseSettings):
     caption_weights: Path | None = Field(
         CAPTION_WEIGHTS, description="the flowers' caption reader, read after the readers; empty: none")
     soft_classifier_weights: Path | None = Field(
-        None, description="a classifier of photos too soft for the tile classifier (out of focus; not shipped: "
-                          "python -m training classifier --faults makes one); empty: none")
+        SOFT_CLASSIFIER_WEIGHTS, description="the classifier of photos too soft for the tile classifier (out of "
+                                             "focus); empty: none")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")
     # photo concurrency, per worker process

@@ -141,11 +141,10 @@ CLASSIFIER_DETECTION = (
     "`DetectorConfig.rectify_below`); the crops of a soft or dim photo are named sharpened or with their levels "
     "stretched too, and those it names surer kept (`vision/clearer.py`, `DetectorConfig.sharpen_below`, `dim_below`)")
 SOFT_DETECTION = (
-    "- detection, when given (`TileDetector(soft=...)`, `MJ_SOFT_CLASSIFIER_WEIGHTS`): it names the tiles of a photo "
-    "whose crops' median sharpness (`vision/clearer.py`) is below `DetectorConfig.soft_below` (0.006: out of focus; "
-    "sharp photos measure 0.04 and more) and whose tiles are `soft_side` (64) px or more, in the tile classifier's "
-    "place, sharpened as above (`docs/photo.md`); it names sharp or shaken photos worse than the tile classifier, so "
-    "it names no other photo")
+    "- detection: it names the tiles of a photo whose crops' median sharpness (`vision/clearer.py`) is below "
+    "`DetectorConfig.soft_below` (0.006: out of focus; sharp photos measure 0.04 and more) and whose tiles are "
+    "`soft_side` (64) px or more, in the tile classifier's place, sharpened as above (`docs/photo.md`); it names sharp "
+    "or shaken photos worse than the tile classifier, so it names no other photo")
 
 
 def _classifier(runs: Path, names: list[str] | tuple[str, ...],
@@ -377,13 +376,17 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
     for f, what in (("tile_finder.pt", "one-class YOLO11 finder (`models/finder.yaml`, width 0.1875): a box per "
                                        "tile, face up or down; its PyTorch weights, to train on from"),
                     ("tile_finder.onnx", "the same finder exported to ONNX (float), which detection runs in ONNX "
-                                         "Runtime (`vision/finder.py`)"),
+                                         "Runtime (`vision/finder.py`); stored compact, its weights float16 rows "
+                                         "times float32 scales that give the export's float32 weights bit for bit "
+                                         "(`training/compact.py`), as is the set finder"),
                     ("set_finder.onnx", "the finder fine-tuned with photos of tile sets laid out in grids too "
                                         "(`finder_ft5`, ONNX): it looks again at a photo in which the tile finder "
                                         "finds 32 tiles or more (`DetectorConfig.set_tiles`)"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),
+                    ("soft_classifier.onnx", "the same network trained on from it on crops out of focus: it names "
+                                             "the photos out of focus (`DetectorConfig.soft_below`)"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()

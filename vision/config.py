@@ -94,7 +94,7 @@ class DetectorConfig:
     dim_below: float = 0.4
     clearer_gain: float = 0.025
     # a photo whose crops' median sharpness is below this (0: never) is named by the soft classifier
-    # (``TileDetector(soft=...)``, none shipped), sharpened or not as above: held-out hands in daylight 0.065 and more,
+    # (``detector.SOFT_CLASSIFIER_WEIGHTS``), sharpened or not as above: held-out hands in daylight 0.065 and more,
     # blurred by 0.25% of the long side 0.001 to 0.021, by 0.1% 0.005 to 0.24; at 0.008 blurred 0.1% lost a tile
     # (``docs/photo.md``); when its tiles' median long side is ``soft_side`` pixels or more (of the photo decoded at
     # ``work_side``; blurred by 0.25%: 73 to 239): a smaller tile's crop is soft from its enlarging, as the shipped

@@ -73,6 +73,9 @@ FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 # worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
 SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
+# the classifier trained on from it on crops out of focus: it names the photos too soft for the shipped one
+# (``DetectorConfig.soft_below``), and names sharp or shaken ones worse
+SOFT_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader then: it weighs the names the others left;
 # and the seat reader last, which shares a tile's flower probability again among the flowers by the seat it reads
@@ -126,14 +129,13 @@ class TileDetector:
     def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
                  config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
                  set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS,
-                 learnt: tuple[Path, Path] | None = None, soft: Path | None = None) -> None:
+                 learnt: tuple[Path, Path] | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
         ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
         ``captions``: the flowers' caption reader, read after them (None: none); ``learnt``: the learnt set of a
         fine-tuned ``classifier`` and the classifier that names the photos of other sets (``vision/learnt.py``;
-        None: ``classifier`` names every photo); ``soft``: the classifier of the photos out of focus, too soft for
-        ``classifier`` (``DetectorConfig.soft_below``; trained with ``python -m training classifier --faults``, not
-        shipped: ``docs/photo.md``; None, or with a learnt set: ``classifier`` names them too)."""
+        None: ``classifier`` names every photo); ``soft``: the classifier of the photos too soft for ``classifier``
+        (``DetectorConfig.soft_below``; None, or with a learnt set: ``classifier`` names them too)."""
         extras = (set_finder, captions, soft)
         for p in (finder, classifier, *readers, *(extra for extra in extras if extra), *(learnt or ())):
             if not Path(p).exists():

@@ -146,8 +146,8 @@ def test_settings_come_from_mj_variables(monkeypatch):
     for value, want in (("/m/c.onnx", Path("/m/c.onnx")), ("", None)):
         monkeypatch.setenv("MJ_CAPTION_WEIGHTS", value)
         assert Settings().caption_weights == want
-    # the soft photos' classifier: none (not shipped: the tile classifier names every photo), or one given
-    assert Settings().soft_classifier_weights is None
+    # the soft photos' classifier: shipped, another, or none (the tile classifier names every photo)
+    assert Settings().soft_classifier_weights.name == "soft_classifier.onnx"
     for value, want in (("/m/s.onnx", Path("/m/s.onnx")), ("", None)):
         monkeypatch.setenv("MJ_SOFT_CLASSIFIER_WEIGHTS", value)
         assert Settings().soft_classifier_weights == want
