@@ -108,8 +108,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="DetectorConfig settings of a second detector read beside the shipped one, e.g. "
                          "sharpen_below=0")
     ap.add_argument("--classifier", type=Path, help="another classifier (ONNX) read beside the shipped one")
-    ap.add_argument("--soft", type=Path, help="a classifier of photos out of focus (ONNX, ``TileDetector(soft=...)``): "
-                                              "the shipped detector with it, read beside the shipped one")
+    ap.add_argument("--soft", type=Path, help="another classifier of photos out of focus (ONNX, "
+                                              "``TileDetector(soft=...)``): the shipped detector with it in place of "
+                                              "models/soft_classifier.onnx, read beside the shipped one")
     ap.add_argument("--baseline", action="store_true", help="the baseline too (mahjong-detector)")
     ap.add_argument("--art", type=Path, default=paths.art() / "faces")
     ap.add_argument("--json", type=Path)
