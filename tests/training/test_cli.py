@@ -14,7 +14,7 @@ import pytest
 from training import cli
 
 COMMANDS = ("fetch-art", "drawn-art", "synth", "show", "finder", "finetune", "export", "classifier", "ship", "reader",
-            "ship-reader", "requantize", "caption", "card", "all")
+            "ship-reader", "requantize", "compact", "caption", "card", "all")
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
