@@ -20,6 +20,7 @@ from vision.detector import (
     FINDER_WEIGHTS,
     READER_WEIGHTS,
     SET_FINDER_WEIGHTS,
+    SHAKEN_CLASSIFIER_WEIGHTS,
     SOFT_CLASSIFIER_WEIGHTS,
 )
 
@@ -62,6 +63,8 @@ class Settings(BaseSettings):
     soft_classifier_weights: Path | None = Field(
         SOFT_CLASSIFIER_WEIGHTS, description="the classifier of photos too soft for the tile classifier (out of "
                                              "focus); empty: none")
+    shaken_classifier_weights: Path | None = Field(
+        SHAKEN_CLASSIFIER_WEIGHTS, description="the classifier of photos shaken as they were taken; empty: none")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")
     # photo concurrency, per worker process
@@ -80,8 +83,8 @@ class Settings(BaseSettings):
         None, description="the bearer token of the dataset endpoints; empty: the dataset endpoints answer 403")
     max_import_bytes: int = Field(2_000_000_000, ge=1, description="largest dataset archive to import, bytes")
 
-    @field_validator("weights", "set_finder_weights", "caption_weights", "soft_classifier_weights", "annotate_token",
-                     mode="before")
+    @field_validator("weights", "set_finder_weights", "caption_weights", "soft_classifier_weights",
+                     "shaken_classifier_weights", "annotate_token", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

@@ -1,10 +1,10 @@
 """The held-out hands of ``bench/eval_vision.py`` as phones take them at real tables: soft, shaken, dark, with glare,
 warm or cool light, sent small or squeezed hard, each read by the shipped detector, and again by the detector with
-some of its settings changed, with another classifier or with a classifier of photos out of focus (before and after
-a change, in one run), and by the baseline.
+some of its settings changed, with another classifier or with another classifier of photos out of focus or shaken
+(before and after a change, in one run), and by the baseline.
 
     python -m bench.eval_degraded [--hands 60] [--kinds blur_0.1 motion_0.3 ...] [--without sharpen_below=0]
-                                  [--classifier ONNX] [--soft ONNX] [--baseline] [--json OUT]
+                                  [--classifier ONNX] [--soft ONNX] [--shaken ONNX] [--baseline] [--json OUT]
 
 Each kind is a function of the decoded photo (its size a fraction of the photo's long side where it has one), the
 result encoded as a JPEG again (quality 90, ``jpeg_30`` 30). The figure: the share of true tiles read right (a
@@ -111,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--soft", type=Path, help="another classifier of photos out of focus (ONNX, "
                                               "``TileDetector(soft=...)``): the shipped detector with it in place of "
                                               "models/soft_classifier.onnx, read beside the shipped one")
+    ap.add_argument("--shaken", type=Path, help="another classifier of shaken photos (ONNX), as --soft")
     ap.add_argument("--baseline", action="store_true", help="the baseline too (mahjong-detector)")
     ap.add_argument("--art", type=Path, default=paths.art() / "faces")
     ap.add_argument("--json", type=Path)
@@ -126,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                 classifier=args.classifier)))
     if args.soft:
         models.append((f"soft {args.soft}", Mjscore(readers=tuple(READER_WEIGHTS), soft=args.soft)))
+    if args.shaken:
+        models.append((f"shaken {args.shaken}", Mjscore(readers=tuple(READER_WEIGHTS), shaken=args.shaken)))
     if args.baseline:
         models.append(("mahjong-detector", Baseline()))
     report: dict[str, dict[str, dict]] = {}

@@ -33,7 +33,7 @@ from PIL import Image
 from training import paths, synth
 from training.measure import iou, read_right
 from training.real import in_scene, real_photo_files
-from vision.detector import READER_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS
+from vision.detector import READER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS
 from vision.names import NAMES
 
 BASELINE_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
@@ -45,10 +45,12 @@ class Mjscore:
     name = "mjscore"
 
     def __init__(self, finder: Path | None = None, readers: tuple[Path, ...] = (),
-                 classifier: Path | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS) -> None:
+                 classifier: Path | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS,
+                 shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS) -> None:
         from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
 
-        self.det = TileDetector(finder or FINDER_WEIGHTS, classifier or CLASSIFIER_WEIGHTS, readers=readers, soft=soft)
+        self.det = TileDetector(finder or FINDER_WEIGHTS, classifier or CLASSIFIER_WEIGHTS, readers=readers, soft=soft,
+                                shaken=shaken)
 
     def __call__(self, image: bytes) -> list[tuple[str, float, tuple[float, ...]]]:
         return [(d.label, d.confidence, d.box) for d in self.det.detect(image)]

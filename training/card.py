@@ -145,6 +145,11 @@ SOFT_DETECTION = (
     "`DetectorConfig.soft_below` (0.006: out of focus; sharp photos measure 0.04 and more) and whose tiles are "
     "`soft_side` (64) px or more, in the tile classifier's place, sharpened as above (`docs/photo.md`); it names sharp "
     "or shaken photos worse than the tile classifier, so it names no other photo")
+SHAKEN_DETECTION = (
+    "- detection: it names the tiles of a photo whose crops' median streak (`vision/clearer.py`: sharp across a shake, "
+    "soft along it) is below `DetectorConfig.shaken_below` and whose tiles are `soft_side` (64) px or more, in the "
+    "tile classifier's place, sharpened as above (`docs/photo.md`); it names sound photos a little worse than the "
+    "tile classifier, so it names no other photo")
 
 
 def _classifier(runs: Path, names: list[str] | tuple[str, ...],
@@ -180,11 +185,13 @@ def _classifier(runs: Path, names: list[str] | tuple[str, ...],
 
 def _faults(s: dict) -> str:
     """What a run's summary says of the camera's faults and the distillation it trained with (none: nothing)."""
-    kinds = [k for k, w in zip(("out of focus", "shaken", "a lamp's highlight"), s.get("fault_kinds") or (1, 1, 1),
-                               strict=True) if w]
+    weights = s.get("fault_kinds") or (1, 1, 1)
+    kinds = [k for k, w in zip(("out of focus", "shaken", "a lamp's highlight"), weights, strict=True) if w]
     blur = s.get("fault_blur") or (0.6, 4.0)
-    said = [f"a camera's faults on {s['faults']:.0%} of the crops ({', '.join(kinds)}; blur {blur[0]:g} to "
-            f"{blur[1]:g} px: `classifier.camera_faults`)"] if s.get("faults") else []
+    sizes = [size for size, w in ((f"blur {blur[0]:g} to {blur[1]:g} px", weights[0]),
+                                  ("streaks of 2 to 13 px", weights[1])) if w]
+    said = [f"a camera's faults on {s['faults']:.0%} of the crops ({'; '.join([', '.join(kinds), *sizes])}: "
+            "`classifier.camera_faults`)"] if s.get("faults") else []
     said += [f"its names held to its start's on the crops without them (distillation, weight {s['distil']:g})"] \
         if s.get("distil") else []
     said += [f"a corner index mark on {s['marks']:.0%}"] if s.get("marks") else []
@@ -355,7 +362,7 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path | None = None,
                readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
-               soft: str | None = None) -> Path:
+               soft: str | None = None, shaken: str | None = None) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
     bench_file = paths.bench_file() if bench_file is None else bench_file
@@ -387,6 +394,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                                              "the readers' are stored as int8 (`training/ship.py`)"),
                     ("soft_classifier.onnx", "the same network trained on from it on crops out of focus: it names "
                                              "the photos out of focus (`DetectorConfig.soft_below`)"),
+                    ("shaken_classifier.onnx", "the same network trained on from it on shaken crops: it names the "
+                                               "photos shaken (`DetectorConfig.shaken_below`)"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
@@ -418,6 +427,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         "",
         *([*_classifier(runs, [soft], "## Soft classifier (PyTorch, CPU; ONNX Runtime at detection)", SOFT_DETECTION),
            ""] if soft else []),
+        *([*_classifier(runs, [shaken], "## Shaken classifier (PyTorch, CPU; ONNX Runtime at detection)",
+                        SHAKEN_DETECTION), ""] if shaken else []),
         *_readers(runs, readers),
         *CAPTION_TEXT,
         *_evaluation(bench),

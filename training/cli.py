@@ -168,8 +168,8 @@ def _ship(args: argparse.Namespace) -> int:
     summary = args.runs / args.classifier_run / "summary.json"
     if not summary.exists():
         args.parser.error(f"{summary} not found (the run has not finished)")
-    soft = getattr(args, "soft", False)  # (``all`` ships the tile classifier)
-    dest = args.models / ("soft_classifier.onnx" if soft else "tile_classifier.onnx")
+    fault = getattr(args, "fault", None)  # (``all`` ships the tile classifier)
+    dest = args.models / (f"{fault}_classifier.onnx" if fault else "tile_classifier.onnx")
     print(f"classifier shipped: {ship_run(summary.parent, dest, args.calibration)}")
     keep_records(args.runs, args.classifier_run, args.models / "runs")
     return 0
@@ -228,7 +228,7 @@ def _card(args: argparse.Namespace) -> int:
     from training.card import write_card
 
     card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
-                      args.set_finder_run, args.soft_run)
+                      args.set_finder_run, args.soft_run, args.shaken_run)
     print(f"card: {card}")
     return 0
 
@@ -302,6 +302,7 @@ def _card_options(p: argparse.ArgumentParser) -> None:
                    help="the shipped classifier's runs, in the order they ran")
     p.add_argument("--reader-runs", nargs="*", default=[], help="the shipped readers' runs under --runs")
     p.add_argument("--soft-run", help="the classifier run shipped as the soft classifier")
+    p.add_argument("--shaken-run", help="the classifier run shipped as the shaken classifier")
     p.add_argument("--bench", type=Path, default=paths.bench_file(),
                    help="bench/eval_vision.py's output (default: %(default)s)")
 
@@ -439,8 +440,10 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("ship", _ship, "ship a classifier run as int8 -> models/tile_classifier.onnx")
     p.add_argument("--classifier-run", default="classifier", help="the classifier run's name under --runs")
-    p.add_argument("--soft", action="store_true",
+    p.add_argument("--soft", dest="fault", action="store_const", const="soft",
                    help="ship it as the classifier of soft photos, models/soft_classifier.onnx")
+    p.add_argument("--shaken", dest="fault", action="store_const", const="shaken",
+                   help="ship it as the classifier of shaken photos, models/shaken_classifier.onnx")
     _calibration(p, default=" (default: the first the run trained on)")
     _runs(p)
     _models(p)

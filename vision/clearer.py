@@ -11,7 +11,9 @@ together (their crops' median range of grey, 2nd to 98th percentile: 0.19 to 0.3
 where it is below ``DetectorConfig.dim_below``, the detector names the crops with their levels stretched too. It keeps
 the crops its classifier names most surely on average, when surer by ``DetectorConfig.clearer_gain`` than as cut
 (``clearest``, ``docs/photo.md``). A photo out of focus, softer still (``too_soft``), is named by a
-classifier that learnt crops out of focus (``DetectorConfig.soft_below``).
+classifier that learnt crops out of focus (``DetectorConfig.soft_below``); a photo shaken as it was taken, its crops
+sharp across the shake and soft along it (``streak``, ``too_shaken``), by one that learnt shaken crops
+(``DetectorConfig.shaken_below``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from collections.abc import Callable
 import numpy as np
 
 MEASURED = 8  # crops a photo's sharpness and contrast are read from, at most (evenly among its tiles)
+STREAK_EDGE = 8  # pixels of a crop's border left out of its streak (the crop's edge, replicated, is soft every way)
+# the four directions a streak is measured along (rows, columns, both diagonals): a step of one pixel each
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 def _some(crops: np.ndarray) -> np.ndarray:
@@ -95,14 +100,61 @@ def levelled(crops: np.ndarray) -> np.ndarray:
     return np.round(np.clip((crops - lo) / span, 0.0, 1.0) * 255).astype(np.float32) / 255
 
 
+def streak(crops: np.ndarray) -> float:
+    """The median over crops (N, 3, S, S, 0 to 1; MEASURED of them, their borders left out) of how sharp each is along
+    its softest direction against its sharpest: the mean squared second difference of its grey along rows, columns
+    and both diagonals, the least over the most. A shake smears a crop along one direction and leaves it sharp across:
+    near 0; held-out hands as drawn 0.105 and more, shaken by 0.6% of the long side 0.014 to 0.20 (median 0.062).
+
+    >>> import cv2; crops = np.random.default_rng(0).random((1, 3, 48, 48)).astype(np.float32)
+    >>> shaken = np.stack([cv2.blur(c, (9, 1)) for c in crops[0]])[None]  # a level streak of 9 px
+    >>> streak(shaken) < 0.1 < 0.5 < streak(crops)
+    True
+    """
+    if len(crops) == 0:
+        return 1.0
+    e = STREAK_EDGE
+    g = _some(crops).mean(1, dtype=np.float32)[:, e:-e, e:-e]
+    h, w = g.shape[1:]
+
+    def shifted(dy: int, dx: int) -> np.ndarray:
+        return g[:, 2 + dy:h - 2 + dy, 2 + dx:w - 2 + dx]
+
+    energy = np.array([((2 * shifted(dy, dx) - shifted(0, 0) - shifted(2 * dy, 2 * dx)) ** 2).mean((1, 2))
+                       for dy, dx in DIRECTIONS])
+    return float(np.median(energy.min(0) / np.maximum(energy.max(0), 1e-12)))
+
+
+def _big_enough(boxes: np.ndarray, side: float) -> bool:
+    """Whether the tiles at ``boxes`` (xyxy px) have a median long side of ``side`` pixels or more: a smaller tile's
+    crop is soft from its enlarging, as the shipped classifier learnt them (the parts of one tile seen close, 9 to 48
+    px, measure 0.0005 to 0.0072)."""
+    long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    return bool(len(boxes) and np.median(long_sides) >= side)
+
+
 def too_soft(boxes: np.ndarray, crops: np.ndarray, below: float, side: float) -> bool:
     """Whether a photo's crops (``crops``, of its tiles at ``boxes``, xyxy px) are softer than ``below`` (0: never),
-    its tiles' median long side ``side`` pixels or more: a smaller tile's crop is soft from its enlarging, as the
-    shipped classifier learnt them (the parts of one tile seen close, 9 to 48 px, measure 0.0005 to 0.0072)."""
-    if not below or len(boxes) == 0:
-        return False
-    long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    return bool(np.median(long_sides) >= side and sharpness(crops) < below)
+    its tiles big enough (``side``, ``_big_enough``)."""
+    return bool(below) and _big_enough(boxes, side) and sharpness(crops) < below
+
+
+def too_shaken(boxes: np.ndarray, crops: np.ndarray, below: float, side: float) -> bool:
+    """Whether a photo's crops (``crops``, of its tiles at ``boxes``, xyxy px) are streaked by a shake, their
+    ``streak`` below ``below`` (0: never), its tiles big enough (``side``, ``_big_enough``)."""
+    return bool(below) and _big_enough(boxes, side) and streak(crops) < below
+
+
+def for_faults(boxes: np.ndarray, crops: np.ndarray, config: object, soft: object, shaken: object) -> object:
+    """The classifier of a photo's faults, where its crops (``crops``, of its tiles at ``boxes``) show one: ``soft``
+    where they are out of focus (``config.soft_below``), else ``shaken`` where a shake streaked them
+    (``config.shaken_below``); None for neither (or where that classifier is None)."""
+    c = config
+    if soft is not None and too_soft(boxes, crops, c.soft_below, c.soft_side):
+        return soft
+    if shaken is not None and too_shaken(boxes, crops, c.shaken_below, c.soft_side):
+        return shaken
+    return None
 
 
 def sureness(p: np.ndarray) -> float:

@@ -101,6 +101,12 @@ class DetectorConfig:
     # classifier learnt them
     soft_below: float = 0.006
     soft_side: float = 64.0
+    # a photo whose crops' median streak (``clearer.streak``: sharp across a shake, soft along it) is below this (0:
+    # never), its tiles' median long side ``soft_side`` pixels or more, and not too soft (above), is named by the
+    # shaken classifier (``detector.SHAKEN_CLASSIFIER_WEIGHTS``): held-out hands as drawn 0.105 and more,
+    # ``layout_eval``'s 500 photos 0.070, ``eval_cases``' 140 0.052, camerash's 25 raw photos 0.158; shaken by 0.3% of
+    # the long side 0.039 and more, by 0.6% 0.014 to 0.20 (``docs/photo.md``)
+    shaken_below: float = 0.04
     # a reader reads the tiles to which the classifier gives at least this probability of the reader's family (above
     # 1: none); for the flower reader 0.05, 0.1, 0.2 and 0.3 named the training styles' true boxes alike (0.9852 to
     # 0.9853), 0.2 reads the fewest
@@ -245,7 +251,7 @@ class DetectorConfig:
             msg = f"DetectorConfig.reader_weight must be 0 to 1, got {self.reader_weight!r}"
             raise ValueError(msg)
         for name in ("alike_weight", "mark_weight", "seat_weight", "turn_split", "clearer_gain", "soft_below",
-                     "soft_side"):
+                     "soft_side", "shaken_below"):
             if getattr(self, name) < 0.0:
                 msg = f"DetectorConfig.{name} must be 0 or more, got {getattr(self, name)!r}"
                 raise ValueError(msg)

@@ -36,7 +36,7 @@ from vision.backs import (
     unsure_boxes,
 )
 from vision.captions import CaptionReader
-from vision.clearer import clearest, sureness, too_soft
+from vision.clearer import clearest, for_faults, sureness
 from vision.config import DetectorConfig
 from vision.crops import (
     CROP,
@@ -76,6 +76,8 @@ CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
 # the classifier trained on from it on crops out of focus: it names the photos too soft for the shipped one
 # (``DetectorConfig.soft_below``), and names sharp or shaken ones worse
 SOFT_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.onnx"
+# ... and on shaken crops: it names the photos streaked by a shake (``DetectorConfig.shaken_below``)
+SHAKEN_CLASSIFIER_WEIGHTS = MODELS / "shaken_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader then: it weighs the names the others left;
 # and the seat reader last, which shares a tile's flower probability again among the flowers by the seat it reads
@@ -129,14 +131,16 @@ class TileDetector:
     def __init__(self, finder: Path = FINDER_WEIGHTS, classifier: Path = CLASSIFIER_WEIGHTS,
                  config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
                  set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS,
-                 learnt: tuple[Path, Path] | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS) -> None:
+                 learnt: tuple[Path, Path] | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS,
+                 shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
         ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
         ``captions``: the flowers' caption reader, read after them (None: none); ``learnt``: the learnt set of a
         fine-tuned ``classifier`` and the classifier that names the photos of other sets (``vision/learnt.py``;
-        None: ``classifier`` names every photo); ``soft``: the classifier of the photos too soft for ``classifier``
-        (``DetectorConfig.soft_below``; None, or with a learnt set: ``classifier`` names them too)."""
-        extras = (set_finder, captions, soft)
+        None: ``classifier`` names every photo); ``soft``, ``shaken``: the classifiers of the photos too soft for
+        ``classifier`` and of those shaken (``DetectorConfig.soft_below``, ``shaken_below``; None, or with a learnt
+        set: ``classifier`` names them too)."""
+        extras = (set_finder, captions, soft, shaken)
         for p in (finder, classifier, *readers, *(extra for extra in extras if extra), *(learnt or ())):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
@@ -148,10 +152,12 @@ class TileDetector:
         self._classifier = classifier_session(classifier, opts.naming)
         self._crop = crop_side(self._classifier)
         self._learnt, self._shipped = None, None
-        self._soft = classifier_session(soft, opts.naming) if soft and learnt is None else None
-        if self._soft is not None and crop_side(self._soft) != self._crop:
-            msg = f"{soft} names crops of {crop_side(self._soft)} px, {classifier} of {self._crop}"
-            raise ModelNotFoundError(msg)
+        self._soft, self._shaken = (classifier_session(p, opts.naming) if p and learnt is None else None
+                                    for p in (soft, shaken))
+        for path, net in ((soft, self._soft), (shaken, self._shaken)):
+            if net is not None and crop_side(net) != self._crop:
+                msg = f"{path} names crops of {crop_side(net)} px, {classifier} of {self._crop}"
+                raise ModelNotFoundError(msg)
         if learnt is not None:
             self._shipped = classifier_session(learnt[1], opts.naming)
             if crop_side(self._shipped) != self._crop:
@@ -165,18 +171,18 @@ class TileDetector:
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
                    captions: CaptionReader | None = None, finder: object = None, set_finder: object = None,
                    config: DetectorConfig | None = None, learnt: LearntSet | None = None,
-                   shipped: object = None, soft: object = None) -> TileDetector:
+                   shipped: object = None, soft: object = None, shaken: object = None) -> TileDetector:
         """A detector from networks already loaded, or from stand-ins with their methods (to try one part without
         weights): ``classifier`` answers ``run(outputs, {"crops": x})`` as an ONNX Runtime session does, for crops of
         ``crop`` pixels; ``finder`` and ``set_finder`` answer ``boxes(rgb, imgsz, conf, iou, max_det)`` as
         ``vision.finder.Finder`` does; ``readers`` and ``captions`` as ``Reader.load`` and ``CaptionReader`` make
-        them; ``learnt`` and ``shipped``: a learnt set and the classifier of the photos of other sets; ``soft``: the
-        classifier of soft photos."""
+        them; ``learnt`` and ``shipped``: a learnt set and the classifier of the photos of other sets; ``soft``,
+        ``shaken``: the classifiers of soft and of shaken photos."""
         det = cls.__new__(cls)
         det.config = config or DetectorConfig()
         det._finder, det._set_finder = finder, set_finder
         det._classifier, det._crop = classifier, crop
-        det._learnt, det._shipped, det._soft = learnt, shipped, soft
+        det._learnt, det._shipped, det._soft, det._shaken = learnt, shipped, soft, shaken
         det._readers, det._captions = list(readers), captions
         return det
 
@@ -352,9 +358,10 @@ class TileDetector:
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
         boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them.
-        ``clearer``: the boxes are the photo's tiles, named by the soft classifier where their crops are softer than
-        ``soft_below``, their soft or dim crops maybe named clearer (``clearer.clearest``);
-        boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's, levelled, lost 49 backs)."""
+        ``clearer``: the boxes are the photo's tiles, named by the soft or the shaken classifier where their crops
+        are too soft or shaken (``clearer.for_faults``), their soft or dim crops maybe named clearer
+        (``clearer.clearest``); boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's,
+        levelled, lost 49 backs)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
@@ -362,9 +369,8 @@ class TileDetector:
         chosen = classifier or self._classifier
         if seen is None:
             x, tilt = self.cut(rgb, boxes)
-            if clearer and classifier is None and self._soft is not None and \
-                    too_soft(boxes, x, c.soft_below, c.soft_side):
-                chosen = self._soft
+            if clearer and classifier is None:
+                chosen = for_faults(boxes, x, c, self._soft, self._shaken) or chosen
             x, looked = clearest(x, lambda v: self._looked_at(v, chosen), c) if clearer else \
                 (x, self._looked_at(x, chosen))
             seen = x, tilt, looked

@@ -22,6 +22,7 @@ from vision.detector import (
     MODELS,
     READER_WEIGHTS,
     SET_FINDER_WEIGHTS,
+    SHAKEN_CLASSIFIER_WEIGHTS,
     SOFT_CLASSIFIER_WEIGHTS,
     DetectorConfig,
     TileDetector,
@@ -32,10 +33,11 @@ from vision.names import NAMES
 
 CARD = "card.json"
 FILES: tuple[str, ...] = tuple(p.name for p in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS,
-                                                *READER_WEIGHTS, CAPTION_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS))
+                                                *READER_WEIGHTS, CAPTION_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS,
+                                                SHAKEN_CLASSIFIER_WEIGHTS))
 # the networks shipped after folders were written without them: a folder that lacks one reads with the shipped one
 # (each reads its crops alone, whatever the folder's classifier)
-LATER: tuple[str, ...] = ("seat_reader.onnx", "soft_classifier.onnx")
+LATER: tuple[str, ...] = ("seat_reader.onnx", "soft_classifier.onnx", "shaken_classifier.onnx")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,7 @@ class Weights:
     captions: Path
     learnt: tuple[Path, Path] | None = None  # a learnt set and the shipped classifier (``vision/learnt.py``)
     soft: Path = SOFT_CLASSIFIER_WEIGHTS  # the classifier of photos too soft for ``classifier``
+    shaken: Path = SHAKEN_CLASSIFIER_WEIGHTS  # ... and of photos shaken
 
 
 SHIPPED = Weights(MODELS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, READER_WEIGHTS, CAPTION_WEIGHTS)
@@ -79,15 +82,16 @@ def weights_folder(folder: Path | str) -> Weights:
     if card.exists():
         _check_card(card)
     paths = [root / name if (root / name).is_file() else MODELS / name for name in FILES]
-    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-2]), paths[-2],
-                   learnt if learnt[0].is_file() else None, paths[-1])
+    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-3]), paths[-3],
+                   learnt if learnt[0].is_file() else None, paths[-2], paths[-1])
 
 
 def load_detector(folder: Path | str, config: DetectorConfig | None = None) -> TileDetector:
     """The detector of the weights folder ``folder`` (``models/``, or one ``mjscore train`` wrote), checked first
     by ``weights_folder``: a missing file or other class names raise ``ModelNotFoundError`` naming them."""
     w = weights_folder(folder)
-    return TileDetector(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions, w.learnt, w.soft)
+    return TileDetector(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions, w.learnt, w.soft,
+                        w.shaken)
 
 
 def _check_card(card: Path) -> None:

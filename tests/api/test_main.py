@@ -151,6 +151,11 @@ def test_settings_come_from_mj_variables(monkeypatch):
     for value, want in (("/m/s.onnx", Path("/m/s.onnx")), ("", None)):
         monkeypatch.setenv("MJ_SOFT_CLASSIFIER_WEIGHTS", value)
         assert Settings().soft_classifier_weights == want
+    # ... and the shaken photos'
+    assert Settings().shaken_classifier_weights.name == "shaken_classifier.onnx"
+    for value, want in (("/m/k.onnx", Path("/m/k.onnx")), ("", None)):
+        monkeypatch.setenv("MJ_SHAKEN_CLASSIFIER_WEIGHTS", value)
+        assert Settings().shaken_classifier_weights == want
 
 
 def test_settings_defaults(monkeypatch):

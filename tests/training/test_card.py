@@ -45,6 +45,12 @@ def test_the_soft_classifier_gets_its_section_and_says_what_it_trained_on(tmp_pa
     focus = "\n".join(card._classifier(tmp_path, ["focus1"]))
     assert "a camera's faults on 100% of the crops (out of focus; blur 1.5 to 4 px" in focus
     assert "distillation" not in soft and "`DetectorConfig.soft_below`" in soft
+    _run(tmp_path, "shake2", {}, epochs=1, real_train=417, history=[val], faults=1.0, fault_kinds=[0, 1, 0],
+         distil=1.0)
+    shaken = "\n".join(card._classifier(tmp_path, ["shake2"], "## Shaken classifier", card.SHAKEN_DETECTION))
+    assert "a camera's faults on 100% of the crops (shaken; streaks of 2 to 13 px: `classifier.camera_faults`), its " \
+           "names held to its start's on the crops without them (distillation, weight 1)" in shaken
+    assert "blur" not in shaken and "`DetectorConfig.shaken_below`" in shaken
 
 
 def test_a_reader_run_with_hard_others_says_whose_they_were(tmp_path: Path) -> None:

@@ -133,7 +133,7 @@ def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkey
                      "--imgsz", "320", "--classifiers", "c1", "c2"]) == 0
     assert steps == [("classifier", [data], 8), ("ship", "tile_classifier.onnx"), ("finder", data, 12, 320),
                      ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
-                                             [], None, None)]
+                                             [], None, None, None)]
     assert "card: " in capsys.readouterr().out
 
 
@@ -148,9 +148,10 @@ def test_training_without_the_train_extra_says_how_to_install_it(monkeypatch: py
                                        "train extra: pip install -e '.[train]'\n")
 
 
-@pytest.mark.parametrize(("extra", "shipped_as"), [([], "tile_classifier.onnx"), (["--soft"], "soft_classifier.onnx")])
-def test_a_classifier_run_ships_as_the_tile_or_the_soft_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                   extra: list[str], shipped_as: str) -> None:
+@pytest.mark.parametrize(("extra", "shipped_as"), [([], "tile_classifier.onnx"), (["--soft"], "soft_classifier.onnx"),
+                                                          (["--shaken"], "shaken_classifier.onnx")])
+def test_a_classifier_run_ships_as_the_tile_soft_or_shaken_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     extra: list[str], shipped_as: str) -> None:
     from training import card, ship
 
     (tmp_path / "r" / "c1").mkdir(parents=True)

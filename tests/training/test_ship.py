@@ -148,9 +148,15 @@ def test_a_twin_checkpoint_computes_the_float_twin_of_a_shipped_network(tmp_path
 
 def test_the_shipped_weights_stay_under_20_mb() -> None:
     """The issue's budget for ``models/``: every network detection loads, and the finder's PyTorch weights."""
-    from vision.detector import CAPTION_WEIGHTS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS
+    from vision.detector import (
+        CAPTION_WEIGHTS,
+        FINDER_WEIGHTS,
+        SET_FINDER_WEIGHTS,
+        SHAKEN_CLASSIFIER_WEIGHTS,
+        SOFT_CLASSIFIER_WEIGHTS,
+    )
 
     shipped = [FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, *READER_WEIGHTS, CAPTION_WEIGHTS,
-               SOFT_CLASSIFIER_WEIGHTS, MODELS / "tile_finder.pt"]
+               SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, MODELS / "tile_finder.pt"]
     assert sorted(p.name for p in shipped) == sorted(p.name for p in [*MODELS.glob("*.onnx"), *MODELS.glob("*.pt")])
     assert sum(p.stat().st_size for p in shipped) < 20e6

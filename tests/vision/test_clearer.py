@@ -128,3 +128,51 @@ def test_too_soft_asks_a_soft_photo_of_big_tiles_only() -> None:
     for name in ("soft_below", "soft_side"):
         with pytest.raises(ValueError, match=name):
             DetectorConfig(**{name: -1.0})
+
+
+def _texture(shake: int = 0, blur: float = 0.0) -> np.ndarray:
+    """A photo 64 x 64 of grey blocks 4 px wide, shaken level by ``shake`` pixels or blurred by ``blur``."""
+    import cv2
+
+    img = np.kron(np.random.default_rng(5).integers(40, 220, (16, 16, 1)), np.ones((4, 4, 3))).astype(np.uint8)
+    img = cv2.blur(img, (shake, 1)) if shake else img
+    return cv2.GaussianBlur(img, (0, 0), blur) if blur else img
+
+
+def test_a_shake_streaks_the_crops_and_a_blur_does_not() -> None:
+    import cv2
+
+    from vision.clearer import streak
+    from vision.crops import network_input
+
+    sound, level, blurred = (network_input(p[None]) for p in (_texture(), _texture(15), _texture(blur=2.5)))
+    steep = network_input(cv2.warpAffine(_texture(15), cv2.getRotationMatrix2D((32, 32), 90, 1), (64, 64))[None])
+    assert streak(level) < 0.05 and streak(steep) < 0.05  # along rows or along columns
+    assert streak(sound) > 0.3 and streak(blurred) > 0.2  # a blur softens every way alike
+    assert streak(sound[:0]) == 1.0  # no crop: nothing shaken
+
+
+def test_a_shaken_photo_is_named_by_the_shaken_classifier_and_a_soft_one_by_the_soft() -> None:
+    from vision.clearer import sharpness, streak
+    from vision.detector import DetectorConfig, TileDetector
+
+    shipped, soft, shaken = _Steep(), _Steep(), _Steep()
+    box = np.array([[0.0, 0.0, 64 / 1.15, 64 / 1.15]])
+    plain = dict(turns=1, alike=1.01, straighten=False, sharpen_below=0.0, dim_below=0.0, soft_side=50.0)
+    det = TileDetector.from_parts(shipped, crop=64, soft=soft, shaken=shaken, config=DetectorConfig(**plain))
+    level, sound = _texture(15), _texture()
+    gate = DetectorConfig().shaken_below
+    assert streak(det.cut(level, box)[0]) < gate < streak(det.cut(sound, box)[0])
+    level_sharpness = sharpness(det.cut(level, box)[0])
+    for photo, config, by in ((level, {}, shaken), (sound, {}, shipped),
+                              (level, {"shaken_below": 0.0}, shipped),  # 0: never
+                              (level, {"soft_side": 60.0}, shipped),  # a small tile (56 px)
+                              (level, {"soft_below": level_sharpness * 1.1}, soft)):  # too soft comes first
+        det.config = DetectorConfig(**(plain | config))
+        nets = (shipped, soft, shaken)
+        for net in nets:
+            net.batches = []
+        det.classify(photo, box)
+        assert [len(net.batches) for net in nets] == [int(net is by) for net in nets]
+    with pytest.raises(ValueError, match="shaken_below"):
+        DetectorConfig(shaken_below=-1.0)

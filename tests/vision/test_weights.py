@@ -40,12 +40,16 @@ def test_a_folder_written_before_the_seat_reader_shipped_reads_with_the_shipped_
     assert w.readers[3] == MODELS / "seat_reader.onnx" and w.classifier == folder / "tile_classifier.onnx"
 
 
-def test_a_folder_written_before_the_soft_classifier_shipped_reads_with_the_shipped_one(tmp_path: Path) -> None:
+def test_a_folder_written_before_the_soft_and_shaken_classifiers_shipped_reads_with_the_shipped_ones(
+        tmp_path: Path) -> None:
     folder = shipped_copy(tmp_path / "w")
     (folder / "soft_classifier.onnx").unlink()
+    (folder / "shaken_classifier.onnx").unlink()
     w = weights_folder(folder)
     assert w.soft == MODELS / "soft_classifier.onnx" and w.captions == folder / "caption_reader.onnx"
-    assert weights_folder(shipped_copy(tmp_path / "v")).soft == tmp_path / "v" / "soft_classifier.onnx"
+    assert w.shaken == MODELS / "shaken_classifier.onnx"
+    own = weights_folder(shipped_copy(tmp_path / "v"))
+    assert (own.soft, own.shaken) == (own.folder / "soft_classifier.onnx", own.folder / "shaken_classifier.onnx")
 
 
 def test_a_folder_with_every_file_and_its_card_loads(tmp_path: Path) -> None:
