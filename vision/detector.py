@@ -152,12 +152,9 @@ class TileDetector:
         self._classifier = classifier_session(classifier, opts.naming)
         self._crop = crop_side(self._classifier)
         self._learnt, self._shipped = None, None
-        self._soft, self._shaken = (classifier_session(p, opts.naming) if p and learnt is None else None
-                                    for p in (soft, shaken))
-        for path, net in ((soft, self._soft), (shaken, self._shaken)):
-            if net is not None and crop_side(net) != self._crop:
-                msg = f"{path} names crops of {crop_side(net)} px, {classifier} of {self._crop}"
-                raise ModelNotFoundError(msg)
+        self._soft, self._shaken = (None, None) if learnt is not None else \
+            (_fault_session(path, shipped, classifier, self._crop, opts.naming)
+             for path, shipped in ((soft, SOFT_CLASSIFIER_WEIGHTS), (shaken, SHAKEN_CLASSIFIER_WEIGHTS)))
         if learnt is not None:
             self._shipped = classifier_session(learnt[1], opts.naming)
             if crop_side(self._shipped) != self._crop:
@@ -596,6 +593,21 @@ def _close(boxes: np.ndarray, big: float) -> bool:
     """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
     pixels."""
     return len(boxes) < FEW or median_side(boxes) > big
+
+
+def _fault_session(path: Path | None, shipped: Path, classifier: Path, crop: int, options: object) -> object:
+    """The session of the classifier of a photo's faults at ``path`` (None: none), which names crops of ``crop``
+    pixels as ``classifier`` does: the shipped one (``shipped``) goes with classifiers of its crop size alone (none
+    beside another), another of other crops is a typed error."""
+    if not path:
+        return None
+    net = classifier_session(path, options)
+    if crop_side(net) == crop:
+        return net
+    if Path(path) == shipped:
+        return None
+    msg = f"{path} names crops of {crop_side(net)} px, {classifier} of {crop}"
+    raise ModelNotFoundError(msg)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -19,12 +20,16 @@ def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: P
 
     from training.classifier import export
     from training.net import TileNet
-    from vision.detector import NAMES, TileDetector
+    from vision.detector import NAMES, SOFT_CLASSIFIER_WEIGHTS, TileDetector
+    from vision.errors import ModelNotFoundError
 
     torch.manual_seed(0)
     net = TileNet(len(NAMES))
     onnx = export(net, tmp_path / "c80.onnx", 80)
-    det = TileDetector(classifier=onnx, readers=())  # the classifier alone
+    det = TileDetector(classifier=onnx, readers=())  # the classifier alone (the shipped soft and shaken: 96 px)
+    assert det._soft is None and det._shaken is None
+    with pytest.raises(ModelNotFoundError, match="c96.onnx names crops of 96 px, .*c80.onnx of 80"):
+        TileDetector(classifier=onnx, readers=(), soft=shutil.copy(SOFT_CLASSIFIER_WEIGHTS, tmp_path / "c96.onnx"))
     img = np.random.default_rng(0).integers(0, 255, (200, 300, 3), np.uint8)
     boxes = np.array([[10.0, 10.0, 60.0, 80.0], [100.0, 50.0, 170.0, 100.0]])
     p, up = det.classify(img, boxes)
