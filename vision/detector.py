@@ -36,7 +36,7 @@ from vision.backs import (
     unsure_boxes,
 )
 from vision.captions import CaptionReader
-from vision.clearer import clearest, for_faults, sureness
+from vision.clearer import brightened, clearest, for_faults, sureness
 from vision.config import DetectorConfig
 from vision.crops import (
     CROP,
@@ -61,7 +61,7 @@ from vision.names import NAMES
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading, mix_seats
 from vision.rectify import rectified
 from vision.regions import with_regions
-from vision.sessions import classifier_session, session, session_options
+from vision.sessions import classifier_session, fault_session, session, session_options
 from vision.upright import main_axis, sideways, turned_back, upright_turns
 
 _VISION = Path(__file__).resolve().parent
@@ -153,7 +153,7 @@ class TileDetector:
         self._crop = crop_side(self._classifier)
         self._learnt, self._shipped = None, None
         self._soft, self._shaken = (None, None) if learnt is not None else \
-            (_fault_session(path, shipped, classifier, self._crop, opts.naming)
+            (fault_session(path, shipped, classifier, self._crop, opts.naming)
              for path, shipped in ((soft, SOFT_CLASSIFIER_WEIGHTS), (shaken, SHAKEN_CLASSIFIER_WEIGHTS)))
         if learnt is not None:
             self._shipped = classifier_session(learnt[1], opts.naming)
@@ -567,6 +567,7 @@ class TileDetector:
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
         rgb, scale = load_image(image, self.config.work_side)
+        rgb = brightened(rgb, self.config.dark_below)
         boxes, conf = self.find(rgb)
         named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf, clearer=True))
         boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
@@ -593,21 +594,6 @@ def _close(boxes: np.ndarray, big: float) -> bool:
     """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
     pixels."""
     return len(boxes) < FEW or median_side(boxes) > big
-
-
-def _fault_session(path: Path | None, shipped: Path, classifier: Path, crop: int, options: object) -> object:
-    """The session of the classifier of a photo's faults at ``path`` (None: none), which names crops of ``crop``
-    pixels as ``classifier`` does: the shipped one (``shipped``) goes with classifiers of its crop size alone (none
-    beside another), another of other crops is a typed error."""
-    if not path:
-        return None
-    net = classifier_session(path, options)
-    if crop_side(net) == crop:
-        return net
-    if Path(path) == shipped:
-        return None
-    msg = f"{path} names crops of {crop_side(net)} px, {classifier} of {crop}"
-    raise ModelNotFoundError(msg)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
 """The networks' ONNX Runtime sessions: the threads they run with (``session_options``), each loaded as a typed error
-where it is no model (``session``), and the tile classifier checked against the names detection reads
-(``classifier_session``)."""
+where it is no model (``session``), the tile classifier checked against the names detection reads
+(``classifier_session``), and the classifiers of a photo's faults checked against it (``fault_session``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from vision.errors import ModelNotFoundError
 from vision.names import NAMES
+from vision.readers import crop_side
 
 
 class SessionOptions(NamedTuple):
@@ -64,3 +65,18 @@ def classifier_session(path: Path, options: object) -> object:
         msg = f"{path} names {classes} classes; detection reads the {len(NAMES)} of vision/names.py"
         raise ModelNotFoundError(msg)
     return loaded
+
+
+def fault_session(path: Path | None, shipped: Path, classifier: Path, crop: int, options: object) -> object:
+    """The session of the classifier of a photo's faults at ``path`` (None: none), which names crops of ``crop``
+    pixels as ``classifier`` does: the shipped one (``shipped``) goes with classifiers of its crop size alone (none
+    beside another), another of other crops is a typed error."""
+    if not path:
+        return None
+    net = classifier_session(path, options)
+    if crop_side(net) == crop:
+        return net
+    if Path(path) == shipped:
+        return None
+    msg = f"{path} names crops of {crop_side(net)} px, {classifier} of {crop}"
+    raise ModelNotFoundError(msg)

@@ -176,3 +176,33 @@ def test_a_shaken_photo_is_named_by_the_shaken_classifier_and_a_soft_one_by_the_
         assert [len(net.batches) for net in nets] == [int(net is by) for net in nets]
     with pytest.raises(ValueError, match="shaken_below"):
         DetectorConfig(shaken_below=-1.0)
+
+
+def test_a_dark_photo_is_brightened_before_it_is_read_and_a_sound_one_is_not() -> None:
+    from PIL import Image
+
+    from vision.clearer import brightened
+    from vision.detector import DetectorConfig, TileDetector
+
+    class Finder:  # a stand-in finder: it keeps the brightest grey of each photo it is shown, and finds nothing
+        def __init__(self) -> None:
+            self.seen: list[float] = []
+
+        def boxes(self, rgb: np.ndarray, *_args: object) -> tuple[np.ndarray, np.ndarray]:
+            self.seen.append(float(np.percentile(rgb.mean(2), 99.9)))
+            return np.zeros((0, 4)), np.zeros(0)
+
+    sound = np.kron(np.random.default_rng(5).integers(40, 220, (16, 16, 1)), np.ones((8, 8, 3))).astype(np.uint8)
+    dark = (sound * 0.35).astype(np.uint8)  # a third of the light: its brightest 76
+    assert brightened(sound, 128.0) is sound and brightened(dark, 0.0) is dark
+    lit = brightened(dark, 128.0)
+    assert np.percentile(lit.mean(2), 99.9) == pytest.approx(250, abs=3)
+    assert np.corrcoef(lit.reshape(-1), dark.reshape(-1))[0, 1] > 0.999  # a gain: the same picture, brighter
+    finder = Finder()
+    for below, want in ((128.0, 250), (0.0, 76)):  # 0: never brightened
+        det = TileDetector.from_parts(None, crop=64, finder=finder, config=DetectorConfig(dark_below=below))
+        finder.seen = []
+        assert det.detect(Image.fromarray(dark)) == []
+        assert finder.seen and finder.seen[0] == pytest.approx(want, abs=3)
+    with pytest.raises(ValueError, match="dark_below"):
+        DetectorConfig(dark_below=-1.0)
