@@ -1,21 +1,21 @@
-"""A soft or dim photo's crops made clearer: how sharp and how contrasted a photo's tiles are, measured on their crops;
-the crops with an unsharp mask, or their levels stretched.
+"""A soft, dim, dark or shaken photo read clearer: how sharp, how contrasted and how streaked a photo's tiles are,
+measured on their crops; the crops with an unsharp mask, or their levels stretched; the photo brightened; the
+classifier of its faults.
 
 A photo taken in too little light, its brightest parts far from white, is brightened first (``brightened``,
 ``DetectorConfig.dark_below``): its exposure raised, as a phone's gain would have. A phone photo taken in dim light or
-focused past the hand is soft: a blur of 0.1% of the photo's long side (4 px at
-12 MP) takes the held-out hands' tiles named right on their true boxes from 0.996 to 0.974, 0.15% to 0.883. The
-classifier learnt crops blurred by at most a pixel or two. Its crops are cut at one size a tile (``vision/crops.py``),
-so their sharpness, the variance of their Laplacian over their own variance, compares photos of any size; where the
-median crop is soft (``DetectorConfig.sharpen_below``), the detector names the crops sharpened by each of
-``DetectorConfig.sharpen`` too. A photo taken in a third of the light shows its faces' strokes and ground close
-together (their crops' median range of grey, 2nd to 98th percentile: 0.19 to 0.30, against 0.54 and more in daylight);
-where it is below ``DetectorConfig.dim_below``, the detector names the crops with their levels stretched too. It keeps
-the crops its classifier names most surely on average, when surer by ``DetectorConfig.clearer_gain`` than as cut
-(``clearest``, ``docs/photo.md``). A photo out of focus, softer still (``too_soft``), is named by a
-classifier that learnt crops out of focus (``DetectorConfig.soft_below``); a photo shaken as it was taken, its crops
-sharp across the shake and soft along it (``streak``, ``too_shaken``), by one that learnt shaken crops
-(``DetectorConfig.shaken_below``).
+focused past the hand is soft: a blur of 0.1% of the photo's long side (4 px at 12 MP) takes the held-out hands' tiles
+named right on their true boxes from 0.996 to 0.974, 0.15% to 0.883. The classifier learnt crops blurred by at most a
+pixel or two. Its crops are cut at one size a tile (``vision/crops.py``), so their sharpness, the variance of their
+Laplacian over their own variance, compares photos of any size; where the median crop is soft
+(``DetectorConfig.sharpen_below``), the detector names the crops sharpened by each of ``DetectorConfig.sharpen`` too. A
+photo taken in a third of the light shows its faces' strokes and ground close together (their crops' median range of
+grey, 2nd to 98th percentile: 0.19 to 0.30, against 0.54 and more in daylight); where it is below
+``DetectorConfig.dim_below``, the detector names the crops with their levels stretched too. It keeps the crops its
+classifier names most surely on average, when surer by ``DetectorConfig.clearer_gain`` than as cut (``clearest``,
+``docs/photo.md``). A photo out of focus, softer still (``too_soft``), is named by a classifier that learnt crops out
+of focus (``DetectorConfig.soft_below``); a photo shaken as it was taken, its crops sharp across the shake and soft
+along it (``streak``, ``too_shaken``), by one that learnt shaken crops (``DetectorConfig.shaken_below``).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def streak(crops: np.ndarray) -> float:
     """The median over crops (N, 3, S, S, 0 to 1; MEASURED of them, their borders left out) of how sharp each is along
     its softest direction against its sharpest: the mean squared second difference of its grey along rows, columns
     and both diagonals, the least over the most. A shake smears a crop along one direction and leaves it sharp across:
-    near 0; held-out hands as drawn 0.105 and more, shaken by 0.6% of the long side 0.014 to 0.20 (median 0.062).
+    near 0; held-out hands as drawn 0.106 and more, shaken by 0.6% of the long side 0.014 to 0.20 (median 0.063).
 
     >>> import cv2; crops = np.random.default_rng(0).random((1, 3, 48, 48)).astype(np.float32)
     >>> shaken = np.stack([cv2.blur(c, (9, 1)) for c in crops[0]])[None]  # a level streak of 9 px
