@@ -49,9 +49,10 @@ class DetectorConfig:
     # boxes (bench.learn's dr_58, 60 hands: 3 such backs found at 0.56 to 0.69 by the first look and lost)
     first_kept: float = 0.5
     work_side: int = 1600  # the photo is decoded to at most this long side (JPEG DCT scaling); crops come from it
-    # a photo whose brightest grey (its 99.9th percentile) is below this (0: never) is brightened to 250 before it is
-    # read (``clearer.brightened``): held-out hands in a third of the light measure 74 to 100, the benchmarks' sound
-    # photos 180 and more (``layout_eval``, ``eval_cases``, camerash's raw and single-tile photos; ``docs/photo.md``)
+    # a photo whose brightest grey (its luma's 99.9th percentile) is below this (0: never) is brightened to 250 before
+    # it is read (``clearer.brightened``): held-out hands in a third of the light measure 75 to 94, the benchmarks'
+    # sound photos 182 and more (``layout_eval``, ``eval_cases``, camerash's raw and single-tile photos;
+    # ``docs/photo.md``)
     dark_below: float = 128.0
     # the most tiles a look keeps (ultralytics' default): a whole set laid out is 144 tiles (at 120 the surest 120
     # were kept and the rest of the set's photo lost)
