@@ -37,13 +37,17 @@ def _gauss(frac: float) -> Callable[[np.ndarray], np.ndarray]:
     return blur
 
 
-def _shaken(frac: float) -> Callable[[np.ndarray], np.ndarray]:
-    def motion(rgb: np.ndarray) -> np.ndarray:  # a level streak that long
+def _shaken(frac: float, degrees: float = 0.0) -> Callable[[np.ndarray], np.ndarray]:
+    def motion(rgb: np.ndarray) -> np.ndarray:  # a streak that long, level or turned by ``degrees``
         import cv2
 
         k = max(3, int(frac * max(rgb.shape[:2])))
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2] = 1 / k
+        if degrees:
+            turn = cv2.getRotationMatrix2D(((k - 1) / 2, (k - 1) / 2), degrees, 1.0)
+            kernel = cv2.warpAffine(kernel, turn, (k, k), flags=cv2.INTER_LINEAR)
+            kernel /= kernel.sum()
         return cv2.filter2D(rgb.astype(np.float32), -1, kernel)
     return motion
 
@@ -74,6 +78,7 @@ KINDS: dict[str, tuple[Callable[[np.ndarray], np.ndarray], int]] = {
     "none": (lambda rgb: rgb, 90),
     "blur_0.05": (_gauss(0.0005), 90), "blur_0.1": (_gauss(0.001), 90), "blur_0.25": (_gauss(0.0025), 90),
     "motion_0.3": (_shaken(0.003), 90), "motion_0.6": (_shaken(0.006), 90),
+    "motion_0.6_30": (_shaken(0.006, 30.0), 90),  # a streak between the directions a shake is measured along
     "dark": (_dark, 90), "glare": (_glare, 90),
     "warm": (lambda rgb: rgb * np.array([1.15, 0.95, 0.65]), 90),  # tungsten
     "cool": (lambda rgb: rgb * np.array([0.8, 0.95, 1.2]), 90),  # shade, or a cold lamp

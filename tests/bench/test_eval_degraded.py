@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
+import pytest
 from PIL import Image
 
 
@@ -37,3 +38,14 @@ def test_each_kind_makes_a_photo_and_scales_its_boxes() -> None:
     assert rgb["dark"].mean() < 0.5 * rgb["none"].mean() and rgb["glare"].mean() > rgb["none"].mean()
     warm, cool = rgb["warm"].reshape(-1, 3).mean(0), rgb["cool"].reshape(-1, 3).mean(0)
     assert warm[0] > warm[2] and cool[2] > cool[0]
+
+
+def test_a_shake_streaks_a_point_level_or_turned() -> None:
+    from bench.eval_degraded import _shaken
+
+    dot = np.zeros((101, 101, 3), np.float32)
+    dot[50, 50] = 255.0
+    for degrees in (0.0, 30.0):
+        ys, xs = np.nonzero(_shaken(0.2, degrees)(dot)[..., 0] > 1.0)  # a streak of 20 px
+        assert xs.max() - xs.min() >= 14 and abs(ys.max() - ys.min() - np.tan(np.radians(degrees)) * 17) <= 4
+        assert np.polyfit(xs - 50.0, 50.0 - ys, 1)[0] == pytest.approx(np.tan(np.radians(degrees)), abs=0.12)
