@@ -24,6 +24,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from vision.finder import median_side
+
 MEASURED = 8  # crops a photo's sharpness and contrast are read from, at most (evenly among its tiles)
 BRIGHTEST = 99.9  # the percentile of a photo's grey taken as its brightest (a few hot pixels aside)
 STREAK_EDGE = 8  # pixels of a crop's border left out of its streak (the crop's edge, replicated, is soft every way)
@@ -155,14 +157,13 @@ def _big_enough(boxes: np.ndarray, side: float) -> bool:
     """Whether the tiles at ``boxes`` (xyxy px) have a median long side of ``side`` pixels or more: a smaller tile's
     crop is soft from its enlarging, as the shipped classifier learnt them (the parts of one tile seen close, 9 to 48
     px, measure 0.0005 to 0.0072)."""
-    long_sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    return bool(len(boxes) and np.median(long_sides) >= side)
+    return bool(len(boxes)) and median_side(boxes) >= side
 
 
-def too_soft(boxes: np.ndarray, crops: np.ndarray, below: float, side: float) -> bool:
+def too_soft(boxes: np.ndarray, crops: np.ndarray, below: float, side: float, sharp: float | None = None) -> bool:
     """Whether a photo's crops (``crops``, of its tiles at ``boxes``, xyxy px) are softer than ``below`` (0: never),
-    its tiles big enough (``side``, ``_big_enough``)."""
-    return bool(below) and _big_enough(boxes, side) and sharpness(crops) < below
+    its tiles big enough (``side``, ``_big_enough``); ``sharp``: their ``sharpness``, where measured already."""
+    return bool(below) and _big_enough(boxes, side) and (sharpness(crops) if sharp is None else sharp) < below
 
 
 def too_shaken(boxes: np.ndarray, crops: np.ndarray, below: float, side: float) -> bool:
@@ -171,12 +172,14 @@ def too_shaken(boxes: np.ndarray, crops: np.ndarray, below: float, side: float) 
     return bool(below) and _big_enough(boxes, side) and streak(crops) < below
 
 
-def for_faults(boxes: np.ndarray, crops: np.ndarray, config: object, soft: object, shaken: object) -> object:
+def for_faults(boxes: np.ndarray, crops: np.ndarray, config: object, soft: object, shaken: object,
+               sharp: float | None = None) -> object:
     """The classifier of a photo's faults, where its crops (``crops``, of its tiles at ``boxes``) show one: ``soft``
     where they are out of focus (``config.soft_below``), else ``shaken`` where a shake streaked them
-    (``config.shaken_below``); None for neither (or where that classifier is None)."""
+    (``config.shaken_below``); None for neither (or where that classifier is None). ``sharp``: the crops'
+    ``sharpness``, where measured already."""
     c = config
-    if soft is not None and too_soft(boxes, crops, c.soft_below, c.soft_side):
+    if soft is not None and too_soft(boxes, crops, c.soft_below, c.soft_side, sharp):
         return soft
     if shaken is not None and too_shaken(boxes, crops, c.shaken_below, c.soft_side):
         return shaken
@@ -189,13 +192,16 @@ def sureness(p: np.ndarray) -> float:
     return float(p.max(1).mean())
 
 
-def clearest(crops: np.ndarray, look: Callable[[np.ndarray], tuple], config: object) -> tuple[np.ndarray, tuple]:
+def clearest(crops: np.ndarray, look: Callable[[np.ndarray], tuple], config: object,
+             sharp: float | None = None) -> tuple[np.ndarray, tuple]:
     """``crops`` and ``look(crops)`` (a classifier's names, up directions and looks of them); or, where they are soft
     (``config.sharpen_below``) or dim (``config.dim_below``), those of them sharpened by each of ``config.sharpen`` or
-    levelled that it names most surely on average (the first of equals), when surer by ``config.clearer_gain``."""
+    levelled that it names most surely on average (the first of equals), when surer by ``config.clearer_gain``.
+    ``sharp``: the crops' ``sharpness``, where measured already."""
     c = config
     looked = look(crops)
-    views = [sharpened(crops, *k) for k in c.sharpen] if c.sharpen_below and sharpness(crops) < c.sharpen_below else []
+    soft = c.sharpen_below and (sharpness(crops) if sharp is None else sharp) < c.sharpen_below
+    views = [sharpened(crops, *k) for k in c.sharpen] if soft else []
     views += [levelled(crops)] if c.dim_below and contrast(crops) < c.dim_below else []
     if not views:
         return crops, looked

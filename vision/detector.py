@@ -36,7 +36,7 @@ from vision.backs import (
     unsure_boxes,
 )
 from vision.captions import CaptionReader
-from vision.clearer import brightened, clearest, for_faults, sureness
+from vision.clearer import brightened, clearest, for_faults, sharpness, sureness
 from vision.config import DetectorConfig
 from vision.crops import (
     CROP,
@@ -73,11 +73,9 @@ FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
 # worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
 SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
 CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
-# the classifier trained on from it on crops out of focus: it names the photos too soft for the shipped one
-# (``DetectorConfig.soft_below``), and names sharp or shaken ones worse
-SOFT_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.onnx"
-# ... and on shaken crops: it names the photos streaked by a shake (``DetectorConfig.shaken_below``)
-SHAKEN_CLASSIFIER_WEIGHTS = MODELS / "shaken_classifier.onnx"
+# classifiers trained on from it on crops out of focus and on shaken crops: they name the photos too soft or shaken
+# for it (``DetectorConfig.soft_below``, ``shaken_below``), and sound ones worse
+SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.onnx", MODELS / "shaken_classifier.onnx"
 # in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
 # style's, flowers last 43 of 1101, characters last 46. The mark reader then: it weighs the names the others left;
 # and the seat reader last, which shares a tile's flower probability again among the flowers by the seat it reads
@@ -140,8 +138,7 @@ class TileDetector:
         None: ``classifier`` names every photo); ``soft``, ``shaken``: the classifiers of the photos too soft for
         ``classifier`` and of those shaken (``DetectorConfig.soft_below``, ``shaken_below``; None, or with a learnt
         set: ``classifier`` names them too)."""
-        extras = (set_finder, captions, soft, shaken)
-        for p in (finder, classifier, *readers, *(extra for extra in extras if extra), *(learnt or ())):
+        for p in (finder, classifier, *readers, *filter(None, (set_finder, captions, soft, shaken)), *(learnt or ())):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
@@ -366,9 +363,10 @@ class TileDetector:
         chosen = classifier or self._classifier
         if seen is None:
             x, tilt = self.cut(rgb, boxes)
+            sharp = sharpness(x) if clearer else None  # measured once, for the faults' classifiers and the views
             if clearer and classifier is None:
-                chosen = for_faults(boxes, x, c, self._soft, self._shaken) or chosen
-            x, looked = clearest(x, lambda v: self._looked_at(v, chosen), c) if clearer else \
+                chosen = for_faults(boxes, x, c, self._soft, self._shaken, sharp) or chosen
+            x, looked = clearest(x, lambda v: self._looked_at(v, chosen), c, sharp) if clearer else \
                 (x, self._looked_at(x, chosen))
             seen = x, tilt, looked
         x, tilt, (p, up, look) = seen

@@ -136,26 +136,17 @@ def test_settings_come_from_mj_variables(monkeypatch):
     for value, names in (("/m/f.onnx", ["f.onnx"]), ("/m/f.onnx, /m/c.onnx", ["f.onnx", "c.onnx"]), ("", [])):
         monkeypatch.setenv("MJ_READER_WEIGHTS", value)
         assert [p.name for p in Settings().reader_weights] == names
-    # the set finder: shipped, another, or none (the tile finder looks at every photo)
-    assert Settings().set_finder_weights.name == "set_finder.onnx"
-    for value, want in (("/m/s.onnx", Path("/m/s.onnx")), ("", None), (" ", None)):
-        monkeypatch.setenv("MJ_SET_FINDER_WEIGHTS", value)
-        assert Settings().set_finder_weights == want
-    # the caption reader: shipped, another, or none
-    assert Settings().caption_weights.name == "caption_reader.onnx"
-    for value, want in (("/m/c.onnx", Path("/m/c.onnx")), ("", None)):
-        monkeypatch.setenv("MJ_CAPTION_WEIGHTS", value)
-        assert Settings().caption_weights == want
-    # the soft photos' classifier: shipped, another, or none (the tile classifier names every photo)
-    assert Settings().soft_classifier_weights.name == "soft_classifier.onnx"
-    for value, want in (("/m/s.onnx", Path("/m/s.onnx")), ("", None)):
-        monkeypatch.setenv("MJ_SOFT_CLASSIFIER_WEIGHTS", value)
-        assert Settings().soft_classifier_weights == want
-    # ... and the shaken photos'
-    assert Settings().shaken_classifier_weights.name == "shaken_classifier.onnx"
-    for value, want in (("/m/k.onnx", Path("/m/k.onnx")), ("", None)):
-        monkeypatch.setenv("MJ_SHAKEN_CLASSIFIER_WEIGHTS", value)
-        assert Settings().shaken_classifier_weights == want
+    # the networks that may be left out: shipped, another, or none (the set finder: the tile finder looks at every
+    # photo; the soft and shaken photos' classifiers: the tile classifier names every photo)
+    for env, setting, shipped, values in (
+            ("MJ_SET_FINDER_WEIGHTS", "set_finder_weights", "set_finder.onnx", ("/m/s.onnx", "", " ")),
+            ("MJ_CAPTION_WEIGHTS", "caption_weights", "caption_reader.onnx", ("/m/c.onnx", "")),
+            ("MJ_SOFT_CLASSIFIER_WEIGHTS", "soft_classifier_weights", "soft_classifier.onnx", ("/m/s.onnx", "")),
+            ("MJ_SHAKEN_CLASSIFIER_WEIGHTS", "shaken_classifier_weights", "shaken_classifier.onnx", ("/m/k.onnx", ""))):
+        assert getattr(Settings(), setting).name == shipped
+        for value in values:
+            monkeypatch.setenv(env, value)
+            assert getattr(Settings(), setting) == (Path(value) if value.strip() else None)
 
 
 def test_settings_defaults(monkeypatch):
