@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from vision.detector import (
     CAPTION_WEIGHTS,
     CLASSIFIER_WEIGHTS,
+    FACE_WEIGHTS,
     FINDER_WEIGHTS,
     READER_WEIGHTS,
     SET_FINDER_WEIGHTS,
@@ -65,6 +66,9 @@ class Settings(BaseSettings):
                                              "focus); empty: none")
     shaken_classifier_weights: Path | None = Field(
         SHAKEN_CLASSIFIER_WEIGHTS, description="the classifier of photos shaken as they were taken; empty: none")
+    face_weights: Path | None = Field(
+        FACE_WEIGHTS, description="the face network, by which photos of tiles standing are named from their faces "
+                                  "cut flat; empty: none")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")
     # photo concurrency, per worker process
@@ -84,7 +88,7 @@ class Settings(BaseSettings):
     max_import_bytes: int = Field(2_000_000_000, ge=1, description="largest dataset archive to import, bytes")
 
     @field_validator("weights", "set_finder_weights", "caption_weights", "soft_classifier_weights",
-                     "shaken_classifier_weights", "annotate_token", mode="before")
+                     "shaken_classifier_weights", "face_weights", "annotate_token", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

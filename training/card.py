@@ -279,6 +279,34 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     return lines
 
 
+def _corners(runs: Path, name: str) -> list[str]:
+    """The shipped face network's run (``training.corners.train_corners``)."""
+    from vision.detector import FEW, DetectorConfig
+
+    c = DetectorConfig()
+    s = _summary(runs, name)
+    if s is None:
+        return ["## Face network", f"- no face network run recorded under `{name}`", ""]
+    v = s["history"][-1]["val"]
+    return [
+        "## Face network (PyTorch, CPU; ONNX Runtime at detection)",
+        f"- `{name}`, shipped: {s['history'][-1]['step']} of {s['steps']} batches of {s['batch']}, "
+        f"{s['seconds_total'] / 60:.0f} min; data `{s['data']}`: {s['train_crops']} crops of {s['crop']} px (every "
+        "faced tile 60% visible or more, twice, around its box jittered by a twentieth of its side, cut straight by "
+        "its tilt as detection cuts it), the faces' corners as the generator drew them",
+        f"- AdamW, one-cycle lr {s['lr']:g}, smooth L1 on the corners (the crop's units), the across and standing "
+        "logits' cross-entropy at a tenth each; the classifier's light jitter",
+        f"- last check ({s['val_crops']} val crops): corners off by {v['corner_p50']:.4f} of the crop at the median "
+        f"({v['corner_p90']:.4f} at the 90th percentile), across told right {v['across']:.4f}"
+        + (f", standing told right {v['stands']:.4f}" if "stands" in v else ""),
+        f"- detection: a photo of {FEW} to {c.set_tiles - 1} tiles (a hand's), {c.faces_side:g} px or larger, named "
+        f"with less than {c.faces_below:g} on average, "
+        f"{c.faces_standing:.0%} of whose tiles or more stand, is named again from its faces cut flat, and that "
+        f"reading taken when surer by {c.faces_gain:g} (`vision/faces.py`, `DetectorConfig.faces_below`)",
+        "",
+    ]
+
+
 def _figure(d: dict, *keys: str) -> float | None:
     for k in keys:
         d = d.get(k, {}) if isinstance(d, dict) else {}
@@ -362,7 +390,7 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path | None = None,
                readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
-               soft: str | None = None, shaken: str | None = None) -> Path:
+               soft: str | None = None, shaken: str | None = None, corners: str | None = None) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
     bench_file = paths.bench_file() if bench_file is None else bench_file
@@ -396,6 +424,10 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                                              "the photos out of focus (`DetectorConfig.soft_below`)"),
                     ("shaken_classifier.onnx", "the same network trained on from it on shaken crops: it names the "
                                                "photos shaken (`DetectorConfig.shaken_below`)"),
+                    ("face_corners.onnx", "a small CNN on 64x64 crops (`training/net.py`'s `CornerNet`): the four "
+                                          "corners of the tile's face in its box, whether it lies across and whether "
+                                          "the tile stands, by which a photo of tiles standing is named from their "
+                                          "faces cut flat (`vision/faces.py`); int8"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
@@ -429,6 +461,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
            ""] if soft else []),
         *([*_classifier(runs, [shaken], "## Shaken classifier (PyTorch, CPU; ONNX Runtime at detection)",
                         SHAKEN_DETECTION), ""] if shaken else []),
+        *(_corners(runs, corners) if corners else []),
         *_readers(runs, readers),
         *CAPTION_TEXT,
         *_evaluation(bench),

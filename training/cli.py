@@ -17,6 +17,9 @@ The networks, in the order detection runs them (``vision/detector.py``):
 3. ``reader``: the same network with one family's names and ``other`` on upright crops, started from a classifier
    run; ``ship-reader`` stores it as ``models/<family>_reader.onnx``.
 4. ``caption``: the flowers' caption reader, cut from a published OCR model (not trained here).
+5. ``corners``: a small CNN (``training/net.py``'s ``CornerNet``) on each box's crop: where the tile's face lies in it,
+   by which a photo of tiles standing is named from their faces cut flat (``vision/faces.py``); ``ship-corners``
+   stores it as int8 in ``models/face_corners.onnx``.
 
 ``requantize`` quantizes the shipped int8 networks again from their float twins; ``compact`` stores float networks in
 about half the bytes, the same weights bit for bit (``training/compact.py``); ``card`` writes the model card
@@ -204,6 +207,30 @@ def _ship_reader(args: argparse.Namespace) -> int:
     return 0
 
 
+def _corners(args: argparse.Namespace) -> int:
+    from training.corners import train_corners
+
+    try:
+        train_corners([args.data, *args.also], args.runs / args.corners_run, args.steps, args.lr, threads=args.threads)
+    except ValueError as e:
+        args.parser.error(str(e))
+    print(f"face network: {args.runs / args.corners_run / 'face_corners.onnx'} (ship it: python -m training "
+          f"ship-corners --corners-run {args.corners_run})")
+    return 0
+
+
+def _ship_corners(args: argparse.Namespace) -> int:
+    from training.card import keep_records
+    from training.corners import ship_corners
+
+    summary = args.runs / args.corners_run / "summary.json"
+    if not summary.exists():
+        args.parser.error(f"{summary} not found (the run has not finished)")
+    print(f"face network shipped: {ship_corners(summary.parent, args.models / 'face_corners.onnx')}")
+    keep_records(args.runs, args.corners_run, args.models / "runs")
+    return 0
+
+
 def _requantize(args: argparse.Namespace) -> int:
     from training.ship import requantize
     from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS
@@ -228,7 +255,7 @@ def _card(args: argparse.Namespace) -> int:
     from training.card import write_card
 
     card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
-                      args.set_finder_run, args.soft_run, args.shaken_run)
+                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run)
     print(f"card: {card}")
     return 0
 
@@ -303,6 +330,7 @@ def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reader-runs", nargs="*", default=[], help="the shipped readers' runs under --runs")
     p.add_argument("--soft-run", help="the classifier run shipped as the soft classifier")
     p.add_argument("--shaken-run", help="the classifier run shipped as the shaken classifier")
+    p.add_argument("--corners-run", help="the face network's run shipped (python -m training corners)")
     p.add_argument("--bench", type=Path, default=paths.bench_file(),
                    help="bench/eval_vision.py's output (default: %(default)s)")
 
@@ -480,6 +508,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--reader-run", help="the reader's run under --runs (default '<family>_reader')")
     p.add_argument("--family", choices=FAMILIES, default="flower", help="the family, for the default run's name")
     _calibration(p, default=" (default: the first the run trained on)")
+    _runs(p)
+    _models(p)
+
+    p = command("corners", _corners, "train (or resume) the face network: where each tile's face lies in its crop "
+                "(tiles standing or lying: synth --camera low, front, seated, phone), to cut it flat")
+    p.add_argument("--corners-run", default="face_corners", help="the run's name under --runs")
+    p.add_argument("--steps", type=int, default=4000, help="batches of 128 to train for")
+    p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
+    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    _data(p)
+    _runs(p)
+
+    p = command("ship-corners", _ship_corners, "ship a face network run as int8 -> models/face_corners.onnx")
+    p.add_argument("--corners-run", default="face_corners", help="the run's name under --runs")
     _runs(p)
     _models(p)
 

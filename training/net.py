@@ -53,3 +53,28 @@ class TileNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         f = self.look(x)
         return self.cls(f), self.orient(f)
+
+
+class CornerNet(nn.Module):
+    """The face network (``vision/faces.py``): a tile's crop (N, 3, S, S) -> the four corners of its face (N, 8: x, y
+    in the crop's units, the corner of least x + y first, then clockwise as shown), the logit that the face lies
+    across (N, 1: its long side along the crop's width) and the logit that the tile stands (N, 1: its face upright,
+    the tile on its edge)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            _block(3, 16, 2), _block(16, 32, 1),  # 32
+            _block(32, 32, 2), _block(32, 48, 1),  # 16
+            _block(48, 64, 2),  # 8
+            _block(64, 96, 2),  # 4
+            _Fit(4),
+        )
+        self.fc = nn.Linear(96 * 16, 64)
+        self.corners = nn.Linear(64, 8)
+        self.across = nn.Linear(64, 1)
+        self.stands = nn.Linear(64, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        f = torch.relu(self.fc(self.features(x).flatten(1)))
+        return self.corners(f), self.across(f), self.stands(f)

@@ -253,7 +253,8 @@ def render_standing(rng: np.random.Generator, style: Style, groups: list[Group],
             visible = min(1.0, int((ids == 2 * i + 1).sum()) / max(face_area, 1.0))
         tiles.append({"label": b.label, "box": [round(v, 1) for v in box], "sideways": b.sideways,
                       "group": b.group, "red": False, "up_angle": round(up, 1), "visible": round(visible, 3),
-                      "quad": [[round(float(p), 1) for p in q] for q in face]})
+                      "quad": [[round(float(p), 1) for p in q] for q in face],
+                      "stands": bool(np.ptp(b.corners[:4, 2]) > 0.5)})  # its face upright, not lying on the table
     img = _finish(rng, img, width, height)
     return img, tiles, cam
 

@@ -89,6 +89,19 @@ class DetectorConfig:
     # much as it is wide looks like one lying across: seed 9696's 000011, at 53 degrees, 7 and 8). Seated hands 155 ->
     # 158 of 200 (each look named in full), the 2,160 others alike
     turn_split: float = 0.6
+    # a photo of a hand (``detector.FEW`` tiles or more, fewer than ``set_tiles``, their median long side
+    # ``faces_side`` pixels or more) named unsurely (their likeliest names' mean probability below ``faces_below``; 0:
+    # never) of whose tiles ``faces_standing`` or more stand on their edges, as the face network finds them
+    # (``vision/faces.py``), is named again from its faces cut flat, and that reading is taken where the classifier
+    # names it surer by ``faces_gain``. A tile's parts seen close, boxed one by one, hold no face (camerash's
+    # close-ups of one tile: 11 to 31 boxes about 9 px long, ``finder.parts_asked``). Standing tiles among the
+    # photos of tiles lying (``docs/photo.md``): ``eval_cases``' seated ones a fifth at most, camerash's 25 raw photos
+    # (sets, rows) a quarter at most, a tenth at most of those of a hand's size; of the photos of a standing row, a
+    # fifth or more for nine in ten
+    faces_below: float = 0.9
+    faces_standing: float = 0.15
+    faces_side: float = 16.0
+    faces_gain: float = 0.02
     # a photo whose crops' median sharpness (``vision/clearer.py``) is below this (0: never) is soft: its crops are
     # named sharpened too, by each (amount, sigma in crop pixels) of ``sharpen``; one whose crops' median range of grey
     # is below ``dim_below`` (0: never) is dim: its crops are named levelled too; those the classifier alone names

@@ -41,18 +41,28 @@ def crop_tiles(image: np.ndarray, boxes: np.ndarray, size: int = CROP, margin: f
     """
     import cv2
 
-    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    turn = np.zeros(len(boxes)) if tilt is None else np.asarray(tilt, np.float64)
-    sides = tile_sides(boxes, turn).max(1)
-    out = np.empty((len(boxes), size, size, 3), np.uint8)
-    for i, ((x0, y0, x1, y1), side, t) in enumerate(zip(boxes, sides, turn, strict=True)):
-        s = size / (side * margin)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        c, n = s * np.cos(t), s * np.sin(t)  # (OpenCV's getRotationMatrix2D: t counter-clockwise as shown)
-        m = np.array([[c, n, size / 2 - c * cx - n * cy], [-n, c, size / 2 + n * cx - c * cy]], np.float64)
-        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    out = np.empty((len(np.reshape(boxes, (-1, 4))), size, size, 3), np.uint8)
+    for i, m in enumerate(crop_matrices(boxes, size, margin, tilt)):
+        interp = cv2.INTER_AREA if np.hypot(*m[0, :2]) < 1 else cv2.INTER_LINEAR
         out[i] = cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+def crop_matrices(boxes: np.ndarray, size: int = CROP, margin: float = MARGIN,
+                  tilt: np.ndarray | None = None) -> np.ndarray:
+    """The affine maps (N, 2, 3) from the photo's pixels to each box's crop as ``crop_tiles`` cuts it.
+
+    >>> m = crop_matrices(np.array([[90.0, 40.0, 110.0, 60.0]]), size=8, margin=1.0)[0]
+    >>> (m @ [100.0, 50.0, 1.0]).tolist(), (m @ [90.0, 40.0, 1.0]).tolist()  # the box's middle, its corner
+    ([4.0, 4.0], [0.0, 0.0])
+    """
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    turn = np.zeros(len(boxes)) if tilt is None else np.asarray(tilt, np.float64)
+    s = size / (tile_sides(boxes, turn).max(1) * margin)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    c, n = s * np.cos(turn), s * np.sin(turn)  # (OpenCV's getRotationMatrix2D: t counter-clockwise as shown)
+    return np.stack([np.stack([c, n, size / 2 - c * cx - n * cy], 1),
+                     np.stack([-n, c, size / 2 + n * cx - c * cy], 1)], 1)
 
 
 def more_turns(turns: int, upright: int) -> list[int]:

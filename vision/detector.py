@@ -16,6 +16,7 @@ nothing is downloaded.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -53,6 +54,7 @@ from vision.crops import (
 )
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
+from vision.faces import FaceReader
 from vision.finder import Finder, finer_asked, finer_taken, median_side, parts_asked, parts_taken, with_lost
 from vision.halves import with_halves
 from vision.image import ImageInput, load_image
@@ -82,6 +84,9 @@ SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.o
 # (a set that tells its four flowers apart by a seat numeral alone, as gn_postmodern does: ``docs/photo.md``)
 READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx",
                   MODELS / "seat_reader.onnx")
+# where each tile's face lies in its box: a photo of tiles standing is named from its faces cut flat
+# (``vision/faces.py``, ``DetectorConfig.faces_below``)
+FACE_WEIGHTS = MODELS / "face_corners.onnx"
 # a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``training/caption.py``)
 CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
 
@@ -130,15 +135,17 @@ class TileDetector:
                  config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
                  set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS,
                  learnt: tuple[Path, Path] | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS,
-                 shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS) -> None:
+                 shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS, faces: Path | None = FACE_WEIGHTS) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
         ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
         ``captions``: the flowers' caption reader, read after them (None: none); ``learnt``: the learnt set of a
         fine-tuned ``classifier`` and the classifier that names the photos of other sets (``vision/learnt.py``;
         None: ``classifier`` names every photo); ``soft``, ``shaken``: the classifiers of the photos too soft for
         ``classifier`` and of those shaken (``DetectorConfig.soft_below``, ``shaken_below``; None, or with a learnt
-        set: ``classifier`` names them too)."""
-        for p in (finder, classifier, *readers, *filter(None, (set_finder, captions, soft, shaken)), *(learnt or ())):
+        set: ``classifier`` names them too); ``faces``: the face network, by which a photo of tiles standing is named
+        from their faces cut flat (``DetectorConfig.faces_below``; None: as they are boxed)."""
+        for p in (finder, classifier, *readers, *filter(None, (set_finder, captions, soft, shaken, faces)),
+                  *(learnt or ())):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
                 raise ModelNotFoundError(msg)
@@ -160,24 +167,26 @@ class TileDetector:
             self._learnt = LearntSet.load(learnt[0], self._classifier.get_outputs()[2].shape[-1])
         self._readers = [Reader.load(session(r, opts.naming), r) for r in readers]
         self._captions = CaptionReader(session(captions, opts.captions), captions) if captions else None
+        self._faces = FaceReader(session(faces, opts.naming), faces) if faces else None
 
     @classmethod
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
                    captions: CaptionReader | None = None, finder: object = None, set_finder: object = None,
                    config: DetectorConfig | None = None, learnt: LearntSet | None = None,
-                   shipped: object = None, soft: object = None, shaken: object = None) -> TileDetector:
+                   shipped: object = None, soft: object = None, shaken: object = None,
+                   faces: FaceReader | None = None) -> TileDetector:
         """A detector from networks already loaded, or from stand-ins with their methods (to try one part without
         weights): ``classifier`` answers ``run(outputs, {"crops": x})`` as an ONNX Runtime session does, for crops of
         ``crop`` pixels; ``finder`` and ``set_finder`` answer ``boxes(rgb, imgsz, conf, iou, max_det)`` as
         ``vision.finder.Finder`` does; ``readers`` and ``captions`` as ``Reader.load`` and ``CaptionReader`` make
         them; ``learnt`` and ``shipped``: a learnt set and the classifier of the photos of other sets; ``soft``,
-        ``shaken``: the classifiers of soft and of shaken photos."""
+        ``shaken``: the classifiers of soft and of shaken photos; ``faces``: the face network (``FaceReader``)."""
         det = cls.__new__(cls)
         det.config = config or DetectorConfig()
         det._finder, det._set_finder = finder, set_finder
         det._classifier, det._crop = classifier, crop
         det._learnt, det._shipped, det._soft, det._shaken = learnt, shipped, soft, shaken
-        det._readers, det._captions = list(readers), captions
+        det._readers, det._captions, det._faces = list(readers), captions, faces
         return det
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -354,7 +363,8 @@ class TileDetector:
         boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them.
         ``clearer``: the boxes are the photo's tiles, named by the soft or the shaken classifier where their crops
         are too soft or shaken (``clearer.for_faults``), their soft or dim crops maybe named clearer
-        (``clearer.clearest``); boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's,
+        (``clearer.clearest``), a photo of tiles standing maybe named from their faces cut flat
+        (``faces.FaceReader.flatter``); boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's,
         levelled, lost 49 backs)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
@@ -366,8 +376,11 @@ class TileDetector:
             sharp = sharpness(x) if clearer else None  # measured once, for the faults' classifiers and the views
             if clearer and classifier is None:
                 chosen = for_faults(boxes, x, c, self._soft, self._shaken, sharp) or chosen
-            x, looked = clearest(x, lambda v: self._looked_at(v, chosen), c, sharp) if clearer else \
-                (x, self._looked_at(x, chosen))
+            look = partial(self._looked_at, classifier=chosen)
+            x, looked = clearest(x, look, c, sharp) if clearer else (x, look(x))
+            if clearer and self._faces is not None and FEW <= len(boxes) < (c.set_tiles or np.inf) and \
+                    median_side(boxes) >= c.faces_side:  # a hand's tiles standing: named from their faces cut flat
+                x, looked = self._faces.flatter(rgb, boxes, tilt, x, looked, look, c)
             seen = x, tilt, looked
         x, tilt, (p, up, look) = seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):

@@ -96,3 +96,18 @@ def test_the_evaluation_gives_the_speed_as_a_ratio_to_the_baseline() -> None:
     assert "The 12 MP photo's time over the baseline's, in the same run: 0.79 " in text
     del bench["mahjong-detector"]
     assert "over the baseline's" not in "\n".join(card._evaluation(bench))
+
+
+def test_the_face_network_gets_its_section_from_its_run(tmp_path: Path) -> None:
+    run = tmp_path / "corners1"
+    run.mkdir()
+    val = {"corner_p50": 0.0254, "corner_p90": 0.0772, "across": 0.989}
+    (run / "summary.json").write_text(json.dumps({
+        "steps": 4000, "batch": 128, "lr": 0.002, "crop": 64, "data": "faces/low + faces/front", "train_crops": 55212,
+        "val_crops": 3089, "history": [{"step": 4000, "val": val}], "seconds_total": 270.0}))
+    text = "\n".join(card._corners(tmp_path, "corners1"))
+    assert text.startswith("## Face network (PyTorch, CPU; ONNX Runtime at detection)\n- `corners1`, shipped: 4000 of "
+                           "4000 batches of 128, 4 min; data `faces/low + faces/front`: 55212 crops of 64 px")
+    assert "corners off by 0.0254 of the crop at the median (0.0772 at the 90th percentile), across told right " \
+           "0.9890" in text and "`DetectorConfig.faces_below`" in text
+    assert card._corners(tmp_path, "none")[1] == "- no face network run recorded under `none`"

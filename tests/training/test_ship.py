@@ -150,6 +150,7 @@ def test_the_shipped_weights_stay_under_20_mb() -> None:
     """The issue's budget for ``models/``: every network detection loads, and the finder's PyTorch weights."""
     from vision.detector import (
         CAPTION_WEIGHTS,
+        FACE_WEIGHTS,
         FINDER_WEIGHTS,
         SET_FINDER_WEIGHTS,
         SHAKEN_CLASSIFIER_WEIGHTS,
@@ -157,6 +158,6 @@ def test_the_shipped_weights_stay_under_20_mb() -> None:
     )
 
     shipped = [FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, *READER_WEIGHTS, CAPTION_WEIGHTS,
-               SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, MODELS / "tile_finder.pt"]
+               SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, FACE_WEIGHTS, MODELS / "tile_finder.pt"]
     assert sorted(p.name for p in shipped) == sorted(p.name for p in [*MODELS.glob("*.onnx"), *MODELS.glob("*.pt")])
     assert sum(p.stat().st_size for p in shipped) < 20e6

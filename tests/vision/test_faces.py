@@ -1,0 +1,152 @@
+"""A tile's face found in its box and cut flat (``vision/faces.py``): the corners a face network gives, mapped from
+its crop back to the photo, the face cut flat to a tile's shape, and a photo named from its faces only where they
+cover little of their boxes."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.config import DetectorConfig
+from vision.crops import MARGIN, crop_matrices, network_input
+from vision.detector import TileDetector
+from vision.faces import FaceReader, canonical, face_crops
+
+
+class Corners:
+    """A stand-in face network: each crop's face at the same corners (the crop's units), across or not, its tile
+    standing or not."""
+
+    def __init__(self, corners: list[list[float]], across: bool = False, size: int = 64, stands: bool = True) -> None:
+        self.corners, self.across, self.size = np.array(corners, np.float32).reshape(1, 8), across, size
+        self.stands = stands
+        self.seen = 0
+
+    def get_inputs(self) -> list:
+        class Input:
+            shape = ("n", 3, self.size, self.size)
+
+        return [Input()]
+
+    def run(self, _outputs: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        n = len(feed["crops"])
+        assert feed["crops"].shape[1:] == (3, self.size, self.size)
+        self.seen += n
+        return [np.repeat(self.corners, n, 0), np.full((n, 1), 3.0 if self.across else -3.0, np.float32),
+                np.full((n, 1), 3.0 if self.stands else -3.0, np.float32)]
+
+
+def pattern(h: int = 80, w: int = 60) -> np.ndarray:
+    """A face's art: four quadrants of different colours, so that a crop shows which way it was cut."""
+    art = np.zeros((h, w, 3), np.uint8)
+    art[: h // 2, : w // 2] = (250, 30, 30)
+    art[: h // 2, w // 2:] = (30, 250, 30)
+    art[h // 2:, : w // 2] = (30, 30, 250)
+    art[h // 2:, w // 2:] = (250, 250, 30)
+    return art
+
+
+def test_a_face_seen_askew_is_cut_flat_as_drawn() -> None:
+    art = pattern()
+    quad = np.float32([[140, 60], [210, 80], [205, 190], [130, 200]])  # tl, tr, br, bl as the art's corners go
+    photo = np.full((300, 300, 3), 90, np.uint8)
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [60, 0], [60, 80], [0, 80]]), quad)
+    cv2.warpPerspective(art, m, (300, 300), photo, borderMode=cv2.BORDER_TRANSPARENT)
+    crop = face_crops(photo, quad[None], np.array([False]), 92, MARGIN)[0].astype(int)
+    # the face 80 px long, 60 wide, in the middle: each quadrant's colour where the art has it, the floor around it
+    for (y, x), colour in (((30, 30), (250, 30, 30)), ((30, 60), (30, 250, 30)), ((62, 30), (30, 30, 250)),
+                           ((62, 60), (250, 250, 30)), ((3, 46), (90, 90, 90))):
+        assert np.abs(crop[y, x] - colour).max() < 40, (y, x, crop[y, x])
+    # across: the same face cut lying, 60 long and 45 high, its top-left quadrant still first
+    lying = face_crops(photo, quad[None], np.array([True]), 92, MARGIN)[0].astype(int)
+    assert np.abs(lying[32, 25] - (250, 30, 30)).max() < 40 and np.abs(lying[32, 67] - (30, 250, 30)).max() < 40
+    assert np.abs(lying[15, 46] - (90, 90, 90)).max() < 40
+
+
+def test_corners_in_the_crop_map_back_to_the_photo() -> None:
+    boxes = np.array([[100.0, 50.0, 160.0, 130.0], [20.0, 200.0, 120.0, 260.0]])
+    corners = [[0.2, 0.1], [0.8, 0.15], [0.75, 0.9], [0.25, 0.85]]
+    for tilt in (np.zeros(2), np.array([0.3, -0.2])):
+        reader = FaceReader(Corners(corners))
+        quads, across, stands = reader.faces(np.zeros((300, 300, 3), np.uint8), boxes, tilt)
+        m = crop_matrices(boxes, 64, MARGIN, tilt)
+        back_in_crop = np.einsum("nij,nkj->nki", m[:, :, :2], quads) + m[:, None, :, 2]
+        assert np.allclose(back_in_crop / 64, corners, atol=1e-6)
+        assert not across.any() and reader.size == 64 and np.allclose(stands, 1 / (1 + np.exp(-3.0)))
+
+
+def looks(sure: float) -> object:
+    """A stand-in classifier's look: every crop named 1m with probability ``sure`` (the rest spread evenly)."""
+
+    def look(crops: np.ndarray) -> tuple:
+        p = np.full((len(crops), 43), (1 - sure) / 42)
+        p[:, 0] = sure
+        return p, np.tile([1.0, 0, 0, 0], (len(crops), 1)), np.zeros((len(crops), 8))
+
+    return look
+
+
+def test_a_photo_is_named_from_its_faces_where_its_tiles_stand_and_are_named_surer() -> None:
+    boxes = np.array([[100.0, 50.0, 160.0, 130.0], [170.0, 50.0, 230.0, 130.0]])
+    rgb = np.random.default_rng(0).integers(0, 255, (300, 300, 3), np.uint8)
+    crops = np.zeros((2, 3, 96, 96), np.float32)
+    tilt = np.zeros(2)
+    c = DetectorConfig()
+    unsure = looks(0.5)(crops)
+    corners = [[0.3, 0.2], [0.7, 0.2], [0.7, 0.8], [0.3, 0.8]]
+    standing = FaceReader(Corners(corners))
+    flat, again = standing.flatter(rgb, boxes, tilt, crops, unsure, looks(0.8), c)
+    assert again[0][0, 0] == 0.8  # the faces' reading
+    assert np.array_equal(flat, network_input(face_crops(rgb, standing.faces(rgb, boxes, tilt).quads,
+                                                         np.zeros(2, bool), 96)))
+    # left as boxed: named surely already; the faces named no surer by faces_gain; the tiles lying (from above, from
+    # a seat); or the face network never asked (faces_below 0)
+    lying = FaceReader(Corners(corners, stands=False))
+    for reader, first, second, config in (
+            (standing, looks(0.95)(crops), looks(1.0), c), (standing, unsure, looks(0.51), c),
+            (lying, unsure, looks(0.8), c), (standing, unsure, looks(0.8), DetectorConfig(faces_below=0.0))):
+        asked = reader._session.seen
+        out, named = reader.flatter(rgb, boxes, tilt, crops, first, second, config)
+        assert out is crops and named is first
+        assert reader._session.seen == asked + (0 if first[0][0, 0] >= config.faces_below else 2)
+
+
+def test_the_detector_names_an_unsure_standing_photo_from_its_faces() -> None:
+    class Classifier:
+        """Names a crop 1m the surer the more of it is face (grey 200): more of a face cut flat than of the crop
+        around its box, which holds the noise around it."""
+
+        def __init__(self) -> None:
+            self.crops: list[np.ndarray] = []
+
+        def run(self, _outputs: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+            x = feed["crops"]
+            self.crops.append(x)
+            n = len(x)
+            logits = np.zeros((n, 43), np.float32)
+            logits[:, 0] = 12 * (np.abs(x - 200 / 255) < 0.01).all(1).mean(axis=(1, 2)) - 3
+            return [logits, np.tile(np.float32([9, 0, 0, 0]), (n, 1)), np.zeros((n, 8), np.float32)]
+
+    rgb = np.random.default_rng(1).integers(0, 255, (300, 300, 3), np.uint8)
+    boxes = np.array([[10.0 + 28 * i, 50.0, 36.0 + 28 * i, 130.0] for i in range(10)])  # a hand's row of ten
+    for x0, _, x1, _ in boxes.astype(int):
+        rgb[60:120, (x0 + x1) // 2 - 10:(x0 + x1) // 2 + 10] = 200  # a smooth face inside each noisy box
+    faces = Corners([[0.4, 0.2], [0.6, 0.2], [0.6, 0.8], [0.4, 0.8]], size=32)
+    named = {}
+    for below in (0.0, 0.9):
+        classifier = Classifier()
+        det = TileDetector.from_parts(classifier, crop=32, faces=FaceReader(faces), config=DetectorConfig(
+            faces_below=below, alike=1.0, backs_by_colour=False, kong_backs=False, sharpen_below=0, dim_below=0,
+            soft_below=0, shaken_below=0, turns=1, straighten=False))
+        named[below] = det._named(rgb, boxes, clearer=True)
+    boxed = det.cut(rgb, boxes)[0]
+    assert np.array_equal(named[0.0].crops, boxed) and named[0.0].p[:, 0].max() < 0.9
+    expected = face_crops(rgb, FaceReader(faces).faces(rgb, boxes, np.zeros(10))[0], np.zeros(10, bool), 32)
+    assert np.array_equal(named[0.9].crops, network_input(expected))
+    assert named[0.9].p[:, 0].min() > named[0.0].p[:, 0].max()
+
+
+def test_canonical_keeps_the_winding_and_starts_top_left() -> None:
+    quads = np.array([[[5.0, 9], [1, 8], [2, 1], [6, 2]]])  # bl... clockwise as shown, starting bottom-right
+    out = canonical(quads)[0]
+    assert out[0].tolist() == [2.0, 1.0] and out[1].tolist() == [6.0, 2.0]

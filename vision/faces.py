@@ -1,0 +1,114 @@
+"""A tile's face found within its box and cut flat, for photos of tiles standing on their edges
+(``DetectorConfig.faces_below``).
+
+Shot low, from the side or nearly from in front, a standing tile shows its top and a side beside its face: its box
+holds all of them, the face foreshortened in a part of it, and the classifier, which learnt tiles seen from above,
+names such a crop poorly. The face network (``models/face_corners.onnx``, ``training/corners.py``) reads, from each
+box's crop cut as the classifier's is (straight by its tilt, at the network's own size), the four corners of the
+tile's face, whether the face lies across, and whether the tile stands; the face is then cut flat to a tile's shape
+(``crops.FACE``), upright or across, into a crop as the classifier takes one (``face_crops``). On the true boxes of
+``bench.eval_cases``' standing photos, cut to their true faces, the classifier names 0.90 of the low photos' tiles
+(0.54 cut around their boxes) and 0.94 of those seen from in front (0.74): ``docs/photo.md``.
+
+Corners are given in the crop's units (0 to 1 from its left and top), clockwise as shown, the corner of least x + y
+first (``canonical``): the face's own top is not known until the classifier names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from vision.clearer import sureness
+from vision.crops import FACE, MARGIN, crop_matrices, crop_tiles, network_input
+
+
+def canonical(quads: np.ndarray) -> np.ndarray:
+    """Quads (N, 4, 2), each clockwise as shown, rolled so that the corner of least x + y comes first.
+
+    >>> canonical(np.array([[[9.0, 1], [9, 9], [1, 9], [1, 1]]]))[0].tolist()  # tr, br, bl, tl -> tl first
+    [[1.0, 1.0], [9.0, 1.0], [9.0, 9.0], [1.0, 9.0]]
+    """
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    first = quads.sum(2).argmin(1)
+    order = (first[:, None] + np.arange(4)) % 4
+    return np.take_along_axis(quads, order[:, :, None], 1)
+
+
+def face_crops(rgb: np.ndarray, quads: np.ndarray, across: np.ndarray, size: int, margin: float = MARGIN) -> np.ndarray:
+    """Each face (quads (N, 4, 2) in the photo's pixels, from its crop's top-left corner, clockwise) cut flat into a
+    ``size`` x ``size`` crop (N, size, size, 3), as the classifier's crops hold a tile seen from above: the face
+    ``1 / margin`` of the crop long, ``FACE`` as wide as long, upright or, where ``across`` (N, bool), lying across;
+    edges replicated.
+
+    >>> img = np.zeros((100, 100, 3), np.uint8); img[20:60, 30:60] = 255  # a face 30 x 40
+    >>> quad = np.array([[[30.0, 20], [60, 20], [60, 60], [30, 60]]])
+    >>> crop = face_crops(img, quad, np.array([False]), 46, 1.15)[0]
+    >>> int(crop[23, 23, 0]), int(crop[23, 5, 0]), int(crop[1, 23, 0])  # the middle, beside it, above it
+    (255, 0, 0)
+    """
+    import cv2
+
+    long = size / margin
+    out = np.empty((len(quads), size, size, 3), np.uint8)
+    for i, (quad, lies_across) in enumerate(zip(np.asarray(quads, np.float32), across, strict=True)):
+        w, h = (long, long * FACE) if lies_across else (long * FACE, long)
+        x0, y0 = (size - w) / 2, (size - h) / 2
+        rect = np.float32([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]])
+        m = cv2.getPerspectiveTransform(quad, rect)
+        shrink = cv2.contourArea(quad) > w * h
+        out[i] = cv2.warpPerspective(rgb, m, (size, size), flags=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+class Faces(NamedTuple):
+    """The faces the face network finds in a photo's boxes: their quads (N, 4, 2, the photo's pixels, in the order
+    ``canonical`` gives them in each crop), whether each lies across its crop (N, bool), and the probability that
+    each tile stands on its edge (N)."""
+
+    quads: np.ndarray
+    across: np.ndarray
+    stands: np.ndarray
+
+
+class FaceReader:
+    """The face network at ``path`` (an ONNX Runtime session: ``crops`` in, ``corners``, ``across`` and ``stands``
+    out)."""
+
+    def __init__(self, session: object, path: Path | str = "") -> None:
+        from vision.readers import crop_side
+
+        self._session, self.path = session, Path(path)
+        self.size = crop_side(session)
+
+    def faces(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray) -> Faces:
+        """The faces of the tiles at ``boxes``, cut straight by ``tilt`` as the classifier's crops are (``Faces``)."""
+        if len(boxes) == 0:
+            return Faces(np.zeros((0, 4, 2)), np.zeros(0, bool), np.zeros(0))
+        m = crop_matrices(boxes, self.size, MARGIN, tilt)
+        corners, across, stands = self._session.run(None, {"crops": network_input(crop_tiles(rgb, boxes, self.size,
+                                                                                                 tilt=tilt))})
+        inside = corners.reshape(-1, 4, 2).astype(np.float64) * self.size  # the crop's pixels
+        back = np.linalg.inv(np.concatenate([m, np.tile([0.0, 0, 1], (len(m), 1, 1))], 1))[:, :2]
+        quads = np.einsum("nij,nkj->nki", back[:, :, :2], inside) + back[:, None, :, 2]
+        return Faces(quads, across.reshape(-1) > 0, 1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))))
+
+    def flatter(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray, looked: tuple,
+                look: Callable[[np.ndarray], tuple], config: object) -> tuple[np.ndarray, tuple]:
+        """The classifier's ``crops`` (N, 3, S, S) of the tiles at ``boxes``, cut by ``tilt``, and ``looked``, its
+        ``look`` at them (names, up directions, looks); or, where it names them unsurely (below
+        ``config.faces_below``) and ``config.faces_standing`` of the tiles or more stand, their faces cut flat
+        (``face_crops``) and its look at those, when it names them surer by ``config.faces_gain``."""
+        c = config
+        if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
+            return crops, looked
+        quads, across, stands = self.faces(rgb, boxes, tilt)
+        if np.mean(stands > 0.5) < c.faces_standing:
+            return crops, looked
+        flat = network_input(face_crops(rgb, quads, across, crops.shape[-1]))
+        again = look(flat)
+        return (flat, again) if sureness(again[0]) > sureness(looked[0]) + c.faces_gain else (crops, looked)
