@@ -165,17 +165,12 @@ def _classifier(args: argparse.Namespace) -> int:
 
 
 def _ship(args: argparse.Namespace) -> int:
-    from training.card import keep_records
     from training.ship import ship_run
 
-    summary = args.runs / args.classifier_run / "summary.json"
-    if not summary.exists():
-        args.parser.error(f"{summary} not found (the run has not finished)")
+    run = _finished(args, args.classifier_run)
     fault = getattr(args, "fault", None)  # (``all`` ships the tile classifier)
     dest = args.models / (f"{fault}_classifier.onnx" if fault else "tile_classifier.onnx")
-    print(f"classifier shipped: {ship_run(summary.parent, dest, args.calibration)}")
-    keep_records(args.runs, args.classifier_run, args.models / "runs")
-    return 0
+    return _shipped(args, run, "classifier", ship_run(run, dest, args.calibration))
 
 
 def _reader(args: argparse.Namespace) -> int:
@@ -194,40 +189,43 @@ def _reader(args: argparse.Namespace) -> int:
 
 
 def _ship_reader(args: argparse.Namespace) -> int:
-    from training.card import keep_records
     from training.ship import ship_run
 
-    run = args.reader_run or f"{args.family}_reader"
-    summary = args.runs / run / "summary.json"
-    if not summary.exists():
-        args.parser.error(f"{summary} not found (the run has not finished)")
-    name = f"{json.loads(summary.read_text()).get('family', 'flower')}_reader.onnx"
-    print(f"reader shipped: {ship_run(summary.parent, args.models / name, args.calibration)}")
-    keep_records(args.runs, run, args.models / "runs")
-    return 0
+    run = _finished(args, args.reader_run or f"{args.family}_reader")
+    name = f"{json.loads((run / 'summary.json').read_text()).get('family', 'flower')}_reader.onnx"
+    return _shipped(args, run, "reader", ship_run(run, args.models / name, args.calibration))
 
 
 def _corners(args: argparse.Namespace) -> int:
     from training.corners import train_corners
 
-    try:
-        train_corners([args.data, *args.also], args.runs / args.corners_run, args.steps, args.lr, threads=args.threads)
-    except ValueError as e:
-        args.parser.error(str(e))
+    train_corners([args.data, *args.also], args.runs / args.corners_run, args.steps, args.lr, threads=args.threads)
     print(f"face network: {args.runs / args.corners_run / 'face_corners.onnx'} (ship it: python -m training "
           f"ship-corners --corners-run {args.corners_run})")
     return 0
 
 
 def _ship_corners(args: argparse.Namespace) -> int:
-    from training.card import keep_records
     from training.corners import ship_corners
 
-    summary = args.runs / args.corners_run / "summary.json"
+    run = _finished(args, args.corners_run)
+    return _shipped(args, run, "face network", ship_corners(run, args.models / "face_corners.onnx"))
+
+
+def _finished(args: argparse.Namespace, name: str) -> Path:
+    """The folder of the run ``name`` under ``--runs``, which has finished (its ``summary.json`` written)."""
+    summary = args.runs / name / "summary.json"
     if not summary.exists():
         args.parser.error(f"{summary} not found (the run has not finished)")
-    print(f"face network shipped: {ship_corners(summary.parent, args.models / 'face_corners.onnx')}")
-    keep_records(args.runs, args.corners_run, args.models / "runs")
+    return summary.parent
+
+
+def _shipped(args: argparse.Namespace, run: Path, what: str, dest: Path) -> int:
+    """Say what was shipped where, and keep the run's records beside the shipped weights (``card.keep_records``)."""
+    from training.card import keep_records
+
+    print(f"{what} shipped: {dest}")
+    keep_records(args.runs, run.name, args.models / "runs")
     return 0
 
 

@@ -376,11 +376,11 @@ class TileDetector:
             sharp = sharpness(x) if clearer else None  # measured once, for the faults' classifiers and the views
             if clearer and classifier is None:
                 chosen = for_faults(boxes, x, c, self._soft, self._shaken, sharp) or chosen
-            look = partial(self._looked_at, classifier=chosen)
-            x, looked = clearest(x, look, c, sharp) if clearer else (x, look(x))
+            name_by = partial(self._looked_at, classifier=chosen)
+            x, looked = clearest(x, name_by, c, sharp) if clearer else (x, name_by(x))
             if clearer and self._faces is not None and FEW <= len(boxes) < (c.set_tiles or np.inf) and \
                     median_side(boxes) >= c.faces_side:  # a hand's tiles standing: named from their faces cut flat
-                x, looked = self._faces.flatter(rgb, boxes, tilt, x, looked, look, c)
+                x, looked = self._faces.flatter(rgb, boxes, tilt, x, looked, name_by, c)
             seen = x, tilt, looked
         x, tilt, (p, up, look) = seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):

@@ -24,6 +24,8 @@ import numpy as np
 
 from vision.clearer import sureness
 from vision.crops import FACE, MARGIN, crop_matrices, crop_tiles, network_input
+from vision.errors import ModelNotFoundError
+from vision.readers import crop_side
 
 
 def canonical(quads: np.ndarray) -> np.ndarray:
@@ -79,9 +81,14 @@ class FaceReader:
     """The face network at ``path`` (an ONNX Runtime session: ``crops`` in, ``corners``, ``across`` and ``stands``
     out)."""
 
-    def __init__(self, session: object, path: Path | str = "") -> None:
-        from vision.readers import crop_side
+    OUTPUTS = ["corners", "across", "stands"]
 
+    def __init__(self, session: object, path: Path | str = "") -> None:
+        outputs = [o.name for o in session.get_outputs()]
+        if outputs != self.OUTPUTS:
+            msg = (f"{path} is no face network of this version: its outputs are {outputs}, detection reads "
+                   f"{', '.join(self.OUTPUTS)} (python -m training corners)")
+            raise ModelNotFoundError(msg)
         self._session, self.path = session, Path(path)
         self.size = crop_side(session)
 

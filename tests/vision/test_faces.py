@@ -4,12 +4,16 @@ cover little of their boxes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
+import pytest
 
 from vision.config import DetectorConfig
 from vision.crops import MARGIN, crop_matrices, network_input
-from vision.detector import TileDetector
+from vision.detector import CLASSIFIER_WEIGHTS, TileDetector
+from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, canonical, face_crops
 
 
@@ -27,6 +31,9 @@ class Corners:
             shape = ("n", 3, self.size, self.size)
 
         return [Input()]
+
+    def get_outputs(self) -> list:
+        return [type("Output", (), {"name": name})() for name in FaceReader.OUTPUTS]
 
     def run(self, _outputs: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
         n = len(feed["crops"])
@@ -150,3 +157,10 @@ def test_canonical_keeps_the_winding_and_starts_top_left() -> None:
     quads = np.array([[[5.0, 9], [1, 8], [2, 1], [6, 2]]])  # bl... clockwise as shown, starting bottom-right
     out = canonical(quads)[0]
     assert out[0].tolist() == [2.0, 1.0] and out[1].tolist() == [6.0, 2.0]
+
+
+def test_a_network_that_is_no_face_network_is_a_typed_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelNotFoundError, match="is no face network of this version: its outputs are"):
+        TileDetector(faces=CLASSIFIER_WEIGHTS)
+    with pytest.raises(ModelNotFoundError, match="model weights not found"):
+        TileDetector(faces=tmp_path / "none.onnx")
