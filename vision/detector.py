@@ -410,9 +410,9 @@ class TileDetector:
         """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's
         seat (named unsurely, ``rectify_below``; FEW tiles or more, fewer than ``set_tiles``), averaged with its names
         read again as from above: the photo turned upright (each way its faces' up directions split between,
-        ``turn_split``), stretched by each of ``stretches`` and cut to the faces (``vision/rectify.py``), the look the
-        classifier alone names most surely named in full, and taken when surer on average. The crops and tilts stay
-        the photo's own."""
+        ``turn_split``), stretched by each of ``stretches`` and cut to the faces (``vision/rectify.py``), or each face
+        cut flat by its own corners (``faces_look``, ``vision/faces.py``): the look the classifier alone names most
+        surely named in full, and taken when surer on average. The crops and tilts stay the photo's own."""
         c = self.config
         sure = sureness(named.p) if len(boxes) else 1.0
         if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:
@@ -426,6 +426,11 @@ class TileDetector:
                 looked = self._looked_at(x, named.classifier)
                 if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
                     best = sureness(looked[0]), angle, img, faces, (x, tilt, looked)
+        if self._faces is not None and c.faces_look:  # one more look: each face cut flat by its own corners
+            x = self._faces.flat(rgb, self._faces.faces(rgb, boxes, named.tilt), self._crop)
+            looked = self._looked_at(x, named.classifier)
+            if sureness(looked[0]) > best[0]:
+                best = sureness(looked[0]), 0.0, rgb, boxes, (x, named.tilt, looked)
         _, angle, img, faces, seen = best
         again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
         if sureness(again.p) <= sure:

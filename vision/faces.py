@@ -104,6 +104,11 @@ class FaceReader:
         quads = np.einsum("nij,nkj->nki", back[:, :, :2], inside) + back[:, None, :, 2]
         return Faces(quads, across.reshape(-1) > 0, 1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))))
 
+    def flat(self, rgb: np.ndarray, faces: Faces, size: int) -> np.ndarray:
+        """The ``faces`` of the photo ``rgb`` cut flat, as the classifier takes crops of ``size`` (N, 3, size,
+        size)."""
+        return network_input(face_crops(rgb, faces.quads, faces.across, size))
+
     def flatter(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray, looked: tuple,
                 look: Callable[[np.ndarray], tuple], config: object) -> tuple[np.ndarray, tuple]:
         """The classifier's ``crops`` (N, 3, S, S) of the tiles at ``boxes``, cut by ``tilt``, and ``looked``, its
@@ -113,9 +118,9 @@ class FaceReader:
         c = config
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
             return crops, looked
-        quads, across, stands = self.faces(rgb, boxes, tilt)
-        if np.mean(stands > 0.5) < c.faces_standing:
+        faces = self.faces(rgb, boxes, tilt)
+        if np.mean(faces.stands > 0.5) < c.faces_standing:
             return crops, looked
-        flat = network_input(face_crops(rgb, quads, across, crops.shape[-1]))
+        flat = self.flat(rgb, faces, crops.shape[-1])
         again = look(flat)
         return (flat, again) if sureness(again[0]) > sureness(looked[0]) + c.faces_gain else (crops, looked)
