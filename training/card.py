@@ -302,7 +302,8 @@ def _corners(runs: Path, name: str) -> list[str]:
         f"- detection: a photo of {FEW} to {c.set_tiles - 1} tiles (a hand's), {c.faces_side:g} px or larger, named "
         f"with less than {c.faces_below:g} on average, "
         f"{c.faces_standing:.0%} of whose tiles or more stand, is named again from its faces cut flat, and that "
-        f"reading taken when surer by {c.faces_gain:g} (`vision/faces.py`, `DetectorConfig.faces_below`)",
+        f"reading taken when surer by {c.faces_gain:g} (`vision/faces.py`, `DetectorConfig.faces_below`); a photo "
+        "looked at as from above (`rectify_below`) is also looked at with its faces cut flat (`faces_look`)",
         "",
     ]
 

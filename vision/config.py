@@ -106,7 +106,8 @@ class DetectorConfig:
     # ... and a photo looked at as from above (``rectify_below``) is also looked at with its faces cut flat, each by
     # its own corners (not only tiles standing): that look is weighed with the photo turned and stretched, the surest
     # named in full. eval_cases' seated hands 15 + 16 -> 16 + 15 of 40 (the one lost: a loose flower, named surer, read
-    # into the hand), standing from in front 6 + 5 -> 6 + 6, ``layout_eval`` 460 -> 462 of 500, none lost
+    # into the hand), standing from in front 6 + 5 -> 6 + 6, ``layout_eval`` 460 -> 462 of 500, none lost;
+    # ``eval_degraded`` 27 tiles gained, 4 lost (``docs/photo.md``)
     faces_look: bool = True
     # a photo whose crops' median sharpness (``vision/clearer.py``) is below this (0: never) is soft: its crops are
     # named sharpened too, by each (amount, sigma in crop pixels) of ``sharpen``; one whose crops' median range of grey

@@ -378,8 +378,8 @@ class TileDetector:
                 chosen = for_faults(boxes, x, c, self._soft, self._shaken, sharp) or chosen
             name_by = partial(self._looked_at, classifier=chosen)
             x, looked = clearest(x, name_by, c, sharp) if clearer else (x, name_by(x))
-            if clearer and self._faces is not None and FEW <= len(boxes) < (c.set_tiles or np.inf) and \
-                    median_side(boxes) >= c.faces_side:  # a hand's tiles standing: named from their faces cut flat
+            if clearer and self._faces_found(boxes) and FEW <= len(boxes) < (c.set_tiles or np.inf):  # a hand's
+                # tiles standing: named from their faces cut flat
                 x, looked = self._faces.flatter(rgb, boxes, tilt, x, looked, name_by, c)
             seen = x, tilt, looked
         x, tilt, (p, up, look) = seen
@@ -426,7 +426,7 @@ class TileDetector:
                 looked = self._looked_at(x, named.classifier)
                 if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
                     best = sureness(looked[0]), angle, img, faces, (x, tilt, looked)
-        if self._faces is not None and c.faces_look:  # one more look: each face cut flat by its own corners
+        if c.faces_look and self._faces_found(boxes):  # one more look: each face cut flat by its own corners
             x = self._faces.flat(rgb, self._faces.faces(rgb, boxes, named.tilt), self._crop)
             looked = self._looked_at(x, named.classifier)
             if sureness(looked[0]) > best[0]:
@@ -436,6 +436,11 @@ class TileDetector:
         if sureness(again.p) <= sure:
             return named
         return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)
+
+    def _faces_found(self, boxes: np.ndarray) -> bool:
+        """Whether the face network may look at the tiles at ``boxes``: there is one, and they are ``faces_side``
+        pixels long or more at the median (a tile's parts seen close, boxed one by one, hold no face)."""
+        return self._faces is not None and median_side(boxes) >= self.config.faces_side
 
     def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found
