@@ -54,7 +54,7 @@ from vision.crops import (
 )
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
-from vision.faces import FaceReader
+from vision.faces import FaceReader, Faces
 from vision.finder import Finder, finer_asked, finer_taken, median_side, parts_asked, parts_taken, with_lost
 from vision.halves import with_halves
 from vision.image import ImageInput, load_image
@@ -118,14 +118,15 @@ RANKED_MIN = 0.01  # ... down to this probability
 
 class Named(NamedTuple):
     """A photo's tiles named (``TileDetector._named``): the names' probabilities (N, 43), the up directions' (N, 4),
-    the crops named (N, 3, S, S: each tile cut straight, as it lies), the tilts they were cut at (N, radians), and
-    the classifier that named them."""
+    the crops named (N, 3, S, S: each tile cut straight, as it lies), the tilts they were cut at (N, radians), the
+    classifier that named them, and their faces where the face network found them (``vision/faces.py``)."""
 
     p: np.ndarray
     up: np.ndarray
     crops: np.ndarray
     tilt: np.ndarray
     classifier: object
+    faces: Faces | None = None
 
 
 class TileDetector:
@@ -370,7 +371,7 @@ class TileDetector:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
         c = self.config
-        chosen = classifier or self._classifier
+        chosen, faces = classifier or self._classifier, None
         if seen is None:
             x, tilt = self.cut(rgb, boxes)
             sharp = sharpness(x) if clearer else None  # measured once, for the faults' classifiers and the views
@@ -380,7 +381,7 @@ class TileDetector:
             x, looked = clearest(x, name_by, c, sharp) if clearer else (x, name_by(x))
             if clearer and self._faces_found(boxes) and FEW <= len(boxes) < (c.set_tiles or np.inf):  # a hand's
                 # tiles standing: named from their faces cut flat
-                x, looked = self._faces.flatter(rgb, boxes, tilt, x, looked, name_by, c)
+                x, looked, faces = self._faces.flatter(rgb, boxes, tilt, x, looked, name_by, c)
             seen = x, tilt, looked
         x, tilt, (p, up, look) = seen
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
@@ -404,7 +405,7 @@ class TileDetector:
                 p = coloured_backs(p, x, centres, widths, learnt and self._learnt.backs_coloured is True)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
-        return Named(p, up, x, tilt, chosen)
+        return Named(p, up, x, tilt, chosen, faces)
 
     def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
         """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's
@@ -427,7 +428,8 @@ class TileDetector:
                 if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
                     best = sureness(looked[0]), angle, img, faces, (x, tilt, looked)
         if c.faces_look and self._faces_found(boxes):  # one more look: each face cut flat by its own corners
-            x = self._faces.flat(rgb, self._faces.faces(rgb, boxes, named.tilt), self._crop)
+            found = named.faces if named.faces is not None else self._faces.faces(rgb, boxes, named.tilt)
+            x = self._faces.flat(rgb, found, self._crop)
             looked = self._looked_at(x, named.classifier)
             if sureness(looked[0]) > best[0]:
                 best = sureness(looked[0]), 0.0, rgb, boxes, (x, named.tilt, looked)

@@ -110,17 +110,20 @@ class FaceReader:
         return network_input(face_crops(rgb, faces.quads, faces.across, size))
 
     def flatter(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray, looked: tuple,
-                look: Callable[[np.ndarray], tuple], config: object) -> tuple[np.ndarray, tuple]:
+                look: Callable[[np.ndarray], tuple], config: object) -> tuple[np.ndarray, tuple, Faces | None]:
         """The classifier's ``crops`` (N, 3, S, S) of the tiles at ``boxes``, cut by ``tilt``, and ``looked``, its
         ``look`` at them (names, up directions, looks); or, where it names them unsurely (below
         ``config.faces_below``) and ``config.faces_standing`` of the tiles or more stand, their faces cut flat
-        (``face_crops``) and its look at those, when it names them surer by ``config.faces_gain``."""
+        (``face_crops``) and its look at those, when it names them surer by ``config.faces_gain``. And the faces,
+        where it asked the network for them (None where it did not)."""
         c = config
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
-            return crops, looked
+            return crops, looked, None
         faces = self.faces(rgb, boxes, tilt)
         if np.mean(faces.stands > 0.5) < c.faces_standing:
-            return crops, looked
+            return crops, looked, faces
         flat = self.flat(rgb, faces, crops.shape[-1])
         again = look(flat)
-        return (flat, again) if sureness(again[0]) > sureness(looked[0]) + c.faces_gain else (crops, looked)
+        if sureness(again[0]) > sureness(looked[0]) + c.faces_gain:
+            return flat, again, faces
+        return crops, looked, faces

@@ -102,7 +102,7 @@ def test_a_photo_is_named_from_its_faces_where_its_tiles_stand_and_are_named_sur
     unsure = looks(0.5)(crops)
     corners = [[0.3, 0.2], [0.7, 0.2], [0.7, 0.8], [0.3, 0.8]]
     standing = FaceReader(Corners(corners))
-    flat, again = standing.flatter(rgb, boxes, tilt, crops, unsure, looks(0.8), c)
+    flat, again, _ = standing.flatter(rgb, boxes, tilt, crops, unsure, looks(0.8), c)
     assert again[0][0, 0] == 0.8  # the faces' reading
     assert np.array_equal(flat, network_input(face_crops(rgb, standing.faces(rgb, boxes, tilt).quads,
                                                          np.zeros(2, bool), 96)))
@@ -113,7 +113,7 @@ def test_a_photo_is_named_from_its_faces_where_its_tiles_stand_and_are_named_sur
             (standing, looks(0.95)(crops), looks(1.0), c), (standing, unsure, looks(0.51), c),
             (lying, unsure, looks(0.8), c), (standing, unsure, looks(0.8), DetectorConfig(faces_below=0.0))):
         asked = reader._session.seen
-        out, named = reader.flatter(rgb, boxes, tilt, crops, first, second, config)
+        out, named, _ = reader.flatter(rgb, boxes, tilt, crops, first, second, config)
         assert out is crops and named is first
         assert reader._session.seen == asked + (0 if first[0][0, 0] >= config.faces_below else 2)
 
@@ -177,6 +177,17 @@ def test_a_photo_seen_from_a_seat_is_also_looked_at_with_its_faces_cut_flat() ->
         assert any(np.array_equal(x, flat) for x in classifier.crops) == on  # the faces cut flat looked at
         sure[on] = again.p.max(1).mean()
     assert sure[True] > sure[False]  # ... and their names taken, surer than any turn or stretch
+
+
+def test_the_faces_found_while_naming_are_looked_at_again_without_asking_the_network() -> None:
+    rgb, boxes, faces = smooth_faces()
+    reader = FaceReader(faces)
+    det = TileDetector.from_parts(FaceClassifier(), crop=32, faces=reader, config=plain(faces_look=True,
+                                                                                         faces_standing=2.0))
+    named = det._named(rgb, boxes, clearer=True)  # asked (unsure), none standing enough: named as boxed
+    assert named.faces is not None and faces.seen == len(boxes)
+    det._seen_from_above(rgb, boxes, named)
+    assert faces.seen == len(boxes)  # the faces look cut the same faces flat
 
 
 def test_canonical_keeps_the_winding_and_starts_top_left() -> None:
