@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from vision.detector import (
+from vision.shipped import (
     CAPTION_WEIGHTS,
     CLASSIFIER_WEIGHTS,
     FACE_WEIGHTS,

@@ -26,7 +26,7 @@ from PIL import Image
 
 from bench.eval_vision import Baseline, Mjscore, eval_hands, held_out_hands
 from training import paths
-from vision.detector import READER_WEIGHTS
+from vision.shipped import READER_WEIGHTS
 
 
 def _gauss(frac: float) -> Callable[[np.ndarray], np.ndarray]:

@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     files = sorted((args.data / "layout" / args.split).glob("*.json"))[: args.n]
     detector = None
     if args.detector:
-        from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
+        from vision.detector import TileDetector
+        from vision.shipped import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS
 
         detector = TileDetector(args.finder or FINDER_WEIGHTS, args.classifier or CLASSIFIER_WEIGHTS)
     exact = given_ok = unreadable = first_ok = renamed = not_apart = not_apart_ok = 0

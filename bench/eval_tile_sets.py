@@ -268,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="DetectorConfig fields to change, e.g. backs_by_colour=false (the detector before it)")
     ap.add_argument("--out", type=Path, default=paths.cache() / "bench" / "eval_tile_sets.json")
     args = ap.parse_args(argv)
-    from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS, DetectorConfig, TileDetector
+    from vision.detector import DetectorConfig, TileDetector
+    from vision.shipped import CLASSIFIER_WEIGHTS, READER_WEIGHTS
 
     try:
         config = DetectorConfig(**dict(_field(item) for item in args.set))

@@ -33,8 +33,8 @@ from PIL import Image
 from training import paths, synth
 from training.measure import iou, read_right
 from training.real import in_scene, real_photo_files
-from vision.detector import READER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS
 from vision.names import NAMES
+from vision.shipped import READER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS
 
 BASELINE_NAMES = {"chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z"}
 BASELINE_CLASSES = frozenset(NAMES[:34])
@@ -47,7 +47,8 @@ class Mjscore:
     def __init__(self, finder: Path | None = None, readers: tuple[Path, ...] = (),
                  classifier: Path | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS,
                  shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS) -> None:
-        from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
+        from vision.detector import TileDetector
+        from vision.shipped import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS
 
         self.det = TileDetector(finder or FINDER_WEIGHTS, classifier or CLASSIFIER_WEIGHTS, readers=readers, soft=soft,
                                 shaken=shaken)

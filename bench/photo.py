@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     from PIL import Image
 
     from api.pipeline import score_photo
-    from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS, TileDetector
+    from vision.detector import TileDetector
     from vision.errors import ModelNotFoundError
+    from vision.shipped import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS
 
     if args.photos:
         paths = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".heic",

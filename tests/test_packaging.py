@@ -31,10 +31,10 @@ def test_the_detector_looks_in_vision_models_first(tmp_path: Path) -> None:
 
     shutil.copytree(ROOT / "vision", tmp_path / "vision", ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "vision" / "models").mkdir()
-    code = "import vision.detector as d; print(d.MODELS)"
+    code = "import vision.shipped as d; print(d.MODELS)"
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(tmp_path), "PATH": ""})
     assert out.stdout.strip() == str(tmp_path / "vision" / "models")
-    from vision.detector import MODELS
+    from vision.shipped import MODELS
 
     assert MODELS == ROOT / "models"  # a checkout: beside vision/

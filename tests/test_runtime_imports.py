@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.detector import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS
+from vision.shipped import CLASSIFIER_WEIGHTS, FINDER_WEIGHTS
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAINING_ONLY = ("torch", "torchvision", "ultralytics", "training")

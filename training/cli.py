@@ -231,7 +231,7 @@ def _shipped(args: argparse.Namespace, run: Path, what: str, dest: Path) -> int:
 
 def _requantize(args: argparse.Namespace) -> int:
     from training.ship import requantize
-    from vision.detector import CLASSIFIER_WEIGHTS, READER_WEIGHTS
+    from vision.shipped import CLASSIFIER_WEIGHTS, READER_WEIGHTS
 
     for path in (CLASSIFIER_WEIGHTS, *READER_WEIGHTS):
         print(f"requantized: {requantize(args.models / path.name, args.calibration)}")

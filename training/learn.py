@@ -218,7 +218,8 @@ def learn(args: argparse.Namespace) -> dict:
         log.info(note)
     import torch
 
-    from vision.detector import MODELS, TileDetector
+    from vision.detector import TileDetector
+    from vision.shipped import MODELS
 
     torch.set_num_threads(max(1, args.threads))
     if run.phase == "prepare":
@@ -240,7 +241,7 @@ def prepare(run: Run, data: Labelled, shipped: Any, args: argparse.Namespace) ->
     import onnxruntime as ort
 
     from training.finetune import held_up, photo_crops
-    from vision.detector import CLASSIFIER_WEIGHTS
+    from vision.shipped import CLASSIFIER_WEIGHTS
 
     train = data.split("train")
     finder = args.finder != "never"  # the finder's recall is measured on the train photos
@@ -293,7 +294,7 @@ def train_classifier(run: Run, args: argparse.Namespace) -> None:
     """The classifier fine-tuned from the shipped one on the crops, for the steps that fit the time left."""
     from training.finetune import Crops, Tuner, real_crops, synth_crops
     from training.ship import twin_checkpoint
-    from vision.detector import CLASSIFIER_WEIGHTS
+    from vision.shipped import CLASSIFIER_WEIGHTS
 
     z = np.load(run.work / "crops.npz")
     crops = Crops(z["x"], z["y"], z["up"])

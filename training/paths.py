@@ -3,7 +3,7 @@
 The cache (fetched art, generated datasets, training runs, benchmark output; never in git) is ``MJ_CACHE``, else
 ``cache`` in the working directory. The project's shared data (the real camerash photos, the CC0 fluffystuff art) is
 ``MJ_SHARED``, else ``../shared``: both as seen from the repository's root, where the commands are run. The shipped
-weights are where detection reads them (``vision.detector.MODELS``).
+weights are where detection reads them (``vision.shipped.MODELS``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from vision.detector import MODELS
+from vision.shipped import MODELS
 
 __all__ = ["MODELS", "art", "bench_file", "cache", "datasets", "fluffy", "real", "runs", "shared"]
 

@@ -5,11 +5,9 @@ that may be a flower (``vision/captions.py``), the seat reader the seat (1-4) of
 of the photo that look alike agree on their names (``vision/agreement.py``). A hand named unsurely may be seen from
 a player's seat, and is named again as if seen from above (``vision/rectify.py``).
 
-All eight networks run in ONNX Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is
-looked at by a second finder, trained on such photos too). Weights are passed in explicitly
-(``models/tile_finder.onnx``, ``models/set_finder.onnx``, ``models/tile_classifier.onnx``,
-``models/character_reader.onnx``, ``models/flower_reader.onnx``, ``models/mark_reader.onnx``,
-``models/seat_reader.onnx`` and ``models/caption_reader.onnx`` are the shipped ones, see ``models/README.md``);
+A photo of tiles standing may be named from each tile's face cut flat (``vision/faces.py``). The networks run in ONNX
+Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is looked at by a second finder, trained
+on such photos too). Weights are passed in explicitly (the shipped ones: ``vision/shipped.py``, ``models/README.md``);
 nothing is downloaded.
 """
 
@@ -64,31 +62,17 @@ from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_r
 from vision.rectify import rectified
 from vision.regions import with_regions
 from vision.sessions import classifier_session, fault_session, session, session_options
+from vision.shipped import (
+    CAPTION_WEIGHTS,
+    CLASSIFIER_WEIGHTS,
+    FACE_WEIGHTS,
+    FINDER_WEIGHTS,
+    READER_WEIGHTS,
+    SET_FINDER_WEIGHTS,
+    SHAKEN_CLASSIFIER_WEIGHTS,
+    SOFT_CLASSIFIER_WEIGHTS,
+)
 from vision.upright import main_axis, sideways, turned_back, upright_turns
-
-_VISION = Path(__file__).resolve().parent
-# the shipped weights: models/ beside vision/ in a checkout; a wheel installs them as vision/models (setup.py)
-MODELS = _VISION / "models" if (_VISION / "models").is_dir() else _VISION.parent / "models"
-FINDER_WEIGHTS = MODELS / "tile_finder.onnx"
-# the finder fine-tuned on tile sets laid out in grids of touching tiles too (``python -m training synth --sets``): it
-# boxes every tile of such a photo where the hand finder boxes some in pairs or not at all, but it reads hands a little
-# worse, so detection takes it only for a photo of many tiles (``DetectorConfig.set_tiles``)
-SET_FINDER_WEIGHTS = MODELS / "set_finder.onnx"
-CLASSIFIER_WEIGHTS = MODELS / "tile_classifier.onnx"
-# classifiers trained on from it on crops out of focus and on shaken crops: they name the photos too soft or shaken
-# for it (``DetectorConfig.soft_below``, ``shaken_below``), and sound ones worse
-SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS = MODELS / "soft_classifier.onnx", MODELS / "shaken_classifier.onnx"
-# in this order: on the training styles' true boxes it reads 117 of 8979 wrong, the other order 118; on the held-out
-# style's, flowers last 43 of 1101, characters last 46. The mark reader then: it weighs the names the others left;
-# and the seat reader last, which shares a tile's flower probability again among the flowers by the seat it reads
-# (a set that tells its four flowers apart by a seat numeral alone, as gn_postmodern does: ``docs/photo.md``)
-READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx", MODELS / "mark_reader.onnx",
-                  MODELS / "seat_reader.onnx")
-# where each tile's face lies in its box: a photo of tiles standing is named from its faces cut flat
-# (``vision/faces.py``, ``DetectorConfig.faces_below``)
-FACE_WEIGHTS = MODELS / "face_corners.onnx"
-# a text-line recogniser that reads the flowers' English captions (``vision/captions.py``, ``training/caption.py``)
-CAPTION_WEIGHTS = MODELS / "caption_reader.onnx"
 
 # a photo whose first look finds fewer than FEW tiles, or tiles whose median side is more than CLOSE of the photo's
 # long side (synthetic hand photos: at most 0.155; camerash's close-ups of touching tiles 0.21 to 0.36), is a
@@ -379,8 +363,8 @@ class TileDetector:
                 chosen = for_faults(boxes, x, c, self._soft, self._shaken, sharp) or chosen
             name_by = partial(self._looked_at, classifier=chosen)
             x, looked = clearest(x, name_by, c, sharp) if clearer else (x, name_by(x))
-            if clearer and self._faces_found(boxes) and FEW <= len(boxes) < (c.set_tiles or np.inf):  # a hand's
-                # tiles standing: named from their faces cut flat
+            if clearer and self._faces is not None and self._faces.sees(boxes, c) and \
+                    FEW <= len(boxes) < (c.set_tiles or np.inf):  # a hand's tiles standing: their faces cut flat
                 x, looked, faces = self._faces.flatter(rgb, boxes, tilt, x, looked, name_by, c)
             seen = x, tilt, looked
         x, tilt, (p, up, look) = seen
@@ -427,7 +411,7 @@ class TileDetector:
                 looked = self._looked_at(x, named.classifier)
                 if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
                     best = sureness(looked[0]), angle, img, faces, (x, tilt, looked)
-        if c.faces_look and self._faces_found(boxes):  # one more look: each face cut flat by its own corners
+        if c.faces_look and self._faces is not None and self._faces.sees(boxes, c):  # each face cut flat: a look more
             found = named.faces if named.faces is not None else self._faces.faces(rgb, boxes, named.tilt)
             x = self._faces.flat(rgb, found, self._crop)
             looked = self._looked_at(x, named.classifier)
@@ -438,11 +422,6 @@ class TileDetector:
         if sureness(again.p) <= sure:
             return named
         return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)
-
-    def _faces_found(self, boxes: np.ndarray) -> bool:
-        """Whether the face network may look at the tiles at ``boxes``: there is one, and they are ``faces_side``
-        pixels long or more at the median (a tile's parts seen close, boxed one by one, hold no face)."""
-        return self._faces is not None and median_side(boxes) >= self.config.faces_side
 
     def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found

@@ -25,6 +25,7 @@ import numpy as np
 from vision.clearer import sureness
 from vision.crops import FACE, MARGIN, crop_matrices, crop_tiles, network_input
 from vision.errors import ModelNotFoundError
+from vision.finder import median_side
 from vision.readers import crop_side
 
 
@@ -91,6 +92,11 @@ class FaceReader:
             raise ModelNotFoundError(msg)
         self._session, self.path = session, Path(path)
         self.size = crop_side(session)
+
+    def sees(self, boxes: np.ndarray, config: object) -> bool:
+        """Whether the tiles at ``boxes`` are ``config.faces_side`` pixels long or more at the median: a tile's parts
+        seen close, boxed one by one, hold no face."""
+        return median_side(boxes) >= config.faces_side
 
     def faces(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray) -> Faces:
         """The faces of the tiles at ``boxes``, cut straight by ``tilt`` as the classifier's crops are (``Faces``)."""

@@ -15,7 +15,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.detector import (
+from vision.detector import DetectorConfig, TileDetector
+from vision.errors import ModelNotFoundError
+from vision.learnt import LEARNT_SET, SHIPPED_CLASSIFIER
+from vision.names import NAMES
+from vision.shipped import (
     CAPTION_WEIGHTS,
     CLASSIFIER_WEIGHTS,
     FACE_WEIGHTS,
@@ -25,12 +29,7 @@ from vision.detector import (
     SET_FINDER_WEIGHTS,
     SHAKEN_CLASSIFIER_WEIGHTS,
     SOFT_CLASSIFIER_WEIGHTS,
-    DetectorConfig,
-    TileDetector,
 )
-from vision.errors import ModelNotFoundError
-from vision.learnt import LEARNT_SET, SHIPPED_CLASSIFIER
-from vision.names import NAMES
 
 CARD = "card.json"
 FILES: tuple[str, ...] = tuple(p.name for p in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS,

@@ -13,7 +13,8 @@ from api.cli import main
 from api.config import Settings, get_settings
 from api.main import create_app
 from tests.vision.test_weights import shipped_copy
-from vision.detector import MODELS, TileDetector
+from vision.detector import TileDetector
+from vision.shipped import MODELS
 from vision.weights import FILES, load_detector
 
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")

@@ -13,7 +13,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from training.cli import main
 from training.compact import compact, factor, factor_rows
-from vision.detector import FINDER_WEIGHTS, SET_FINDER_WEIGHTS
+from vision.shipped import FINDER_WEIGHTS, SET_FINDER_WEIGHTS
 
 
 def folded(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:

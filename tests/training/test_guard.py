@@ -21,7 +21,8 @@ from training import paths, synth
 from training.guard import Checks, make_checks, read, verdict
 from training.labelled import Photo, Tile
 from training.real import in_scene
-from vision.detector import CLASSIFIER_WEIGHTS, MODELS, TileDetector
+from vision.detector import TileDetector
+from vision.shipped import CLASSIFIER_WEIGHTS, MODELS
 from vision.weights import FILES
 
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")

@@ -20,8 +20,9 @@ from api.cli import main
 from api.datasets.store import Store
 from bench.learn import corrected_photos
 from tests.training.support import QUICK, ROOT, scenes, train
-from vision.detector import MODELS, DetectorConfig, TileDetector
+from vision.detector import DetectorConfig, TileDetector
 from vision.names import NAMES
+from vision.shipped import MODELS
 from vision.weights import FILES, load_detector, weights_folder
 
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")

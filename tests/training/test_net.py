@@ -20,8 +20,9 @@ def test_the_classifier_is_fed_crops_of_the_size_it_was_exported_for(tmp_path: P
 
     from training.classifier import export
     from training.net import TileNet
-    from vision.detector import NAMES, SOFT_CLASSIFIER_WEIGHTS, TileDetector
+    from vision.detector import NAMES, TileDetector
     from vision.errors import ModelNotFoundError
+    from vision.shipped import SOFT_CLASSIFIER_WEIGHTS
 
     torch.manual_seed(0)
     net = TileNet(len(NAMES))

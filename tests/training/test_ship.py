@@ -16,8 +16,8 @@ from training.reader import reader_names, upright
 from training.real import real_photos
 from training.ship import calibration_crops, float_twin, requantize, ship_run, twin_checkpoint
 from vision.crops import crop_tiles
-from vision.detector import CLASSIFIER_WEIGHTS, MODELS, READER_WEIGHTS
 from vision.names import NAMES
+from vision.shipped import CLASSIFIER_WEIGHTS, MODELS, READER_WEIGHTS
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 
@@ -148,7 +148,7 @@ def test_a_twin_checkpoint_computes_the_float_twin_of_a_shipped_network(tmp_path
 
 def test_the_shipped_weights_stay_under_20_mb() -> None:
     """The issue's budget for ``models/``: every network detection loads, and the finder's PyTorch weights."""
-    from vision.detector import (
+    from vision.shipped import (
         CAPTION_WEIGHTS,
         FACE_WEIGHTS,
         FINDER_WEIGHTS,

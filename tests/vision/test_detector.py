@@ -137,8 +137,9 @@ def test_the_onnx_finder_boxes_as_ultralytics_boxes_with_its_pytorch_weights(art
     from ultralytics import YOLO
 
     from training import synth
-    from vision.detector import FINDER_WEIGHTS, MODELS, DetectorConfig
+    from vision.detector import DetectorConfig
     from vision.finder import Finder
+    from vision.shipped import FINDER_WEIGHTS, MODELS
 
     c = DetectorConfig()
     finder = Finder(ort.InferenceSession(str(FINDER_WEIGHTS), providers=["CPUExecutionProvider"]), FINDER_WEIGHTS)

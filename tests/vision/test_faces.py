@@ -12,9 +12,10 @@ import pytest
 
 from vision.config import DetectorConfig
 from vision.crops import MARGIN, crop_matrices, network_input
-from vision.detector import CLASSIFIER_WEIGHTS, TileDetector
+from vision.detector import TileDetector
 from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, canonical, face_crops
+from vision.shipped import CLASSIFIER_WEIGHTS
 
 
 class Corners:

@@ -153,7 +153,7 @@ def _upright_crop(face: np.ndarray, side: int = 96) -> np.ndarray:
 def _seat_session():  # noqa: ANN202 - an onnxruntime.InferenceSession
     import onnxruntime as ort
 
-    from vision.detector import READER_WEIGHTS
+    from vision.shipped import READER_WEIGHTS
 
     seat_reader = next(p for p in READER_WEIGHTS if p.name == "seat_reader.onnx")
     return ort.InferenceSession(str(seat_reader), providers=["CPUExecutionProvider"])

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from vision.detector import MODELS, TileDetector
+from vision.detector import TileDetector
 from vision.errors import ModelNotFoundError
 from vision.names import NAMES
+from vision.shipped import MODELS
 from vision.weights import FILES, SHIPPED, load_detector, weights_folder
 
 pytestmark = pytest.mark.skipif(not all((MODELS / f).exists() for f in FILES), reason="no shipped weights in models/")
