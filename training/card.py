@@ -281,7 +281,8 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
 
 def _corners(runs: Path, name: str) -> list[str]:
     """The shipped face network's run (``training.corners.train_corners``)."""
-    from vision.detector import FEW, DetectorConfig
+    from vision.detector import DetectorConfig
+    from vision.finding import FEW
 
     c = DetectorConfig()
     s = _summary(runs, name)

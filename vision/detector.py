@@ -6,9 +6,9 @@ of the photo that look alike agree on their names (``vision/agreement.py``). A h
 a player's seat, and is named again as if seen from above (``vision/rectify.py``).
 
 A photo of tiles standing may be named from each tile's face cut flat (``vision/faces.py``). The networks run in ONNX
-Runtime (the finders by ``vision/finder.py``; a photo of a whole set laid out is looked at by a second finder, trained
-on such photos too). Weights are passed in explicitly (the shipped ones: ``vision/shipped.py``, ``models/README.md``);
-nothing is downloaded.
+Runtime (the finders by ``vision/finder.py``; where they look at a photo: ``vision/finding.py``, a photo of a whole
+set laid out looked at by a second finder, trained on such photos too). Weights are passed in explicitly (the
+shipped ones: ``vision/shipped.py``, ``models/README.md``); nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -39,21 +39,19 @@ from vision.clearer import brightened, clearest, for_faults, sharpness, sureness
 from vision.config import DetectorConfig
 from vision.crops import (
     CROP,
-    boxes_turned_back,
     crop_tiles,
     more_turns,
     network_input,
     photo_tilt,
     quarter_turned,
-    shrunk_into,
     tile_sides,
     tilts,
-    turned_straight,
 )
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, Faces
-from vision.finder import Finder, finer_asked, finer_taken, median_side, parts_asked, parts_taken, with_lost
+from vision.finder import Finder, parts_asked, parts_taken
+from vision.finding import FAR_SURE, FEW, Finding
 from vision.halves import with_halves
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
@@ -74,28 +72,6 @@ from vision.shipped import (
 )
 from vision.upright import main_axis, sideways, turned_back, upright_turns
 
-# a photo whose first look finds fewer than FEW tiles, or tiles whose median side is more than CLOSE of the photo's
-# long side (synthetic hand photos: at most 0.155; camerash's close-ups of touching tiles 0.21 to 0.36), is a
-# close-up, and is looked at again shrunk into a canvas of FELT (``DetectorConfig.zoom_out``). That look is taken
-# when the finder is surer of it, its surest box FAR_SURE at least (held-out real close-ups 0.65 and more; 4 of 60
-# empty tables gave boxes, the surest 0.33, 0.53, 0.58 and 0.76), and surer on average than of the first look. When
-# it shows several tiles, or the first look found many big ones, the set finder (which learnt tiles that touch) looks
-# at the photo shrunk CLOSE_ZOOMS times instead, and its surest look on average is taken
-FEW, CLOSE, FAR_SURE, FELT = 10, 0.2, 0.6, (60, 90, 60)
-CLOSE_ZOOMS = (2.0, 3.0, 4.0)
-# those rules were measured on the finder's look at ``imgsz``: a first look at ``first_imgsz`` that finds fewer than
-# FEW tiles or tiles with a median side above this share of the long side is taken again at ``imgsz`` (at 512 the
-# largest of 360 synthetic hand photos, held-out and training styles, is 0.153; camerash's 1-5.jpg, 20 touching
-# tiles, 0.186, a close-up at 416 only: 0.215)
-CLOSE_HINT = 0.15
-# a photo whose looks find SET_PROBE tiles or more, but fewer than ``DetectorConfig.set_tiles``, and of which the
-# finder is unsure (its mean confidence below SET_UNSURE) may be a set of small touching tiles that the finder boxes
-# poorly: the set finder looks once, and when it finds ``set_tiles`` or more the photo is a set (camerash's 3.png, a
-# whole set: 28 tiles found at 0.466, the set finder 143; of 500 training-style hand photos 12 are probed, none
-# routed; of the 60 held-out ones none is probed, the least sure at 0.637)
-SET_PROBE, SET_UNSURE = 20, 0.55
-# the photo's tilt (``DetectorConfig.turn_at``) is read from the squares of this many of the first look's surest boxes
-TILT_PROBES = 16
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
 
@@ -175,126 +151,12 @@ class TileDetector:
         return det
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,).
+        """Tile boxes (N, 4, xyxy px of ``rgb``) and the finder's confidences (N,): ``Finding.find``'s looks."""
+        return self._finding.find(rgb)
 
-        Two passes: the whole photo at ``first_imgsz`` (the set finder: ``imgsz``) shows where the tiles lie; that
-        region (with a margin of ``zoom_margin`` tile sizes) is looked at again at ``zoom_imgsz`` when that gives its
-        tiles ``zoom_gain`` times the pixels, so that small tiles in a big photo get more pixels (on 100 held-out
-        photos, hands with every tile found: 69 in one pass, 92 in two; the first finder).
-        When the first finds fewer tiles than a hand has, or big ones, the photo is a close-up and is also looked at
-        shrunk (its tiles are bigger than any the finder learnt, and it boxes their parts or two at a time), and those
-        boxes are taken when they are the surer (``_close_up``). When the two looks find ``set_tiles`` or more (or
-        the set finder does, asked when they find ``SET_PROBE`` or more unsurely), the photo is a set laid out, and
-        the set finder looks at it again, twice, and its boxes are taken.
-        A photo of fewer tiles that lie tilted ``turn_at`` degrees or more is looked at again turned straight, as
-        above, and those boxes are taken, turned back (the box of each turned box's corners), when they are the
-        surer on average.
-        """
-        boxes, conf = self._find_as_it_lies(rgb, fine=True)
-        c = self.config
-        if not c.turn_at or len(boxes) < 3 or c.set_tiles and len(boxes) >= c.set_tiles:
-            return boxes, conf
-        tilt = photo_tilt(rgb, boxes[np.argsort(-conf)[:TILT_PROBES]])
-        if abs(tilt) < np.radians(c.turn_at):
-            return boxes, conf
-        turned, back = turned_straight(rgb, tilt, FELT)
-        boxes2, conf2 = self._find_as_it_lies(turned)
-        boxes2, inside = boxes_turned_back(boxes2, back, rgb.shape)
-        boxes2, conf2 = boxes2[inside], conf2[inside]
-        if len(boxes2) and conf2.mean() > conf.mean():
-            return with_lost(boxes, conf, boxes2, conf2, c.first_kept)
-        return boxes, conf
-
-    def _find_as_it_lies(self, rgb: np.ndarray, fine: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """``find``'s looks at ``rgb`` as it lies; with ``fine``, the fine look too where it may gain (``_fine``)."""
-        size = self._first_size(rgb)
-        first = self._predict(rgb, size, self._finder)
-        boxes, conf = self._usual_looks(rgb, size, first)
-        if fine:
-            return self._fine(rgb, first, boxes, conf) or (boxes, conf)
-        return boxes, conf
-
-    def _usual_looks(self, rgb: np.ndarray, size: int, first: tuple[np.ndarray, np.ndarray]
-                     ) -> tuple[np.ndarray, np.ndarray]:
-        """The looks that follow the ``first`` at ``size``: a close-up's, the region's, the set finder's."""
-        c = self.config
-        h, w = rgb.shape[:2]
-        if size != c.imgsz and _close(first[0], CLOSE_HINT * max(h, w)):
-            size, first = c.imgsz, None  # perhaps a close-up: seen as the close-up rules were measured
-        boxes, conf = self._looks(rgb, self._finder, size, first)
-        if self._set_finder is None or not c.set_tiles:
-            return boxes, conf
-        if len(boxes) >= c.set_tiles:
-            return self._looks(rgb, self._set_finder, c.imgsz)
-        if len(boxes) >= SET_PROBE and conf.mean() < SET_UNSURE:  # perhaps small touching tiles, boxed poorly
-            first = self._predict(rgb, c.imgsz, self._set_finder)
-            if len(first[0]) >= c.set_tiles:
-                return self._looks(rgb, self._set_finder, c.imgsz, first)
-        return boxes, conf
-
-    def _fine(self, rgb: np.ndarray, first: tuple[np.ndarray, np.ndarray], boxes: np.ndarray, conf: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray] | None:
-        """The finder's look at the whole photo at ``fine_imgsz``, when asked after the ``first`` look and the usual
-        looks (``boxes``, ``conf``) and taken in their place (``finder.finer_asked``, ``finer_taken``); else None."""
-        c = self.config
-        scale = c.fine_imgsz / max(rgb.shape[:2]) if c.fine_imgsz else 0.0  # the fine look's pixels a photo's pixel
-        if not 0 < scale <= 1 or not finer_asked(first[1], boxes, conf, scale, FEW):
-            return None
-        fine, fine_conf = self._predict(rgb, c.fine_imgsz, self._finder)
-        return (fine, fine_conf) if finer_taken(first[1], boxes, conf, fine, fine_conf, scale, FEW, c.set_tiles) \
-            else None
-
-    def _first_size(self, rgb: np.ndarray) -> int:
-        """The size of the finder's first look at ``rgb``: ``first_imgsz``, or less for a small photo (enlarged, it
-        shows nothing more)."""
-        c = self.config
-        return min(c.first_imgsz, max(c.imgsz, *rgb.shape[:2]))
-
-    def _looks(self, rgb: np.ndarray, finder: Finder, size: int,
-               first: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``find``'s looks by ``finder``, the first at ``size`` (``first``: that look, when taken already)."""
-        c = self.config
-        boxes, conf = first if first is not None else self._predict(rgb, size, finder)
-        h, w = rgb.shape[:2]
-        if c.zoom_out > 1 and _close(boxes, CLOSE * max(h, w)):  # a close-up: tiles bigger than any the finder learnt
-            far, far_conf = self._close_up(rgb, finder, many_big=len(boxes) >= FEW)
-            if len(far) and far_conf.max() >= FAR_SURE and (len(boxes) == 0 or far_conf.mean() > conf.mean()):
-                return far, far_conf
-        region = self._region(boxes, rgb.shape, size)
-        if region is None:
-            return boxes, conf
-        x0, y0, x1, y1 = region
-        boxes2, conf2 = self._predict(rgb[y0:y1, x0:x1], c.zoom_imgsz, finder)
-        return with_lost(boxes, conf, boxes2 + np.array([x0, y0, x0, y0], np.float64), conf2, c.first_kept)
-
-    def _region(self, boxes: np.ndarray, shape: tuple[int, ...], size: int) -> tuple[int, int, int, int] | None:
-        """The region (x0, y0, x1, y1 px) holding ``boxes``, found by a look at ``size``, with a margin of
-        ``zoom_margin`` tile sizes: looked at again at ``zoom_imgsz`` when that gives its tiles ``zoom_gain`` times
-        the pixels (None: not)."""
-        c = self.config
-        if not c.zoom_imgsz or len(boxes) < 3:
-            return None
-        h, w = shape[:2]
-        pad = c.zoom_margin * median_side(boxes)
-        x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
-        x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
-        if c.zoom_imgsz * max(h, w) < c.zoom_gain * size * max(x1 - x0, y1 - y0):  # the region fills the photo
-            return None
-        return x0, y0, x1, y1
-
-    def _close_up(self, rgb: np.ndarray, finder: Finder, many_big: bool) -> tuple[np.ndarray, np.ndarray]:
-        """A close-up seen from further away: ``finder``'s look at it shrunk ``zoom_out`` times; or, when that look
-        shows several tiles or the first look found ``many_big`` ones, the set finder's surest look on average shrunk
-        ``CLOSE_ZOOMS`` times (of those whose surest box is ``FAR_SURE`` at least; the first of equals). On camerash's
-        close-ups of 8, 8, 16 and 20 touching tiles (1-3 to 1-6) the finder boxed them in pairs, or some of them, at
-        every zoom; the set finder boxes each, at 3 or 4 times. A single tile stays with ``finder``: the set finder
-        boxes parts of some (held-out real close-ups named right 0.844 against 0.915)."""
-        far = self._zoomed_out(rgb, finder, self.config.zoom_out)
-        if self._set_finder is None or not (many_big or len(far[0]) >= 2):
-            return far
-        looks = [self._zoomed_out(rgb, self._set_finder, k) for k in CLOSE_ZOOMS]
-        looks = [(b, p) for b, p in looks if len(b) and p.max() >= FAR_SURE]
-        return max(looks, key=lambda look: look[1].mean()) if looks else far
+    @property
+    def _finding(self) -> Finding:
+        return Finding(self._finder, self._set_finder, self.config)
 
     def _one_tile(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, np.ndarray, Named]:
@@ -303,22 +165,11 @@ class TileDetector:
         times, named, when that boxes them as one (``parts_taken``)."""
         if self.config.zoom_out <= 1 or not parts_asked(named.p.argmax(1), NAMES.index("back"), FEW):
             return boxes, conf, named
-        far, far_conf = self._zoomed_out(rgb, self._finder, self.config.zoom_out)
+        far, far_conf = self._finding.zoomed_out(rgb, self._finder, self.config.zoom_out)
         if not parts_taken(boxes, conf, far, far_conf, FEW, FAR_SURE):
             return boxes, conf, named
         return far, far_conf, self._seen_from_above(rgb, far, self._named(rgb, far, conf=far_conf))
 
-    def _zoomed_out(self, rgb: np.ndarray, finder: Finder, times: float) -> tuple[np.ndarray, np.ndarray]:
-        """``finder``'s boxes on ``rgb`` shrunk ``times`` times into the middle of a canvas of felt green (unlike
-        any tile's face; ``crops.shrunk_into``), mapped back to ``rgb`` and cut to it."""
-        canvas, (left, top, sx, sy) = shrunk_into(rgb, times, self.config.imgsz, FELT)
-        boxes, conf = self._predict(canvas, self.config.imgsz, finder)
-        h, w = rgb.shape[:2]
-        return np.clip((boxes - [left, top, left, top]) * [sx, sy, sx, sy], 0, [w, h, w, h]), conf
-
-    def _predict(self, rgb: np.ndarray, imgsz: int, finder: Finder) -> tuple[np.ndarray, np.ndarray]:
-        c = self.config
-        return finder.boxes(rgb, imgsz, c.conf, c.iou, c.max_det)
 
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
@@ -514,7 +365,7 @@ class TileDetector:
         then the backs of ``colour`` it did not box, or boxed two at a time, found by their tops (``back_regions``,
         ``vision/regions.py``)."""
         p, up = named.p, named.up
-        low, low_conf = self._looked_again(rgb, boxes)
+        low, low_conf = self._finding.unsure(rgb, boxes)
         pick = unsure_boxes(boxes, p, low, low_conf)
         if len(pick):
             q = self._named(rgb, low[pick], named.classifier)  # named as the photo's tiles were
@@ -544,27 +395,11 @@ class TileDetector:
         kongs = kong_ends(p, named.crops, q.p.reshape(len(ends), 2, -1), tops(q.crops).reshape(len(ends), 2, 3))
         if not kongs.any():
             return boxes, conf, p, up
-        low, low_conf = self._looked_again(rgb, boxes)
+        low, low_conf = self._finding.unsure(rgb, boxes)
         near = seen(ends.reshape(-1, 4), low)
         take = np.repeat(kongs, 2) & (near >= 0).reshape(-1, 2).all(1).repeat(2)
         return (np.concatenate([boxes, ends.reshape(-1, 4)[take]]), np.concatenate([conf, low_conf[near[take]]]),
                 np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
-
-    def _looked_again(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The boxes (M, 4) the finder is unsure of (``unsure_backs`` to ``conf``) and their confidences (M,), looking
-        again as ``find`` looked: at the region holding the tiles (``boxes``) where that gains, else at the whole
-        photo."""
-        c = self.config
-        size = self._first_size(rgb)
-        region = self._region(boxes, rgb.shape, size)
-        if region is None:
-            low, low_conf = self._finder.boxes(rgb, size, c.unsure_backs, c.iou, c.max_det)
-        else:
-            x0, y0, x1, y1 = region
-            low, low_conf = self._finder.boxes(rgb[y0:y1, x0:x1], c.zoom_imgsz, c.unsure_backs, c.iou, c.max_det)
-            low = low + np.array([x0, y0, x0, y0], np.float64)
-        unsure = low_conf < c.conf
-        return low[unsure], low_conf[unsure]
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
@@ -591,11 +426,6 @@ class TileDetector:
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
 
-
-def _close(boxes: np.ndarray, big: float) -> bool:
-    """A look that may be a close-up: fewer tiles than a hand has (FEW), or tiles whose median side is above ``big``
-    pixels."""
-    return len(boxes) < FEW or median_side(boxes) > big
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

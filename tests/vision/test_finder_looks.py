@@ -90,7 +90,8 @@ def test_a_tile_alone_that_the_look_turned_straight_loses_is_kept() -> None:
 
 
 def test_a_hand_that_fills_the_photo_is_looked_at_once() -> None:
-    from vision.detector import CLOSE_HINT, FEW, DetectorConfig
+    from vision.detector import DetectorConfig
+    from vision.finding import CLOSE_HINT, FEW
 
     seen: list[tuple[tuple[int, ...], int]] = []
     row: list[np.ndarray] = []
@@ -188,7 +189,8 @@ def test_a_row_lying_near_45_degrees_is_looked_at_turned_straight() -> None:
 
 
 def test_a_photo_of_parts_of_tiles_is_looked_at_again_shrunk() -> None:
-    from vision.detector import FELT, DetectorConfig, TileDetector
+    from vision.detector import DetectorConfig, TileDetector
+    from vision.finding import FELT
 
     photo = np.full((400, 300, 3), 255, np.uint8)  # a close-up: one white face fills the photo
     first: list[tuple[np.ndarray, np.ndarray]] = []
@@ -310,7 +312,8 @@ def _two_finders(config: object, answer: Callable[[np.ndarray, int, object], tup
 
 
 def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> None:
-    from vision.detector import CLOSE, CLOSE_ZOOMS, FELT, DetectorConfig
+    from vision.detector import DetectorConfig
+    from vision.finding import CLOSE, CLOSE_ZOOMS, FELT
 
     photo = np.zeros((800, 600, 3), np.uint8)
     first: list[tuple[np.ndarray, np.ndarray]] = []
@@ -355,7 +358,8 @@ def test_a_close_up_of_several_touching_tiles_is_boxed_by_the_set_finder() -> No
 
 
 def test_a_photo_of_many_unsure_tiles_is_shown_to_the_set_finder() -> None:
-    from vision.detector import SET_PROBE, SET_UNSURE, DetectorConfig
+    from vision.detector import DetectorConfig
+    from vision.finding import SET_PROBE, SET_UNSURE
 
     photo = np.zeros((1200, 1600, 3), np.uint8)
     asked: list[tuple[str, int]] = []
