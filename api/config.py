@@ -20,6 +20,7 @@ from vision.shipped import (
     FACE_WEIGHTS,
     FINDER_WEIGHTS,
     READER_WEIGHTS,
+    ROW_FINDER_WEIGHTS,
     SET_FINDER_WEIGHTS,
     SHAKEN_CLASSIFIER_WEIGHTS,
     SOFT_CLASSIFIER_WEIGHTS,
@@ -69,6 +70,9 @@ class Settings(BaseSettings):
     face_weights: Path | None = Field(
         FACE_WEIGHTS, description="the face network, by which photos of tiles standing are named from their faces "
                                   "cut flat; empty: none")
+    row_finder_weights: Path | None = Field(
+        ROW_FINDER_WEIGHTS, description="the finder of rows of tiles standing, which looks again at a photo whose "
+                                        "tiles the face network finds standing; empty: none")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")
     # photo concurrency, per worker process
@@ -88,7 +92,7 @@ class Settings(BaseSettings):
     max_import_bytes: int = Field(2_000_000_000, ge=1, description="largest dataset archive to import, bytes")
 
     @field_validator("weights", "set_finder_weights", "caption_weights", "soft_classifier_weights",
-                     "shaken_classifier_weights", "face_weights", "annotate_token", mode="before")
+                     "shaken_classifier_weights", "face_weights", "row_finder_weights", "annotate_token", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

@@ -82,9 +82,12 @@ def _val(row: dict[str, str]) -> str:
             f"mAP50 {float(row['metrics/mAP50(B)']):.3f}, mAP50-95 {float(row['metrics/mAP50-95(B)']):.3f}")
 
 
-def _finder(runs: Path, finetune: list[str], set_finder: str | None = None) -> list[str]:
-    """The finder's base run and the fine-tunes shipped on top of it, in order; ``set_finder``: the fine-tune shipped
-    as the set finder (``models/set_finder.onnx``)."""
+def _finder(runs: Path, finetune: list[str], set_finder: str | None = None, row_finder: str | None = None
+            ) -> list[str]:
+    """The finder's base run and the fine-tunes shipped on top of it, in order; ``set_finder``, ``row_finder``: the
+    fine-tunes shipped as the set finder (``models/set_finder.onnx``) and as the row finder (``row_finder.onnx``)."""
+    from vision.detector import DetectorConfig
+
     lines = ["## Finder (ultralytics, CPU, from scratch: no pretrained weights)"]
     base, args = _rows(_record(runs, "finder/results.csv")), _args(_record(runs, "finder/args.yaml"))
     if base:
@@ -99,6 +102,8 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None) -> l
         lines += _finetune(runs, name, "then fine-tuned", ", shipped" if k == len(finetune) - 1 else "")
     if set_finder:
         lines += _finetune(runs, set_finder, "the set finder", ", shipped as `set_finder.onnx`")
+    if row_finder:
+        lines += _finetune(runs, row_finder, "the row finder", ", shipped as `row_finder.onnx`")
     lines.append("- detection looks at the whole photo at 512 px, then at the region holding the tiles at 512 px "
                  "when that gives them 1.2 times the pixels (`DetectorConfig.first_imgsz`, `zoom_imgsz`, `zoom_gain`; "
                  "a first look of few or big tiles is taken again at 416, as trained); it runs the ONNX export "
@@ -107,7 +112,10 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None) -> l
                  "tiles or more is looked at again by the set finder (`DetectorConfig.set_tiles`); a tile the first "
                  "look found with 0.5 or more that the later look lost is kept (`DetectorConfig.first_kept`); a photo "
                  "of many small tiles the first look was unsure of (a whole table) is looked at whole at 1024 px, and "
-                 "those boxes taken when more, small and surer (`DetectorConfig.fine_imgsz`)")
+                 "those boxes taken when more, small and surer (`DetectorConfig.fine_imgsz`)"
+                 + (f"; a hand named unsurely of whose tiles the face network finds "
+                    f"{DetectorConfig().rows_standing:.0%} or more standing is looked at again by the row finder, "
+                    "and its boxes taken (`DetectorConfig.rows_standing`)" if row_finder else ""))
     return lines
 
 
@@ -392,9 +400,12 @@ def _met(target: str, ours: float | None, theirs: float | None, lower: bool) -> 
 def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] = (),
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path | None = None,
                readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
-               soft: str | None = None, shaken: str | None = None, corners: str | None = None) -> Path:
+               soft: str | None = None, shaken: str | None = None, corners: str | None = None,
+               row_finder: str | None = None) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
+    from vision.detector import DetectorConfig
+
     bench_file = paths.bench_file() if bench_file is None else bench_file
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)
@@ -419,6 +430,11 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("set_finder.onnx", "the finder fine-tuned with photos of tile sets laid out in grids too "
                                         "(`finder_ft5`, ONNX): it looks again at a photo in which the tile finder "
                                         "finds 32 tiles or more (`DetectorConfig.set_tiles`)"),
+                    ("row_finder.onnx", "the finder fine-tuned with rows of tiles standing too (`finder_ft6`, ONNX, "
+                                        "its weights stored as int8 rows times float32 scales: "
+                                        "`training/compact.py`): it looks again at a hand named unsurely of whose "
+                                        f"tiles the face network finds {DetectorConfig().rows_standing:.0%} or more "
+                                        "standing, and its boxes are taken (`DetectorConfig.rows_standing`)"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),
@@ -455,7 +471,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         " `real_holdout` in `training/real.py`) are never trained on; the rest train the classifier and, as faces"
         " of drawn tiles (`--art camerash:`) and laid flat (`--art flat:`), the finder's fine-tuning.",
         "",
-        *_finder(runs, finetune, set_finder),
+        *_finder(runs, finetune, set_finder, row_finder),
         "",
         *_classifier(runs, classifiers),
         "",

@@ -11,7 +11,8 @@ The networks, in the order detection runs them (``vision/detector.py``):
 
 1. ``finder``: a one-class YOLO11 (``models/finder.yaml``) that boxes every tile, face up or down, trained by
    ultralytics on the synthetic hands; ``finetune`` goes on training it on more data, ``export`` ships a run as
-   ``models/tile_finder.pt`` and its ONNX export (or, ``--set-finder``, as ``models/set_finder.onnx``).
+   ``models/tile_finder.pt`` and its ONNX export (or, ``--set-finder``, as ``models/set_finder.onnx``; ``--row-finder``,
+   as ``models/row_finder.onnx``).
 2. ``classifier``: a small CNN (``training/net.py``) on square crops around each box with two heads, the 43 tile names
    and the tile's up direction; ``ship`` stores a run's network as int8 in ``models/tile_classifier.onnx``.
 3. ``reader``: the same network with one family's names and ``other`` on upright crops, started from a classifier
@@ -147,7 +148,9 @@ def _export(args: argparse.Namespace) -> int:
     best = args.runs / args.name / "weights" / "best.pt"
     if not best.exists():
         args.parser.error(f"{best} not found (no such run, or it has not finished an epoch)")
-    print(f"finder: {export_finder(best, args.set_finder, args.models)}")
+    if args.set_finder and args.row_finder:
+        args.parser.error("--set-finder and --row-finder: a run is shipped as one finder")
+    print(f"finder: {export_finder(best, args.set_finder, args.models, args.row_finder)}")
     keep_records(args.runs, args.name, args.models / "runs")
     return 0
 
@@ -253,7 +256,7 @@ def _card(args: argparse.Namespace) -> int:
     from training.card import write_card
 
     card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
-                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run)
+                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_run)
     print(f"card: {card}")
     return 0
 
@@ -323,6 +326,7 @@ def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--finetune", nargs="*", default=[],
                    help="the fine-tuning runs shipped on top of the base run, in the order they ran")
     p.add_argument("--set-finder-run", help="the fine-tuning run shipped as the set finder")
+    p.add_argument("--row-finder-run", help="the fine-tuning run shipped as the row finder")
     p.add_argument("--classifiers", nargs="*", default=["classifier"],
                    help="the shipped classifier's runs, in the order they ran")
     p.add_argument("--reader-runs", nargs="*", default=[], help="the shipped readers' runs under --runs")
@@ -453,6 +457,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default="finder_ft", help="the run's name under --runs")
     p.add_argument("--set-finder", action="store_true",
                    help="ship the run as the set finder (models/set_finder.onnx), not as the tile finder")
+    p.add_argument("--row-finder", action="store_true",
+                   help="ship the run as the finder of rows of tiles standing (models/row_finder.onnx, int8 rows)")
     _runs(p)
     _models(p)
 

@@ -66,6 +66,7 @@ from vision.shipped import (
     FACE_WEIGHTS,
     FINDER_WEIGHTS,
     READER_WEIGHTS,
+    ROW_FINDER_WEIGHTS,
     SET_FINDER_WEIGHTS,
     SHAKEN_CLASSIFIER_WEIGHTS,
     SOFT_CLASSIFIER_WEIGHTS,
@@ -96,7 +97,8 @@ class TileDetector:
                  config: DetectorConfig | None = None, readers: Sequence[Path] = READER_WEIGHTS,
                  set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS,
                  learnt: tuple[Path, Path] | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS,
-                 shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS, faces: Path | None = FACE_WEIGHTS) -> None:
+                 shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS, faces: Path | None = FACE_WEIGHTS,
+                 row_finder: Path | None = ROW_FINDER_WEIGHTS) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
         ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
         ``captions``: the flowers' caption reader, read after them (None: none); ``learnt``: the learnt set of a
@@ -104,8 +106,11 @@ class TileDetector:
         None: ``classifier`` names every photo); ``soft``, ``shaken``: the classifiers of the photos too soft for
         ``classifier`` and of those shaken (``DetectorConfig.soft_below``, ``shaken_below``; None, or with a learnt
         set: ``classifier`` names them too); ``faces``: the face network, by which a photo of tiles standing is named
-        from their faces cut flat (``DetectorConfig.faces_below``; None: as they are boxed)."""
-        for p in (finder, classifier, *readers, *filter(None, (set_finder, captions, soft, shaken, faces)),
+        from their faces cut flat (``DetectorConfig.faces_below``; None: as they are boxed); ``row_finder``: the
+        finder that looks again at a photo of tiles standing (``DetectorConfig.rows_standing``; None, or without
+        ``faces``: ``finder`` alone)."""
+        for p in (finder, classifier, *readers,
+                  *filter(None, (set_finder, captions, soft, shaken, faces, row_finder)),
                   *(learnt or ())):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
@@ -129,25 +134,27 @@ class TileDetector:
         self._readers = [Reader.load(session(r, opts.naming), r) for r in readers]
         self._captions = CaptionReader(session(captions, opts.captions), captions) if captions else None
         self._faces = FaceReader(session(faces, opts.naming), faces) if faces else None
+        self._row_finder = Finder(session(row_finder, opts.finding), row_finder) if row_finder else None
 
     @classmethod
     def from_parts(cls, classifier: object = None, *, crop: int = CROP, readers: Sequence[Reader] = (),
                    captions: CaptionReader | None = None, finder: object = None, set_finder: object = None,
                    config: DetectorConfig | None = None, learnt: LearntSet | None = None,
                    shipped: object = None, soft: object = None, shaken: object = None,
-                   faces: FaceReader | None = None) -> TileDetector:
+                   faces: FaceReader | None = None, row_finder: object = None) -> TileDetector:
         """A detector from networks already loaded, or from stand-ins with their methods (to try one part without
         weights): ``classifier`` answers ``run(outputs, {"crops": x})`` as an ONNX Runtime session does, for crops of
         ``crop`` pixels; ``finder`` and ``set_finder`` answer ``boxes(rgb, imgsz, conf, iou, max_det)`` as
         ``vision.finder.Finder`` does; ``readers`` and ``captions`` as ``Reader.load`` and ``CaptionReader`` make
         them; ``learnt`` and ``shipped``: a learnt set and the classifier of the photos of other sets; ``soft``,
-        ``shaken``: the classifiers of soft and of shaken photos; ``faces``: the face network (``FaceReader``)."""
+        ``shaken``: the classifiers of soft and of shaken photos; ``faces``: the face network (``FaceReader``);
+        ``row_finder``: the finder of rows of tiles standing, answering as ``finder`` does."""
         det = cls.__new__(cls)
         det.config = config or DetectorConfig()
         det._finder, det._set_finder = finder, set_finder
         det._classifier, det._crop = classifier, crop
         det._learnt, det._shipped, det._soft, det._shaken = learnt, shipped, soft, shaken
-        det._readers, det._captions, det._faces = list(readers), captions, faces
+        det._readers, det._captions, det._faces, det._row_finder = list(readers), captions, faces, row_finder
         return det
 
     def find(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -157,6 +164,16 @@ class TileDetector:
     @property
     def _finding(self) -> Finding:
         return Finding(self._finder, self._set_finder, self.config)
+
+    def _standing(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
+                  ) -> tuple[np.ndarray, np.ndarray, Named]:
+        """The tiles found (``boxes``, ``conf``) and ``named``; or, where the face network found ``rows_standing`` of
+        them or more standing (a hand named unsurely: ``_named``), the row finder's boxes, named."""
+        share = self.config.rows_standing
+        if self._row_finder is None or not share or named.faces is None or np.mean(named.faces.stands > 0.5) < share:
+            return boxes, conf, named
+        rows, rows_conf = Finding(self._row_finder, None, self.config).find(rgb)
+        return rows, rows_conf, self._seen_from_above(rgb, rows, self._named(rgb, rows, conf=rows_conf, clearer=True))
 
     def _one_tile(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, np.ndarray, Named]:
@@ -407,6 +424,7 @@ class TileDetector:
         rgb = brightened(rgb, self.config.dark_below)
         boxes, conf = self.find(rgb)
         named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf, clearer=True))
+        boxes, conf, named = self._standing(rgb, boxes, conf, named)
         boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
         probs, up = named.p, named.up
         if self.config.unsure_backs:

@@ -26,6 +26,7 @@ from vision.shipped import (
     FINDER_WEIGHTS,
     MODELS,
     READER_WEIGHTS,
+    ROW_FINDER_WEIGHTS,
     SET_FINDER_WEIGHTS,
     SHAKEN_CLASSIFIER_WEIGHTS,
     SOFT_CLASSIFIER_WEIGHTS,
@@ -34,10 +35,12 @@ from vision.shipped import (
 CARD = "card.json"
 FILES: tuple[str, ...] = tuple(p.name for p in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS,
                                                 *READER_WEIGHTS, CAPTION_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS,
-                                                SHAKEN_CLASSIFIER_WEIGHTS, FACE_WEIGHTS))
+                                                SHAKEN_CLASSIFIER_WEIGHTS, FACE_WEIGHTS,
+                                                ROW_FINDER_WEIGHTS))
 # the networks shipped after folders were written without them: a folder that lacks one reads with the shipped one
 # (each reads its crops alone, whatever the folder's classifier)
-LATER: tuple[str, ...] = ("seat_reader.onnx", "soft_classifier.onnx", "shaken_classifier.onnx", "face_corners.onnx")
+LATER: tuple[str, ...] = ("seat_reader.onnx", "soft_classifier.onnx", "shaken_classifier.onnx", "face_corners.onnx",
+                          "row_finder.onnx")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,7 @@ class Weights:
     soft: Path = SOFT_CLASSIFIER_WEIGHTS  # the classifier of photos too soft for ``classifier``
     shaken: Path = SHAKEN_CLASSIFIER_WEIGHTS  # ... and of photos shaken
     faces: Path = FACE_WEIGHTS  # the face network (``vision/faces.py``)
+    row_finder: Path = ROW_FINDER_WEIGHTS  # the finder of rows of tiles standing
 
 
 SHIPPED = Weights(MODELS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, READER_WEIGHTS, CAPTION_WEIGHTS)
@@ -83,8 +87,8 @@ def weights_folder(folder: Path | str) -> Weights:
     if card.exists():
         _check_card(card)
     paths = [root / name if (root / name).is_file() else MODELS / name for name in FILES]
-    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-4]), paths[-4],
-                   learnt if learnt[0].is_file() else None, paths[-3], paths[-2], paths[-1])
+    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-5]), paths[-5],
+                   learnt if learnt[0].is_file() else None, *paths[-4:])
 
 
 def load_detector(folder: Path | str, config: DetectorConfig | None = None) -> TileDetector:
@@ -92,7 +96,7 @@ def load_detector(folder: Path | str, config: DetectorConfig | None = None) -> T
     by ``weights_folder``: a missing file or other class names raise ``ModelNotFoundError`` naming them."""
     w = weights_folder(folder)
     return TileDetector(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions, w.learnt, w.soft,
-                        w.shaken, w.faces)
+                        w.shaken, w.faces, w.row_finder)
 
 
 def _check_card(card: Path) -> None:

@@ -12,8 +12,8 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from training.cli import main
-from training.compact import compact, factor, factor_rows
-from vision.shipped import FINDER_WEIGHTS, SET_FINDER_WEIGHTS
+from training.compact import compact, factor, factor_rows, int8_rows
+from vision.shipped import FINDER_WEIGHTS, ROW_FINDER_WEIGHTS, SET_FINDER_WEIGHTS
 
 
 def folded(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
@@ -80,6 +80,27 @@ def test_a_compact_network_gives_the_same_outputs_bit_for_bit_in_fewer_bytes(tmp
     assert again == (after, after)
 
 
+def test_an_int8_network_holds_each_weight_within_half_a_step_of_its_row_in_a_quarter_of_the_bytes(
+        tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    w1, w2 = rng.normal(0, 0.2, (32, 3, 3, 3)).astype(np.float32), rng.normal(0, 0.1, (8, 32, 1, 1)).astype(np.float32)
+    w1[5] = 0  # a row of zeros keeps a scale of one
+    path = network(tmp_path / "net.onnx", w1, w2)
+    x = rng.random((1, 3, 32, 32), dtype=np.float32)
+    want = run(path, x)
+    before, after = compact(path, tmp_path / "int8.onnx", int8=True)
+    assert after < before / 2.5
+    stored = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(tmp_path / "int8.onnx")).graph.initializer}
+    for name, w in (("w1", w1), ("w2", w2)):
+        q, scale = stored[f"{name}.int8"], stored[f"{name}.scale"]
+        assert q.dtype == np.int8 and np.abs(q).max() == 127 and scale.shape == (len(w), 1, 1, 1)
+        assert np.all(np.abs(q * scale - w) <= scale / 2 * (1 + 1e-6))
+    assert stored["w1.scale"][5] == 1 and not stored["w1.int8"][5].any()
+    assert np.allclose(run(tmp_path / "int8.onnx", x), want, atol=0.05) and not np.array_equal(
+        run(tmp_path / "int8.onnx", x), want)  # near, not the same numbers
+    assert int8_rows(np.array([[1.0, np.nan]], np.float32)) is None
+
+
 def test_the_compact_command_rewrites_in_place_and_names_a_missing_file(tmp_path: Path, capsys) -> None:
     rng = np.random.default_rng(3)
     path = network(tmp_path / "net.onnx", folded(rng, (16, 3, 3, 3)), folded(rng, (4, 16, 1, 1)))
@@ -93,6 +114,6 @@ def test_the_compact_command_rewrites_in_place_and_names_a_missing_file(tmp_path
 
 
 def test_the_shipped_finders_are_stored_compact() -> None:
-    for path in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS):
+    for path in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS, ROW_FINDER_WEIGHTS):
         stored = [t for t in onnx.load(str(path)).graph.initializer if t.data_type == TensorProto.FLOAT]
         assert sum(numpy_helper.to_array(t).size for t in stored) < 60_000  # biases and scales; the weights float16

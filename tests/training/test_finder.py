@@ -29,6 +29,13 @@ def test_a_finder_run_of_one_epoch_ships_weights_the_detector_runs(tmp_path: Pat
     rgb = np.random.default_rng(0).integers(0, 255, (120, 160, 3), np.uint8)
     out = finder.boxes(rgb, 96, 0.001, 0.5, 10)
     assert len(out[0]) <= 10 and all(len(a) == len(out[0]) for a in out)  # boxes and their scores, at most max_det
+    rows = export_finder(best, models=models, row_finder=True)  # the finder of rows standing: ONNX only, int8 rows
+    assert rows == models / "row_finder.onnx" and sorted(p.name for p in models.iterdir()) == [
+        "row_finder.onnx", "tile_finder.onnx", "tile_finder.pt"]
+    assert any(t.name.endswith(".int8") for t in load_onnx(str(rows)).graph.initializer)
+    near = Finder(ort.InferenceSession(str(rows), providers=["CPUExecutionProvider"]), rows).boxes(rgb, 96, 0.001,
+                                                                                                   0.5, 10)
+    assert len(near[0]) <= 10
     kept = keep_records(runs, "finder", models / "runs")
     assert sorted(p.name for p in kept) == ["args.yaml", "results.csv"]
     again = train_finder(data, runs, epochs=1, imgsz=96, batch=2, hours=0)  # a finished run is not trained again

@@ -202,3 +202,35 @@ def test_a_network_that_is_no_face_network_is_a_typed_error(tmp_path: Path) -> N
         TileDetector(faces=CLASSIFIER_WEIGHTS)
     with pytest.raises(ModelNotFoundError, match="model weights not found"):
         TileDetector(faces=tmp_path / "none.onnx")
+
+
+def test_a_photo_of_tiles_standing_is_looked_at_again_by_the_row_finder() -> None:
+    from PIL import Image
+
+    rgb, boxes, _ = smooth_faces()
+    asked = {"tile": 0, "row": 0}
+
+    class Finder:
+        def __init__(self, kind: str, found: np.ndarray) -> None:
+            self.kind, self.found = kind, found
+
+        def boxes(self, _rgb: np.ndarray, _imgsz: int, conf: float, _iou: float, _max_det: int) -> tuple:
+            asked[self.kind] += 1
+            return self.found.copy(), np.full(len(self.found), 0.9 if conf < 0.9 else 0.95)
+
+    def read(stands: bool, row_finder: bool = True, **settings: object) -> float:
+        faces = Corners([[0.4, 0.2], [0.6, 0.2], [0.6, 0.8], [0.4, 0.8]], size=32, stands=stands)
+        asked.update(tile=0, row=0)
+        det = TileDetector.from_parts(
+            FaceClassifier(), crop=32, faces=FaceReader(faces), finder=Finder("tile", boxes),
+            row_finder=Finder("row", boxes + [2, 0, 2, 0]) if row_finder else None,
+            config=plain(zoom_imgsz=0, turn_at=0, fine_imgsz=0, zoom_out=1.0, unsure_backs=0, join_halves=False,
+                         **settings))
+        found = det.detect(Image.fromarray(rgb))
+        assert len(found) == 10
+        return found[0].box[0]
+
+    assert read(stands=True) == 12.0 and asked["row"] == 1  # the row finder's boxes, named, in the tile finder's
+    for lying in ({"stands": False}, {"stands": True, "rows_standing": 0.0}, {"stands": True, "faces_below": 0.0},
+                  {"stands": True, "row_finder": False}):
+        assert read(**lying) == 10.0 and asked["row"] == 0  # tiles lying, the row finder off, the photo named surely
