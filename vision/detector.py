@@ -168,12 +168,13 @@ class TileDetector:
     def _standing(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, np.ndarray, Named]:
         """The tiles found (``boxes``, ``conf``) and ``named``; or, where the face network found ``rows_standing`` of
-        them or more standing (a hand named unsurely: ``_named``), the row finder's boxes, named."""
+        them or more standing (a hand named unsurely: ``_named``), the row finder's boxes, named (before either is
+        seen as from above: the first boxes' looks would be thrown away)."""
         share = self.config.rows_standing
         if self._row_finder is None or not share or named.faces is None or np.mean(named.faces.stands > 0.5) < share:
             return boxes, conf, named
         rows, rows_conf = Finding(self._row_finder, None, self.config).find(rgb)
-        return rows, rows_conf, self._seen_from_above(rgb, rows, self._named(rgb, rows, conf=rows_conf, clearer=True))
+        return rows, rows_conf, self._named(rgb, rows, conf=rows_conf, clearer=True)
 
     def _one_tile(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, np.ndarray, Named]:
@@ -423,8 +424,8 @@ class TileDetector:
         rgb, scale = load_image(image, self.config.work_side)
         rgb = brightened(rgb, self.config.dark_below)
         boxes, conf = self.find(rgb)
-        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf, clearer=True))
-        boxes, conf, named = self._standing(rgb, boxes, conf, named)
+        boxes, conf, named = self._standing(rgb, boxes, conf, self._named(rgb, boxes, conf=conf, clearer=True))
+        named = self._seen_from_above(rgb, boxes, named)
         boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
         probs, up = named.p, named.up
         if self.config.unsure_backs:
