@@ -82,10 +82,11 @@ def _val(row: dict[str, str]) -> str:
             f"mAP50 {float(row['metrics/mAP50(B)']):.3f}, mAP50-95 {float(row['metrics/mAP50-95(B)']):.3f}")
 
 
-def _finder(runs: Path, finetune: list[str], set_finder: str | None = None, row_finder: str | None = None
-            ) -> list[str]:
-    """The finder's base run and the fine-tunes shipped on top of it, in order; ``set_finder``, ``row_finder``: the
-    fine-tunes shipped as the set finder (``models/set_finder.onnx``) and as the row finder (``row_finder.onnx``)."""
+def _finder(runs: Path, finetune: list[str], set_finder: str | None = None,
+            row_finder: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The finder's base run and the fine-tunes shipped on top of it, in order; ``set_finder``: the fine-tune shipped
+    as the set finder (``models/set_finder.onnx``); ``row_finder``: the fine-tunes of the row finder
+    (``row_finder.onnx``), in order, the last shipped."""
     from vision.detector import DetectorConfig
 
     lines = ["## Finder (ultralytics, CPU, from scratch: no pretrained weights)"]
@@ -102,8 +103,9 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None, row_
         lines += _finetune(runs, name, "then fine-tuned", ", shipped" if k == len(finetune) - 1 else "")
     if set_finder:
         lines += _finetune(runs, set_finder, "the set finder", ", shipped as `set_finder.onnx`")
-    if row_finder:
-        lines += _finetune(runs, row_finder, "the row finder", ", shipped as `row_finder.onnx`")
+    for k, name in enumerate(row_finder):
+        lines += _finetune(runs, name, "then fine-tuned" if k else "the row finder",
+                           ", shipped as `row_finder.onnx`" if k == len(row_finder) - 1 else "")
     lines.append("- detection looks at the whole photo at 512 px, then at the region holding the tiles at 512 px "
                  "when that gives them 1.2 times the pixels (`DetectorConfig.first_imgsz`, `zoom_imgsz`, `zoom_gain`; "
                  "a first look of few or big tiles is taken again at 416, as trained); it runs the ONNX export "
@@ -401,7 +403,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path | None = None,
                readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
                soft: str | None = None, shaken: str | None = None, corners: str | None = None,
-               row_finder: str | None = None) -> Path:
+               row_finder: list[str] | tuple[str, ...] = ()) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
     from vision.detector import DetectorConfig
@@ -430,7 +432,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("set_finder.onnx", "the finder fine-tuned with photos of tile sets laid out in grids too "
                                         "(`finder_ft5`, ONNX): it looks again at a photo in which the tile finder "
                                         "finds 32 tiles or more (`DetectorConfig.set_tiles`)"),
-                    ("row_finder.onnx", "the finder fine-tuned with rows of tiles standing too (`finder_ft6`, ONNX, "
+                    ("row_finder.onnx", "the finder fine-tuned with rows of tiles standing too (`finder_ft7`, ONNX, "
                                         "its weights stored as int8 rows times float32 scales: "
                                         "`training/compact.py`): it looks again at a hand named unsurely of whose "
                                         f"tiles the face network finds {DetectorConfig().rows_standing:.0%} or more "

@@ -256,7 +256,7 @@ def _card(args: argparse.Namespace) -> int:
     from training.card import write_card
 
     card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
-                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_run)
+                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_runs)
     print(f"card: {card}")
     return 0
 
@@ -326,7 +326,8 @@ def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--finetune", nargs="*", default=[],
                    help="the fine-tuning runs shipped on top of the base run, in the order they ran")
     p.add_argument("--set-finder-run", help="the fine-tuning run shipped as the set finder")
-    p.add_argument("--row-finder-run", help="the fine-tuning run shipped as the row finder")
+    p.add_argument("--row-finder-runs", nargs="*", default=[],
+                   help="the fine-tuning runs of the row finder, in the order they ran (the last shipped)")
     p.add_argument("--classifiers", nargs="*", default=["classifier"],
                    help="the shipped classifier's runs, in the order they ran")
     p.add_argument("--reader-runs", nargs="*", default=[], help="the shipped readers' runs under --runs")

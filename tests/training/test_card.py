@@ -86,7 +86,7 @@ def test_a_shipped_run_s_records_are_read_where_they_were_kept(tmp_path: Path, m
             "10 min, lr0=0.0004; data [\"/d/sets1/images/train\"]") in finder
     assert "precision 0.900, recall 0.800, mAP50 0.850, mAP50-95 0.500" in finder
     assert "row finder" not in finder
-    rows = "\n".join(card._finder(gone, [], None, "finder_ft9"))  # the same run shipped as the row finder
+    rows = "\n".join(card._finder(gone, [], None, ["finder_ft9"]))  # the same run shipped as the row finder
     assert "- the row finder (`finder_ft9`, shipped as `row_finder.onnx`, from `models/tile_finder.pt`)" in rows
     assert "finds 40% or more standing is looked at again by the row finder" in rows
     assert "the set finder (`finder_ft9`" not in rows
