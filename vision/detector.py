@@ -90,6 +90,18 @@ class Named(NamedTuple):
     faces: Faces | None = None
 
 
+class Seen(NamedTuple):
+    """A photo's tiles cut and looked at (``TileDetector._seen``), before the readers read them: the crops (N, 3, S,
+    S), the tilts they were cut at (N, radians), the classifier's look at them (names, up directions, looks), that
+    classifier, and the faces the face network found (``vision/faces.py``; None where it was not asked)."""
+
+    crops: np.ndarray
+    tilt: np.ndarray
+    looked: tuple
+    classifier: object
+    faces: Faces | None = None
+
+
 class TileDetector:
     """Find and name every tile of a photo: ``TileDetector(finder, classifier).detect(photo)``."""
 
@@ -165,16 +177,16 @@ class TileDetector:
     def _finding(self) -> Finding:
         return Finding(self._finder, self._set_finder, self.config)
 
-    def _standing(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
-                  ) -> tuple[np.ndarray, np.ndarray, Named]:
-        """The tiles found (``boxes``, ``conf``) and ``named``; or, where the face network found ``rows_standing`` of
-        them or more standing (a hand named unsurely: ``_named``), the row finder's boxes, named (before either is
-        seen as from above: the first boxes' looks would be thrown away)."""
+    def _standing(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
+                  ) -> tuple[np.ndarray, np.ndarray, Seen | None]:
+        """The tiles found (``boxes``, ``conf``) and ``seen``; or, where the face network found ``rows_standing`` of
+        them or more standing (a hand named unsurely: ``_seen``), the row finder's boxes, seen (before either is read
+        and named in full: the first boxes' reading would be thrown away)."""
         share = self.config.rows_standing
-        if self._row_finder is None or not share or named.faces is None or np.mean(named.faces.stands > 0.5) < share:
-            return boxes, conf, named
+        if self._row_finder is None or not share or seen is None or seen.faces is None or seen.faces.standing < share:
+            return boxes, conf, seen
         rows, rows_conf = Finding(self._row_finder, None, self.config).find(rgb)
-        return rows, rows_conf, self._named(rgb, rows, conf=rows_conf, clearer=True)
+        return rows, rows_conf, self._seen(rgb, rows, clearer=True) if len(rows) else None
 
     def _one_tile(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, np.ndarray, Named]:
@@ -187,7 +199,6 @@ class TileDetector:
         if not parts_taken(boxes, conf, far, far_conf, FEW, FAR_SURE):
             return boxes, conf, named
         return far, far_conf, self._seen_from_above(rgb, far, self._named(rgb, far, conf=far_conf))
-
 
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per box: the probabilities of the names (N, 43) and of the up direction (N, 4: 0, 90, 180, 270 degrees
@@ -210,33 +221,17 @@ class TileDetector:
         return network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
 
     def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None,
-               conf: np.ndarray | None = None, seen: tuple | None = None, clearer: bool = False) -> Named:
+               conf: np.ndarray | None = None, seen: Seen | None = None, clearer: bool = False) -> Named:
         """``classify``'s names and up directions, with the crops named and the tilts they were cut at, by
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
-        boxes). ``seen``: the crops and tilts already cut (``cut``) and ``classifier``'s ``_looked_at`` of them.
-        ``clearer``: the boxes are the photo's tiles, named by the soft or the shaken classifier where their crops
-        are too soft or shaken (``clearer.for_faults``), their soft or dim crops maybe named clearer
-        (``clearer.clearest``), a photo of tiles standing maybe named from their faces cut flat
-        (``faces.FaceReader.flatter``); boxes named later (backs looked for, halves, kongs' ends) are as cut (a table's,
-        levelled, lost 49 backs)."""
+        boxes). ``seen``: the tiles already cut and looked at (``_seen``; None: ``_seen`` with ``classifier`` and
+        ``clearer``)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
         c = self.config
-        chosen, faces = classifier or self._classifier, None
-        if seen is None:
-            x, tilt = self.cut(rgb, boxes)
-            sharp = sharpness(x) if clearer else None  # measured once, for the faults' classifiers and the views
-            if clearer and classifier is None:
-                chosen = for_faults(boxes, x, c, self._soft, self._shaken, sharp) or chosen
-            name_by = partial(self._looked_at, classifier=chosen)
-            x, looked = clearest(x, name_by, c, sharp) if clearer else (x, name_by(x))
-            if clearer and self._faces is not None and self._faces.sees(boxes, c) and \
-                    FEW <= len(boxes) < (c.set_tiles or np.inf):  # a hand's tiles standing: their faces cut flat
-                x, looked, faces = self._faces.flatter(rgb, boxes, tilt, x, looked, name_by, c)
-            seen = x, tilt, looked
-        x, tilt, (p, up, look) = seen
+        x, tilt, (p, up, look), chosen, faces = seen or self._seen(rgb, boxes, classifier, clearer)
         if classifier is None and self._learnt is not None and not self._shows_learnt(look, conf):
             chosen = self._shipped  # a photo of another set
             p, up, look = self._looked_at(x, chosen)
@@ -260,6 +255,26 @@ class TileDetector:
                 p = kong_backs(p, centres, widths)
         return Named(p, up, x, tilt, chosen, faces)
 
+    def _seen(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None, clearer: bool = False) -> Seen:
+        """The tiles at ``boxes`` (one or more) cut straight (``cut``) and looked at by ``classifier`` (None: the
+        photo's, as ``_named`` says). ``clearer``: the boxes are the photo's tiles, looked at by the soft or the
+        shaken classifier where their crops are too soft or shaken (``clearer.for_faults``), their soft or dim crops
+        maybe looked at clearer (``clearer.clearest``), a photo of tiles standing maybe looked at as their faces cut
+        flat (``faces.FaceReader.flatter``); boxes named later (backs looked for, halves, kongs' ends) are as cut (a
+        table's, levelled, lost 49 backs)."""
+        c = self.config
+        chosen, faces = classifier or self._classifier, None
+        x, tilt = self.cut(rgb, boxes)
+        sharp = sharpness(x) if clearer else None  # measured once, for the faults' classifiers and the views
+        if clearer and classifier is None:
+            chosen = for_faults(boxes, x, c, self._soft, self._shaken, sharp) or chosen
+        name_by = partial(self._looked_at, classifier=chosen)
+        x, looked = clearest(x, name_by, c, sharp) if clearer else (x, name_by(x))
+        if clearer and self._faces is not None and self._faces.sees(boxes, c) and \
+                FEW <= len(boxes) < (c.set_tiles or np.inf):  # a hand's tiles standing: their faces cut flat
+            x, looked, faces = self._faces.flatter(rgb, boxes, tilt, x, looked, name_by, c)
+        return Seen(x, tilt, looked, chosen, faces)
+
     def _seen_from_above(self, rgb: np.ndarray, boxes: np.ndarray, named: Named) -> Named:
         """``named`` (the photo's tiles at ``boxes`` as named), or, where the photo may be a hand seen from a player's
         seat (named unsurely, ``rectify_below``; FEW tiles or more, fewer than ``set_tiles``), averaged with its names
@@ -279,13 +294,13 @@ class TileDetector:
                 x, tilt = self.cut(img, faces)
                 looked = self._looked_at(x, named.classifier)
                 if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
-                    best = sureness(looked[0]), angle, img, faces, (x, tilt, looked)
+                    best = sureness(looked[0]), angle, img, faces, Seen(x, tilt, looked, named.classifier)
         if c.faces_look and self._faces is not None and self._faces.sees(boxes, c):  # each face cut flat: a look more
             found = named.faces if named.faces is not None else self._faces.faces(rgb, boxes, named.tilt)
             x = self._faces.flat(rgb, found, self._crop)
             looked = self._looked_at(x, named.classifier)
             if sureness(looked[0]) > best[0]:
-                best = sureness(looked[0]), 0.0, rgb, boxes, (x, named.tilt, looked)
+                best = sureness(looked[0]), 0.0, rgb, boxes, Seen(x, named.tilt, looked, named.classifier)
         _, angle, img, faces, seen = best
         again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
         if sureness(again.p) <= sure:
@@ -424,8 +439,9 @@ class TileDetector:
         rgb, scale = load_image(image, self.config.work_side)
         rgb = brightened(rgb, self.config.dark_below)
         boxes, conf = self.find(rgb)
-        boxes, conf, named = self._standing(rgb, boxes, conf, self._named(rgb, boxes, conf=conf, clearer=True))
-        named = self._seen_from_above(rgb, boxes, named)
+        seen = self._seen(rgb, boxes, clearer=True) if len(boxes) else None  # the row finder's gate asks this first
+        boxes, conf, seen = self._standing(rgb, boxes, conf, seen)
+        named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf, seen=seen, clearer=True))
         boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
         probs, up = named.p, named.up
         if self.config.unsure_backs:

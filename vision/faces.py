@@ -77,6 +77,11 @@ class Faces(NamedTuple):
     across: np.ndarray
     stands: np.ndarray
 
+    @property
+    def standing(self) -> float:
+        """The share of the tiles that stand (their probability above a half; none: 0)."""
+        return float(np.mean(self.stands > 0.5)) if len(self.stands) else 0.0
+
 
 class FaceReader:
     """The face network at ``path`` (an ONNX Runtime session: ``crops`` in, ``corners``, ``across`` and ``stands``
@@ -126,7 +131,7 @@ class FaceReader:
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
             return crops, looked, None
         faces = self.faces(rgb, boxes, tilt)
-        if np.mean(faces.stands > 0.5) < c.faces_standing:
+        if faces.standing < c.faces_standing:
             return crops, looked, faces
         flat = self.flat(rgb, faces, crops.shape[-1])
         again = look(flat)
