@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from vision.config import DetectorConfig
-from vision.crops import crop_tiles, tile_sides
+from vision.crops import FACE, crop_tiles, tile_sides
 from vision.errors import ModelNotFoundError
+from vision.faces import Faces, face_crops
 from vision.readers import FLOWERS, mix_reading
 
 # each flower's words, 1f to 8f (the seasons spring to winter, then plum, orchid, chrysanthemum, bamboo), in full or
@@ -141,7 +143,7 @@ class CaptionReader:
         self._latin = np.array([0] + [1 + i for i, ch in enumerate(chars) if ch in LATIN])  # the blank and LATIN
 
     def named(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, p: np.ndarray, up: np.ndarray,
-              half: np.ndarray, ask: np.ndarray, c: DetectorConfig) -> np.ndarray:
+              half: np.ndarray, ask: np.ndarray, c: DetectorConfig, faces: Faces | None = None) -> np.ndarray:
         """The names ``p`` (N, 43) of the tiles at ``boxes`` in the photo ``rgb``, with the flower named by its caption
         or its character given ``caption_weight`` of each tile ``ask`` (those that may be a flower and are named
         unsurely: ``caption_unsure``) whose caption or character is read; when an English caption is, the set captions
@@ -150,23 +152,27 @@ class CaptionReader:
         them, and the other tiles with ``character_gate`` of a flower are read for theirs too.
         ``up``: the up head's probabilities (N, 4); ``half``: the flower reader's probability that each tile, turned
         upright by the up head, is upside down (NaN: not read): a tile is read at both ends, or at one where the
-        flower reader is sure which (``caption_sure``)."""
+        flower reader is sure which (``caption_sure``). ``faces``: the tiles' faces, where the classifier named them
+        cut flat (``Faces.flat``): the tiles are read so cut too, as the classifier and the readers saw them (a
+        flower lying in front of a standing hand, seen low: its box holds its side too, under the caption)."""
+        read = partial(self._read, rgb, boxes, tilt, up, half, c=c, faces=faces if faces is not None and faces.flat
+                       else None)
         unsure = _likeliest_flowers(p, ask)
-        named, captioned = self._read(rgb, boxes, tilt, up, half, unsure, c, captions=True)
+        named, captioned = read(unsure, captions=True)
         # ... and the tiles named a flower however surely, for their English captions alone: a caption read corrects
         # a sure misnaming (a fine-tuned classifier's Spring named 2f); one not read takes nothing from them
         shown = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(np.isin(p.argmax(1), FLOWERS)), unsure))
-        by_caption, in_captions = self._read(rgb, boxes, tilt, up, half, shown, c, captions=True, characters=False)
+        by_caption, in_captions = read(shown, captions=True, characters=False)
         ask, named, captioned = np.r_[unsure, shown], np.r_[named, by_caption], np.r_[captioned, in_captions]
         if c.caption_gate < 1.0 and captioned.any():  # the set captions its flowers: the likelier ones for theirs too
             likely = (p[:, FLOWERS].sum(1) >= c.caption_gate) & ~np.isin(p.argmax(1), FLOWERS)
             more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(likely), ask))
-            also = self._read(rgb, boxes, tilt, up, half, more, c, captions=True, characters=False)
+            also = read(more, captions=True, characters=False)
             ask, named, captioned = np.r_[ask, more], np.r_[named, also.flower], np.r_[captioned, also.captioned]
         if c.character_gate < 1.0 and ((named > 0) & ~captioned).any():  # the set prints its flowers' characters
             more = _likeliest_flowers(p, np.setdiff1d(np.flatnonzero(p[:, FLOWERS].sum(1) >= c.character_gate),
                                                       np.r_[unsure, ask[named > 0]]))  # not read again
-            by_character, _ = self._read(rgb, boxes, tilt, up, half, more, c, captions=False)
+            by_character, _ = read(more, captions=False)
             ask, named = np.r_[ask, more], np.r_[named, by_character]
         if not named.any():
             return p
@@ -180,36 +186,43 @@ class CaptionReader:
         return out
 
     def _read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
-              ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True) -> FlowersRead:
-        """``tiles_flowers`` of the tiles ``ask``, each read at both ends, or at the one the flower reader is sure of
-        (``half``, ``caption_sure``); where that names no flower and the up head (``up``) gives its likeliest turn
-        less than ``caption_across`` and its second a quarter turn from it, read at both ends of the second too."""
+              ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True,
+              faces: Faces | None = None) -> FlowersRead:
+        """``tiles_flowers`` of the tiles ``ask`` (``faces``: all the tiles' faces, cut flat), each read at both ends,
+        or at the one the flower reader is sure of (``half``, ``caption_sure``); where that names no flower and the up
+        head (``up``) gives its likeliest turn less than ``caption_across`` and its second a quarter turn from it,
+        read at both ends of the second too."""
         sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
         read = self.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
-                                  both=~sure, captions=captions, characters=characters)
+                                  both=~sure, captions=captions, characters=characters,
+                                  faces=None if faces is None else faces.of(ask))
         turns = np.argsort(-up[ask], 1, kind="stable")[:, 1]
         across = (up[ask].max(1) < c.caption_across) & ((turns - up[ask].argmax(1)) % 2 == 1) & (read.flower == 0)
         if not across.any():
             return read
         other = self.tiles_flowers(rgb, boxes[ask][across], tilt[ask][across], turns[across],
                                    np.zeros(across.sum(), bool), both=np.ones(across.sum(), bool), captions=captions,
-                                   characters=characters)
+                                   characters=characters, faces=None if faces is None else faces.of(ask[across]))
         flower, captioned = read.flower.copy(), read.captioned.copy()
         flower[across], captioned[across] = other.flower, other.captioned
         return FlowersRead(flower, captioned)
 
     def tiles_flowers(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, turns: np.ndarray,
                       flip: np.ndarray, both: np.ndarray, captions: bool = True,
-                      characters: bool = True) -> FlowersRead:
+                      characters: bool = True, faces: Faces | None = None) -> FlowersRead:
         """The flower (``flowers``) each box (N, 4) of the photo ``rgb`` names, its tile cut out straight (``tilt``,
-        N radians), as wide as the tile, turned upright by ``turns`` quarter turns and, where ``flip``, half a turn
-        more; read at both ends where ``both``; by its characters alone where not ``captions``, by its caption alone
-        where not ``characters``."""
+        N radians), or its face cut flat where ``faces`` (theirs) are given, as wide as the tile, turned upright by
+        ``turns`` quarter turns and, where ``flip``, half a turn more; read at both ends where ``both``; by its
+        characters alone where not ``captions``, by its caption alone where not ``characters``."""
         if len(boxes) == 0:
             return FlowersRead(np.zeros(0, int), np.zeros(0, bool))
+        if faces is None:
+            crops, sides = crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0, tilt=tilt), tile_sides(boxes, tilt)
+        else:  # each face as long as the crop, FACE as wide, upright or across
+            crops = face_crops(rgb, faces.quads, faces.across, CAPTION_SIDE, margin=1.0)
+            sides = np.where(faces.across[:, None], [1.0, FACE], [FACE, 1.0])
         tiles = []
-        for crop, (w, h), turn, half in zip(crop_tiles(rgb, boxes, CAPTION_SIDE, margin=1.0, tilt=tilt),
-                                            tile_sides(boxes, tilt), turns, flip, strict=True):
+        for crop, (w, h), turn, half in zip(crops, sides, turns, flip, strict=True):
             width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
             cut = min(max(0, round((CAPTION_SIDE - width) / 2)), CAPTION_SIDE // 2 - 1)
             tiles.append(np.rot90(crop, int(turn) + 2 * half)[:, cut:CAPTION_SIDE - cut])

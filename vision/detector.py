@@ -242,7 +242,8 @@ class TileDetector:
             if reader.flowers:
                 half = np.where(np.isnan(upside), half, upside)
         if self._captions is not None:
-            p = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS, c.caption_unsure), c)
+            p = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS, c.caption_unsure), c,
+                                     faces)
         for reader in (r for r in self._readers if r.seats):  # after the captions, which it would make seem sure
             p = self._read(reader, rgb, boxes, tilt, x, p, up)[0]
         if c.learnt_agree or not learnt:
@@ -300,7 +301,8 @@ class TileDetector:
             x = self._faces.flat(rgb, found, self._crop)
             looked = self._looked_at(x, named.classifier)
             if sureness(looked[0]) > best[0]:
-                best = sureness(looked[0]), 0.0, rgb, boxes, Seen(x, named.tilt, looked, named.classifier)
+                best = sureness(looked[0]), 0.0, rgb, boxes, Seen(x, named.tilt, looked, named.classifier,
+                                                                   found._replace(flat=True))
         _, angle, img, faces, seen = best
         again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
         if sureness(again.p) <= sure:

@@ -70,12 +70,18 @@ def face_crops(rgb: np.ndarray, quads: np.ndarray, across: np.ndarray, size: int
 
 class Faces(NamedTuple):
     """The faces the face network finds in a photo's boxes: their quads (N, 4, 2, the photo's pixels, in the order
-    ``canonical`` gives them in each crop), whether each lies across its crop (N, bool), and the probability that
-    each tile stands on its edge (N)."""
+    ``canonical`` gives them in each crop), whether each lies across its crop (N, bool), the probability that each
+    tile stands on its edge (N), and whether the crops named were cut flat from them (``flat``: the caption reader
+    then cuts its crops so too)."""
 
     quads: np.ndarray
     across: np.ndarray
     stands: np.ndarray
+    flat: bool = False
+
+    def of(self, tiles: np.ndarray) -> Faces:
+        """The faces of ``tiles`` (indices or a mask), taken as these were."""
+        return Faces(self.quads[tiles], self.across[tiles], self.stands[tiles], self.flat)
 
     @property
     def standing(self) -> float:
@@ -126,7 +132,7 @@ class FaceReader:
         ``look`` at them (names, up directions, looks); or, where it names them unsurely (below
         ``config.faces_below``) and ``config.faces_standing`` of the tiles or more stand, their faces cut flat
         (``face_crops``) and its look at those, when it names them surer by ``config.faces_gain``. And the faces,
-        where it asked the network for them (None where it did not)."""
+        where it asked the network for them (None where it did not), ``flat`` where their crops were taken."""
         c = config
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
             return crops, looked, None
@@ -136,5 +142,5 @@ class FaceReader:
         flat = self.flat(rgb, faces, crops.shape[-1])
         again = look(flat)
         if sureness(again[0]) > sureness(looked[0]) + c.faces_gain:
-            return flat, again, faces
+            return flat, again, faces._replace(flat=True)
         return crops, looked, faces

@@ -333,3 +333,34 @@ def test_the_caption_gates_are_shares(name: str) -> None:
     for value in (-0.1, 1.2):
         with pytest.raises(ValueError, match=f"{name} must be 0 to 1"):
             DetectorConfig(**{name: value})
+
+
+@needs_model
+def test_a_flower_seen_low_is_read_from_its_face_cut_flat() -> None:
+    import cv2
+
+    from vision.faces import Faces
+
+    # a tile lying in front of a standing hand, shot low: its face foreshortened to the top of its box, the tile's
+    # side (blank) under it, where the caption band of a crop cut around the box falls
+    photo = np.full((300, 400, 3), (90, 110, 80), np.uint8)
+    photo[150:230, 100:196] = (200, 190, 170)  # the side
+    face = _tile("ORCHID")[2:125, 14:114]  # 100 x 123
+    quad = np.float32([[104, 100], [192, 100], [196, 150], [100, 150]])  # 50 px high: a fifth of its width and more
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [99, 0], [99, 122], [0, 122]]), quad)
+    shown = cv2.warpPerspective(face, warp, (400, 300))
+    inside = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), warp, (400, 300)) > 0
+    photo[inside] = shown[inside]
+    boxes, tilt = np.array([[100.0, 100.0, 196.0, 230.0]]), np.zeros(1)
+    reader, up, once = _reader(), np.zeros(1, int), np.zeros(1, bool)
+    assert reader.tiles_flowers(photo, boxes, tilt, up, once, both=once).flower.tolist() == [0]
+    faces = Faces(quad[None].astype(np.float64), np.zeros(1, bool), np.ones(1), flat=True)
+    assert reader.tiles_flowers(photo, boxes, tilt, up, once, both=once, faces=faces).flower.tolist() == [6]
+    # in naming: read so where the classifier named the faces cut flat (``Faces.flat``), else around the box
+    from vision.detector import NAMES, DetectorConfig
+
+    p = np.full((1, len(NAMES)), 0.2 / (len(NAMES) - 2))
+    p[0, NAMES.index("5f")], p[0, NAMES.index("1s")] = 0.45, 0.35
+    named = [NAMES[int(reader.named(photo, boxes, tilt, p, np.eye(4)[:1], np.full(1, np.nan), np.arange(1),
+                                    DetectorConfig(), seen).argmax())] for seen in (faces, faces._replace(flat=False))]
+    assert named == ["6f", "5f"]

@@ -76,11 +76,12 @@ def test_corners_in_the_crop_map_back_to_the_photo() -> None:
     corners = [[0.2, 0.1], [0.8, 0.15], [0.75, 0.9], [0.25, 0.85]]
     for tilt in (np.zeros(2), np.array([0.3, -0.2])):
         reader = FaceReader(Corners(corners))
-        quads, across, stands = reader.faces(np.zeros((300, 300, 3), np.uint8), boxes, tilt)
+        quads, across, stands, flat = reader.faces(np.zeros((300, 300, 3), np.uint8), boxes, tilt)
         m = crop_matrices(boxes, 64, MARGIN, tilt)
         back_in_crop = np.einsum("nij,nkj->nki", m[:, :, :2], quads) + m[:, None, :, 2]
         assert np.allclose(back_in_crop / 64, corners, atol=1e-6)
         assert not across.any() and reader.size == 64 and np.allclose(stands, 1 / (1 + np.exp(-3.0)))
+        assert not flat  # found, not yet taken for the crops named
 
 
 def looks(sure: float) -> object:
@@ -103,8 +104,8 @@ def test_a_photo_is_named_from_its_faces_where_its_tiles_stand_and_are_named_sur
     unsure = looks(0.5)(crops)
     corners = [[0.3, 0.2], [0.7, 0.2], [0.7, 0.8], [0.3, 0.8]]
     standing = FaceReader(Corners(corners))
-    flat, again, _ = standing.flatter(rgb, boxes, tilt, crops, unsure, looks(0.8), c)
-    assert again[0][0, 0] == 0.8  # the faces' reading
+    flat, again, faces = standing.flatter(rgb, boxes, tilt, crops, unsure, looks(0.8), c)
+    assert again[0][0, 0] == 0.8 and faces.flat  # the faces' reading; the caption reader cuts them flat too
     assert np.array_equal(flat, network_input(face_crops(rgb, standing.faces(rgb, boxes, tilt).quads,
                                                          np.zeros(2, bool), 96)))
     # left as boxed: named surely already; the faces named no surer by faces_gain; the tiles lying (from above, from
@@ -114,8 +115,8 @@ def test_a_photo_is_named_from_its_faces_where_its_tiles_stand_and_are_named_sur
             (standing, looks(0.95)(crops), looks(1.0), c), (standing, unsure, looks(0.51), c),
             (lying, unsure, looks(0.8), c), (standing, unsure, looks(0.8), DetectorConfig(faces_below=0.0))):
         asked = reader._session.seen
-        out, named, _ = reader.flatter(rgb, boxes, tilt, crops, first, second, config)
-        assert out is crops and named is first
+        out, named, faces = reader.flatter(rgb, boxes, tilt, crops, first, second, config)
+        assert out is crops and named is first and (faces is None or not faces.flat)
         assert reader._session.seen == asked + (0 if first[0][0, 0] >= config.faces_below else 2)
 
 
