@@ -34,6 +34,11 @@ class DetectorConfig:
     # laid out, and the set finder looks at it again (0: never). On the first look alone the hand finder found 12 to
     # 25 of the 144 tiles of some held-out sets
     set_tiles: int = 32
+    # ... and where they lie apart (a whole table: walls, discards, hands; ``finding.TABLE_FILL``), the region holding
+    # them is looked at again in this many slices a side, each at ``zoom_imgsz`` (0 or 1: never), by the hand finder,
+    # and those boxes are taken where small (``Finding.find``): on 80 generated tables of 120 to 250 tiles (12 MP,
+    # ``bench.eval_cases`` many_tiles, two draws) hands read exactly 53 -> 63 (1: 53; ``docs/photo.md``)
+    table_slices: int = 2
     # a photo of fewer tiles whose tiles lie tilted this many degrees or more off its axes (a row near 45 degrees: each
     # tile's box holds parts of its neighbours, and the finder, which learnt rows near the axes, boxes two at once or
     # none) is looked at again turned straight (``crops.photo_tilt``), and that look's boxes, turned back, are taken

@@ -27,7 +27,9 @@ LOST_COVER = 0.3
 # 13 are looked at so, none taken; six of them, taken with no gain asked, lost their hand; a hand of picture flowers,
 # boxed in parts at 1024 and less sure than the first look, was taken before the first look's gain was asked; at 0.05
 # a table of tight discard grids, its first look 0.58 and the finer 0.62, was not); or, where the usual looks took a
-# table for a close-up and kept fewer than FEW tiles (``vision/detector.py``), when it finds ``set_tiles`` or more
+# table for a close-up and kept fewer than FEW tiles (``vision/detector.py``), when it finds ``set_tiles`` or more,
+# however sure (the first look's few boxes were blocks of tiles: of 80 generated tables, 9 boxed whole as one tile
+# by the usual looks, the fine look 53 to 172 boxes, 0.50 to 0.69, and not taken while it had to be surer than them)
 FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.03
 # a photo that one tile fills, seen close, may be boxed as many parts of its face (circles, sticks, strokes: 34 of
 # camerash's 628 photos of one tile, 10 to 42 boxes), most of them named a blank white dragon: where FEW tiles or more
@@ -148,19 +150,22 @@ def finer_taken(first_conf: np.ndarray, usual: np.ndarray, usual_conf: np.ndarra
     """Whether the finer look's boxes (``fine``, ``fine_conf``; its pixels ``scale`` of the photo's) are taken in
     place of the usual looks' (``usual``, ``usual_conf``): more of them, small (below FINE_SIDE), surer on average than
     the first look (``first_conf``) by FINE_GAIN_FIRST and than the usual looks by FINE_GAIN, or, where these kept
-    fewer than ``few`` (a table taken for a close-up), ``many`` or more.
+    fewer than ``few`` (a table taken for a close-up), ``many`` or more (0: never so), however sure.
 
     >>> usual, fine = np.array([[0.0, 0, 100, 100]] * 12), np.array([[0.0, 0, 20, 30]] * 40)
     >>> finer_taken(np.full(8, 0.5), usual, np.full(12, 0.6), fine, np.full(40, 0.7), 1.0, 10, 32)
     True
     >>> finer_taken(np.full(8, 0.5), usual, np.full(12, 0.69), fine, np.full(40, 0.7), 1.0, 10, 32)
     False
+    >>> finer_taken(np.full(8, 0.6), usual[:1], np.full(1, 0.8), fine, np.full(40, 0.55), 1.0, 10, 32)  # boxed whole
+    True
     """
     if len(fine) <= len(usual) or median_side(fine) * scale >= FINE_SIDE:
         return False
-    if fine_conf.mean() < _mean(first_conf) + FINE_GAIN_FIRST:
-        return False
-    return bool(fine_conf.mean() >= _mean(usual_conf) + FINE_GAIN or len(usual) < few and len(fine) >= many)
+    if len(usual) < few and 0 < many <= len(fine):  # the first look's few boxes (a table boxed whole) say nothing
+        return True
+    return bool(fine_conf.mean() >= _mean(first_conf) + FINE_GAIN_FIRST and
+                fine_conf.mean() >= _mean(usual_conf) + FINE_GAIN)
 
 
 def parts_asked(cls: np.ndarray, back: int, few: int) -> bool:
