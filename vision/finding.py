@@ -242,16 +242,20 @@ class Finding:
         return low[unsure], low_conf[unsure]
 
 
-def covered(boxes: np.ndarray, cells: int = 4) -> float:
+def covered(boxes: np.ndarray, cells: int = 4, most: int = 1024) -> float:
     """The share of the region holding ``boxes`` (N, 4 xyxy) that they cover, measured on a grid of ``cells`` cells
-    a tile side (the boxes' median short side).
+    a tile side (the boxes' median short side), ``most`` cells a side at most.
 
     >>> grid = np.array([[x, y, x + 10, y + 10] for x in range(0, 30, 10) for y in range(0, 30, 10)], float)
     >>> covered(grid), round(covered(np.array([[0.0, 0, 10, 10], [90, 90, 100, 100]])), 2)
     (1.0, 0.02)
+    >>> round(covered(np.array([[0.0, 0, 1e-6, 1e-6], [0, 0, 5000, 5000]]), most=100), 2)  # a degenerate box
+    1.0
     """
     x0, y0 = boxes[:, :2].min(0)
-    scale = cells / max(float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))), 1e-9)
+    side = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    scale = min(cells / max(side, 1e-9), most / max(float(np.ptp(boxes[:, [0, 2]])), float(np.ptp(boxes[:, [1, 3]])),
+                                                     1e-9))
     cols, rows = (int(np.ceil((boxes[:, k + 2].max() - v) * scale)) for k, v in ((0, x0), (1, y0)))
     grid = np.zeros((max(rows, 1), max(cols, 1)), bool)
     for b in np.round((boxes - [x0, y0, x0, y0]) * scale).astype(int):
