@@ -97,13 +97,20 @@ class Finding:
         tiles found surely (``first_kept``) that those lost: in the region's one look a table's tiles get some 25 px.
         Taken where the slices find ``set_tiles`` or more, small (``TABLE_SIDE``)."""
         c = self.config
-        n = c.table_slices
-        if n < 2 or not c.zoom_imgsz or covered(boxes) >= TABLE_FILL:
+        if c.table_slices < 2 or not c.zoom_imgsz or covered(boxes) >= TABLE_FILL:
             return boxes, conf
-        h, w = rgb.shape[:2]
-        pad = c.zoom_margin * median_side(boxes)
-        x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
-        x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
+        table, table_conf, side = self._sliced(rgb, self._holding(boxes, rgb.shape), c.table_slices)
+        if len(table) < c.set_tiles or median_side(table) * c.zoom_imgsz / side >= TABLE_SIDE:
+            return boxes, conf  # not a table: a set laid out, its tiles big enough in one look
+        return with_lost(boxes, conf, table, table_conf, c.first_kept)
+
+    def _sliced(self, rgb: np.ndarray, region: tuple[int, int, int, int], n: int
+                ) -> tuple[np.ndarray, np.ndarray, float]:
+        """The finder's boxes (M, 4, px of ``rgb``) and confidences (M,) on ``region`` (x0, y0, x1, y1) cut into
+        ``n`` x ``n`` slices, each TABLE_OVERLAP over the next and seen at ``zoom_imgsz``: a box cut by a slice's inner
+        edge (within EDGE px) is left to its neighbour, the rest kept by NMS. And a slice's long side (px)."""
+        c = self.config
+        x0, y0, x1, y1 = region
         side_x, side_y = ((x1 - x0) / (n - (n - 1) * TABLE_OVERLAP), (y1 - y0) / (n - (n - 1) * TABLE_OVERLAP))
         found, found_conf = [], []
         for i in range(n):
@@ -115,12 +122,9 @@ class Finding:
                         ((ex == x1) | (b[:, 2] < ex - sx - EDGE)) & ((ey == y1) | (b[:, 3] < ey - sy - EDGE))
                 found.append(b[whole] + [sx, sy, sx, sy])
                 found_conf.append(p[whole])
-        table, table_conf = np.concatenate(found), np.concatenate(found_conf)
-        keep = nms(table, table_conf, c.iou)
-        table, table_conf = table[keep], table_conf[keep]
-        if len(table) < c.set_tiles or median_side(table) * c.zoom_imgsz / max(side_x, side_y) >= TABLE_SIDE:
-            return boxes, conf  # not a table: a set laid out, its tiles big enough in one look
-        return with_lost(boxes, conf, table, table_conf, c.first_kept)
+        boxes, conf = np.concatenate(found), np.concatenate(found_conf)
+        keep = nms(boxes, conf, c.iou)
+        return boxes[keep], conf[keep], max(side_x, side_y)
 
     def _find_as_it_lies(self, rgb: np.ndarray, fine: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """``find``'s looks at ``rgb`` as it lies; with ``fine``, the fine look too where it may gain (``_fine``)."""
@@ -191,13 +195,18 @@ class Finding:
         c = self.config
         if not c.zoom_imgsz or len(boxes) < 3:
             return None
-        h, w = shape[:2]
-        pad = c.zoom_margin * median_side(boxes)
-        x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
-        x1, y1 = int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
-        if c.zoom_imgsz * max(h, w) < c.zoom_gain * size * max(x1 - x0, y1 - y0):  # the region fills the photo
+        x0, y0, x1, y1 = self._holding(boxes, shape)
+        if c.zoom_imgsz * max(shape[:2]) < c.zoom_gain * size * max(x1 - x0, y1 - y0):  # the region fills the photo
             return None
         return x0, y0, x1, y1
+
+    def _holding(self, boxes: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """The region (x0, y0, x1, y1 px of a photo of ``shape``) holding ``boxes``, with a margin of ``zoom_margin``
+        tile sizes."""
+        h, w = shape[:2]
+        pad = self.config.zoom_margin * median_side(boxes)
+        x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(0))
+        return x0, y0, int(min(w, boxes[:, 2].max() + pad)), int(min(h, boxes[:, 3].max() + pad))
 
     def _close_up(self, rgb: np.ndarray, finder: Finder, many_big: bool) -> tuple[np.ndarray, np.ndarray]:
         """A close-up seen from further away: ``finder``'s look at it shrunk ``zoom_out`` times; or, when that look
