@@ -60,8 +60,9 @@ def test_a_short_run_exports_a_face_network_and_resumes_only_as_started(standing
     assert set(summary["history"][-1]["val"]) == {"corner_p50", "corner_p90", "across", "stands"}
     reader = FaceReader(ort.InferenceSession(str(run / "face_corners.onnx")))
     rgb = np.zeros((200, 200, 3), np.uint8)
-    quads, across, stands = reader.faces(rgb, np.array([[20.0, 30.0, 80.0, 110.0]]), np.zeros(1))
+    quads, across, stands, flat = reader.faces(rgb, np.array([[20.0, 30.0, 80.0, 110.0]]), np.zeros(1))
     assert quads.shape == (1, 4, 2) and across.shape == (1,) and np.isfinite(quads).all() and 0 < stands[0] < 1
+    assert not flat  # found, not taken for any crops
     with pytest.raises(ValueError, match="started with 3 steps"):
         train_corners([standing], run, steps=5, batch=8, threads=1)
     shipped = ship_corners(run, tmp_path / "models" / "face_corners.onnx")
