@@ -13,5 +13,6 @@ SUITS = "mps"
 FACE_NAMES: tuple[str, ...] = tuple([f"{n}{s}" for s in SUITS for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)])
 FLOWER_NAMES: tuple[str, ...] = tuple(f"{n}f" for n in range(1, 9))
 BACK = "back"
+WHITE = "5z"  # the blank white dragon: a plain white face, a white-backed set's backs' twin
 NAMES: tuple[str, ...] = (*FACE_NAMES, *FLOWER_NAMES, BACK)
 CLASS_ID: dict[str, int] = {n: i for i, n in enumerate(NAMES)}

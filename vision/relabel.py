@@ -33,7 +33,7 @@ from vision.layout import Complete, Layout, group_melds
 from vision.layout.frame import Frame, frame_of, reframe
 from vision.layout.table import table_parts
 from vision.layout.tuning import TABLE_TILES
-from vision.names import BACK
+from vision.names import BACK, WHITE
 
 MAX_CHANGES = 3  # tiles renamed at once
 MAX_OPTIONS = 12  # the likeliest single renamings considered
@@ -52,7 +52,6 @@ WHITE_COST = 0.7
 # ... where the classifier gives the group's tiles this much of their twin on average: in white-backed sets it gives
 # 0.01 to 0.45 (a tile of a group 0.012 beside 0.06 and 0.04), to a coloured back none (under 0.01) or, rarely, 0.017
 WHITE_TWIN = 0.02
-WHITE = "5z"  # the blank white dragon, a white-backed set's back's twin
 WHITE_GROUP = "white:"  # the change that reads a group's backs as blank white dragons, or its white dragons as backs
 SEVENTEEN_COST = 0.7  # a 17-tile reading not complete as it is: renamings costing at most this that make it so
 PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of four kongs and a pair)

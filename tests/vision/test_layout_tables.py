@@ -137,6 +137,26 @@ def test_a_tables_wall_the_finder_boxed_in_part_is_still_a_wall() -> None:
     assert read_layout(shoot(two)).unknown_kongs == 2
 
 
+def test_a_white_backed_sets_wall_read_as_white_dragons_is_still_a_wall() -> None:
+    from vision.layout.table import wall_tiles
+
+    # a wall of a set whose backs are as white as its blank white dragons, every back read 5z: more of them in a run
+    # than a set holds (four) is no hand's
+    wall = lay("5z" * 18, gap_in=0.0, y=-H - 60, x=-100)
+    whole = shoot(HAND + wall + DISCARDS, angle=10)
+    layout = read_layout(whole)
+    assert layout.hand == HAND_TEXT, layout.to_dict()
+    assert "18 tile(s) of the table's walls set aside (runs of more than 4 backs)" in layout.notes
+    # ... read partly as backs, alike; four white dragons in a row (a kong's worth) beside backs are no wall
+    mixed = lay("5zback" * 9, gap_in=0.0, y=-H - 60, x=-100)
+    assert len(wall_tiles(shoot(HAND + mixed + DISCARDS, angle=10))) == 18
+    kong = lay("5z5z5z5zbackbackbackbackback", gap_in=0.0, y=-H - 60, x=-100)
+    walls = wall_tiles(kong_photo := shoot(HAND + kong + DISCARDS, angle=10))
+    assert [kong_photo[i].label for i in walls] == []
+    # in a photo of a hand (fewer than 40 tiles) the rule is not asked
+    assert wall_tiles(shoot(HAND + wall, angle=10)) == ()
+
+
 def test_a_tables_concealed_kongs_against_its_wall_are_the_hands() -> None:
     # a hand laid down against its wall: a concealed kong shown with two faces up (a back, two faces, a back) whose
     # backs touch the wall's backs behind them; the kong stays the hand's, the wall is set aside

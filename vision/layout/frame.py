@@ -24,7 +24,7 @@ from vision.layout.geometry import (
 )
 from vision.layout.table import wall_tiles, walls_of
 from vision.layout.tuning import SHAPE_TOL
-from vision.names import BACK
+from vision.names import BACK, WHITE
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def reframe(frame: Frame, dets: Sequence[DetectionLike]) -> Frame:
                                             for d, b in zip(dets, frame.boxes, strict=True)):
         return frame_of(dets)
     renamed = [i for i, d in enumerate(dets) if not frame.labels or d.label != frame.labels[i]]
-    walls_may_change = any(i in frame.by_backs or dets[i].label == BACK for i in renamed)
+    walls_may_change = any(i in frame.by_backs or dets[i].label in (BACK, WHITE) for i in renamed)
     if any(dedupe_key(dets, a) > dedupe_key(dets, b) for a, b in frame.duplicate_pairs) or \
             (walls_may_change and wall_tiles(dets) != frame.walls):
         return frame_of(dets)

@@ -25,7 +25,9 @@ import numpy as np
 
 from vision.layout.geometry import DetectionLike
 from vision.layout.tuning import PART_GAP, TABLE_TILES, WALL_BACKS, WALL_RUN, WALL_SKIP, WALL_TOUCH
-from vision.names import BACK
+from vision.names import BACK, WHITE
+
+SET_COPIES = 4  # a set holds four of each tile
 
 
 def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
@@ -55,27 +57,49 @@ def walls_of(dets: Sequence[DetectionLike]) -> tuple[tuple[int, ...], frozenset[
     """``wall_tiles``, and the backs with the detections touching them, their boxes measured once: renaming no other
     tile changes the walls. Neither where the photo shows ``WALL_RUN`` backs or fewer (renaming a tile a back may
     make a wall there: ``vision.layout.frame.reframe`` asks again then)."""
-    back = np.array([d.label == BACK for d in dets], bool)
-    if back.sum() <= WALL_RUN:
+    labels = [d.label for d in dets]
+    back = np.array([name == BACK for name in labels], bool)
+    white = np.array([name == WHITE for name in labels], bool)
+    if (back | white).sum() <= WALL_RUN:
         return (), frozenset()
     every = np.array([d.box for d in dets], float)
     size = _short_side(every)
     touch = _gaps(every) < WALL_TOUCH * size
-    beside = frozenset(int(i) for i in np.flatnonzero(back | touch[:, back].any(1)))
-    backs = np.setdiff1d(np.flatnonzero(back), _kongs_shown([d.label for d in dets], every, touch))
-    box = every[backs]
-    # backs touching side by side along x, or along y: a run is joined along its own line, so that a hand's kong of
+    beside = frozenset(int(i) for i in np.flatnonzero(back | white | touch[:, back | white].any(1)))
+    table = len(dets) >= TABLE_TILES
+    kongs = _kongs_shown(labels, every, touch)
+    walls = set(_in_runs(every, np.setdiff1d(np.flatnonzero(back), kongs), touch, size, table))
+    if table and white.sum() > SET_COPIES:  # a white-backed set's wall, its backs taken for blank white dragons
+        walls.update(i for i in _in_runs(every, np.setdiff1d(np.flatnonzero(back | white), kongs), touch, size, table,
+                                         white) if back[i] or white[i])
+    return tuple(sorted(walls)), beside
+
+
+def _in_runs(every: np.ndarray, tiles: np.ndarray, touch: np.ndarray, size: float, table: bool,
+             white: np.ndarray | None = None) -> list[int]:
+    """The ``tiles`` (indices into ``every``, N x 4 xyxy boxes; ``touch``: which touch, N x N) in runs of more than
+    ``WALL_RUN`` touching side by side along x, or along y (with ``table``, bridged over a tile missed:
+    ``_bridged``), and, where ``white`` (N, bool) is given, holding more than SET_COPIES of those (more blank white
+    dragons than a set holds: a white-backed set's wall)."""
+    if len(tiles) <= WALL_RUN:
+        return []
+    box = every[tiles]
+    # tiles touching side by side along x, or along y: a run is joined along its own line, so that a hand's kong of
     # four backs laid against the wall (touching it across) is no part of it
     side = _side_by_side(box)
-    lines = side & touch[np.ix_(backs, backs)]
-    if len(dets) >= TABLE_TILES:  # a whole table
+    lines = side & touch[np.ix_(tiles, tiles)]
+    if table:  # a whole table
         lines |= side & _bridged(box, lines.any(0), WALL_SKIP * size)
-    wall = np.zeros(len(backs), bool)
+    wall = np.zeros(len(tiles), bool)
     for near in lines:
         run = _runs(near)
         runs, sizes = np.unique(run, return_counts=True)
+        if white is not None:
+            whites = np.bincount(run, weights=white[tiles].astype(float), minlength=len(tiles))[runs]
+            runs = runs[whites > SET_COPIES]
+            sizes = sizes[whites > SET_COPIES]
         wall |= np.isin(run, runs[sizes > WALL_RUN])
-    return tuple(int(i) for i in backs[wall]), beside
+    return [int(i) for i in tiles[wall]]
 
 
 def _side_by_side(box: np.ndarray) -> np.ndarray:
