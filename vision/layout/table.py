@@ -10,7 +10,8 @@ gaps of a tile or so are one run: the finder boxes a wall in part); and
 after, each group of a row with more than ``WALL_BACKS`` backs, most of it backs (``is_wall``: a shorter wall; in a
 photo of a hand, not one that is concealed kongs side by side).
 In a photo of a whole table a back amid a group's faces is a wall's too (``wall_ends``): the finder boxes walls in
-part, and a wall's end may touch the hand, or lie in the gap before its winning tile.
+part, and a wall's end may touch the hand, or lie in the gap before its winning tile. And a set whose backs are as
+white as its blank white dragons shows walls read as white dragons: a run of more of them than a set holds is a wall.
 
 A table's hand lies apart from its discards and the other hands, each turned its own way; where the rows of the
 whole photo read no hand, its parts are read one by one (``table_parts``: the tiles, walls aside, joined where their
@@ -55,8 +56,10 @@ def wall_tiles(dets: Sequence[DetectionLike]) -> tuple[int, ...]:
 
 def walls_of(dets: Sequence[DetectionLike]) -> tuple[tuple[int, ...], frozenset[int]]:
     """``wall_tiles``, and the backs with the detections touching them, their boxes measured once: renaming no other
-    tile changes the walls. Neither where the photo shows ``WALL_RUN`` backs or fewer (renaming a tile a back may
-    make a wall there: ``vision.layout.frame.reframe`` asks again then)."""
+    tile changes the walls. Neither where the photo shows ``WALL_RUN`` backs and blank white dragons or fewer
+    (renaming a tile a back may make a wall there: ``vision.layout.frame.reframe`` asks again then). In a photo of a
+    whole table, a white-backed set's wall, its backs read as blank white dragons, is a wall too: a run of backs and
+    white dragons holding more white dragons than a set holds (SET_COPIES)."""
     labels = [d.label for d in dets]
     back = np.array([name == BACK for name in labels], bool)
     white = np.array([name == WHITE for name in labels], bool)
@@ -70,8 +73,7 @@ def walls_of(dets: Sequence[DetectionLike]) -> tuple[tuple[int, ...], frozenset[
     kongs = _kongs_shown(labels, every, touch)
     walls = set(_in_runs(every, np.setdiff1d(np.flatnonzero(back), kongs), touch, size, table))
     if table and white.sum() > SET_COPIES:  # a white-backed set's wall, its backs taken for blank white dragons
-        walls.update(i for i in _in_runs(every, np.setdiff1d(np.flatnonzero(back | white), kongs), touch, size, table,
-                                         white) if back[i] or white[i])
+        walls.update(_in_runs(every, np.setdiff1d(np.flatnonzero(back | white), kongs), touch, size, table, white))
     return tuple(sorted(walls)), beside
 
 
