@@ -18,6 +18,7 @@ from pathlib import Path
 
 from training import paths
 from training.styles import HELD_OUT_STYLES
+from vision.config import DetectorConfig
 
 KEPT = "## Notes"  # the heading from which on the card is written by hand (``kept_part``)
 RECORDS = paths.MODELS / "runs"  # shipped runs' records, as their run folders held them
@@ -87,8 +88,6 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None,
     """The finder's base run and the fine-tunes shipped on top of it, in order; ``set_finder``: the fine-tune shipped
     as the set finder (``models/set_finder.onnx``); ``row_finder``: the fine-tunes of the row finder
     (``row_finder.onnx``), in order, the last shipped."""
-    from vision.detector import DetectorConfig
-
     lines = ["## Finder (ultralytics, CPU, from scratch: no pretrained weights)"]
     base, args = _rows(_record(runs, "finder/results.csv")), _args(_record(runs, "finder/args.yaml"))
     if base:
@@ -246,8 +245,6 @@ FAMILY_TEXT = {  # a reader family: its heading's name, its tiles, their names, 
 
 def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     """The shipped readers' runs (``training.reader.train_reader``), a section each."""
-    from vision.detector import DetectorConfig
-
     config = DetectorConfig()
     lines: list[str] = []
     for name in names:
@@ -291,7 +288,6 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
 
 def _corners(runs: Path, name: str) -> list[str]:
     """The shipped face network's run (``training.corners.train_corners``)."""
-    from vision.detector import DetectorConfig
     from vision.finding import FEW
 
     c = DetectorConfig()
@@ -406,8 +402,6 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                row_finder: list[str] | tuple[str, ...] = ()) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
-    from vision.detector import DetectorConfig
-
     bench_file = paths.bench_file() if bench_file is None else bench_file
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)
