@@ -14,8 +14,11 @@ corner holding one flower's character, names that flower.
 
 from __future__ import annotations
 
+import hashlib
 import string
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import NamedTuple
@@ -128,9 +131,23 @@ class FlowersRead(NamedTuple):
     captioned: np.ndarray  # (N,) bool
 
 
+class Steps(NamedTuple):
+    """A text line as the recogniser read it, step by step (T steps), kept as its readings need it: the likeliest of
+    all its columns (the blank, 0, and each character) and that column's probability, for a character; the
+    probabilities of the blank and the Latin letters and digits (T, 1 + 62), for a caption."""
+
+    best: np.ndarray   # (T,) int
+    prob: np.ndarray   # (T,) float
+    latin: np.ndarray  # (T, 1 + len(LATIN))
+
+
 class CaptionReader:
     """``CaptionReader(session, path).flowers(crops)``: the flower each upright tile crop's caption or character
-    names, or 0."""
+    names, or 0.
+
+    Within ``remembering()`` (one photo, on one thread), a run of lines the recogniser has read already is not read
+    again: a photo is named more than once (as it lies, then as seen from above), and its tiles' captions are read
+    each time."""
 
     def __init__(self, session: object, path: Path) -> None:
         chars = session.get_modelmeta().custom_metadata_map.get("characters", "")
@@ -141,6 +158,17 @@ class CaptionReader:
             raise ModelNotFoundError(msg)
         self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
         self._latin = np.array([0] + [1 + i for i, ch in enumerate(chars) if ch in LATIN])  # the blank and LATIN
+        self._memo = threading.local()  # ``remembering``'s runs read, by their input's digest
+
+    @contextmanager
+    def remembering(self) -> Iterator[None]:
+        """Runs read within this block (on this thread) are read once: a run read again takes its first reading,
+        which is the same (the lines of a run are read together, at one width, so a run is remembered whole)."""
+        self._memo.runs = {}
+        try:
+            yield
+        finally:
+            self._memo.runs = None
 
     def named(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, p: np.ndarray, up: np.ndarray,
               half: np.ndarray, ask: np.ndarray, c: DetectorConfig, faces: Faces | None = None) -> np.ndarray:
@@ -270,24 +298,35 @@ class CaptionReader:
         the mean probability of its characters (CTC, greedy)."""
         return [_mean(_decoded(steps, self._latin, self._chars)) for steps in self._run(lines)]
 
-    def _run(self, lines: list[np.ndarray]) -> list[np.ndarray | None]:
-        """Each text line (RGB uint8, any size) through the recogniser: its steps' probabilities of the blank and each
-        character (T, 1 + C); None for an empty line."""
+    def _run(self, lines: list[np.ndarray]) -> list[Steps | None]:
+        """Each text line (RGB uint8, any size) through the recogniser: its ``Steps``; None for an empty line."""
         import cv2
 
         seen = [i for i, line in enumerate(lines) if line.size]  # an empty line reads nothing
-        out: list[np.ndarray | None] = [None] * len(lines)
+        out: list[Steps | None] = [None] * len(lines)
         if not seen:
             return out
         widths = [max(8, round(lines[i].shape[1] * HEIGHT / lines[i].shape[0])) for i in seen]
         x = np.zeros((len(seen), 3, HEIGHT, max(widths)), np.float32)
         for j, (i, w) in enumerate(zip(seen, widths, strict=True)):
             x[j, :, :, :w] = cv2.resize(lines[i], (w, HEIGHT)).transpose(2, 0, 1) / 127.5 - 1.0
-        read = np.concatenate([self._session.run(None, {self._input: x[k:k + CHUNK]})[0]
-                               for k in range(0, len(x), CHUNK)])
+        read = [steps for k in range(0, len(x), CHUNK) for steps in self._chunk(x[k:k + CHUNK])]
         for i, steps in zip(seen, read, strict=True):
             out[i] = steps
         return out
+
+    def _chunk(self, x: np.ndarray) -> list[Steps]:
+        """A run of lines (n, 3, HEIGHT, W) through the recogniser, or as ``remembering`` read it before."""
+        runs = getattr(self._memo, "runs", None)
+        key = hashlib.blake2b(x.tobytes(), digest_size=16).digest() + repr(x.shape).encode() if runs is not None \
+            else None
+        if key is not None and key in runs:
+            return runs[key]
+        read = [Steps(steps.argmax(1), steps.max(1), steps[:, self._latin])
+                for steps in self._session.run(None, {self._input: x})[0]]
+        if key is not None:
+            runs[key] = read
+        return read
 
 
 def _likeliest_flowers(p: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -316,15 +355,17 @@ def _top(tile: np.ndarray) -> list[np.ndarray]:
 CHARACTER_LINES = ((0, _top), (0, _corners), (1, _top))
 
 
-def _decoded(steps: np.ndarray | None, columns: np.ndarray | None, chars: str) -> list[tuple[str, float]]:
-    """A line's steps (T, 1 + C) decoded greedily (CTC: blanks and repeats dropped), among the ``columns`` (the blank's
-    first; None: all), their probabilities taken among those columns alone: each character and its probability."""
+def _decoded(steps: Steps | None, columns: np.ndarray | None, chars: str) -> list[tuple[str, float]]:
+    """A line's ``steps`` decoded greedily (CTC: blanks and repeats dropped), among the Latin ``columns`` (the blank's
+    first, as ``steps.latin`` holds them; None: among all), their probabilities taken among those columns alone:
+    each character and its probability."""
     if steps is None:
         return []
-    if columns is not None:
-        steps = steps[:, columns]
-        steps = steps / steps.sum(1, keepdims=True)
-    best, prob = steps.argmax(1), steps.max(1)
+    if columns is None:
+        best, prob = steps.best, steps.prob
+    else:
+        latin = steps.latin / steps.latin.sum(1, keepdims=True)
+        best, prob = latin.argmax(1), latin.max(1)
     keep = (best != 0) & np.r_[True, best[1:] != best[:-1]]
     ids = best[keep] if columns is None else columns[best[keep]]
     return [(chars[k - 1], float(p)) for k, p in zip(ids, prob[keep], strict=True)]

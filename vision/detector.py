@@ -14,6 +14,7 @@ shipped ones: ``vision/shipped.py``, ``models/README.md``); nothing is downloade
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 from typing import NamedTuple
@@ -438,6 +439,10 @@ class TileDetector:
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""
+        with self._captions.remembering() if self._captions is not None else nullcontext():  # named more than once
+            return self._detect(image)
+
+    def _detect(self, image: ImageInput) -> list[Detection]:
         rgb, scale = load_image(image, self.config.work_side)
         rgb = brightened(rgb, self.config.dark_below)
         boxes, conf = self.find(rgb)

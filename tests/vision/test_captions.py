@@ -62,6 +62,47 @@ def test_the_shipped_reader_reads_a_caption_either_way_up() -> None:
         .tolist() == [0, 5, 0]
 
 
+class _Counted:
+    """A recogniser's session that counts its runs."""
+
+    def __init__(self, session: object) -> None:
+        self.session, self.runs = session, 0
+
+    def run(self, names: object, feeds: dict) -> list:
+        self.runs += 1
+        return self.session.run(names, feeds)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.session, name)
+
+
+@needs_model
+def test_a_run_read_again_within_a_photo_is_remembered_and_reads_the_same() -> None:
+    import threading
+
+    reader = _reader()
+    counted = reader._session = _Counted(reader._session)
+    tiles = [_tile("ORCHID"), _tile("Autumn")[::-1, ::-1], _tile(None)]
+    alone = reader.flowers(tiles)
+    runs = counted.runs
+    assert runs > 0 and reader.flowers(tiles).flower.tolist() == alone.flower.tolist() and counted.runs == 2 * runs
+    with reader.remembering():
+        first = reader.flowers(tiles)
+        assert counted.runs == 3 * runs
+        again = reader.flowers(tiles)
+        assert counted.runs == 3 * runs  # nothing read again
+        other = threading.Thread(target=reader.flowers, args=(tiles,))  # another thread (photo) remembers nothing
+        other.start(), other.join()
+        assert counted.runs == 4 * runs
+        reader.flowers([_tile("PLUM")])  # other lines are read
+        assert counted.runs > 4 * runs
+    assert [r.flower.tolist() for r in (first, again)] == [alone.flower.tolist()] * 2
+    assert [r.captioned.tolist() for r in (first, again)] == [alone.captioned.tolist()] * 2
+    before = counted.runs
+    reader.flowers(tiles)  # the block is over: read again
+    assert counted.runs == before + runs
+
+
 def _face(name: str) -> np.ndarray:
     """A face of the held-out picture-flower style (``tile_sets/hkx_03``: 梅蘭菊竹 / 春夏秋冬 in a top corner, the seat
     numeral in the other), upright, filling its crop."""
