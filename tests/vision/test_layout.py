@@ -109,6 +109,20 @@ def test_concealed_kong_four_backs_is_unknown() -> None:
     assert layout.to_dict()["melds"][0]["notation"] == "(????)"
 
 
+def test_three_backs_are_a_concealed_kong_whose_fourth_back_was_not_found() -> None:
+    # a kong of four dark backs on a dark cloth, one missed: the hand holds its three tiles' worth, read as four backs
+    tiles = lay("123m456p789s7z", "7z", "backbackback", gaps=(0.8,))
+    layout = read_layout(shoot(tiles, angle=30))
+    assert layout.hand is None and layout.problem is None and layout.unknown_kongs == 1, layout.to_dict()
+    assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z"
+    assert "3 backs in a row read as a concealed kong of four backs, one of them not found" in layout.notes
+    assert sorted(layout.melds[0].detections) == [11, 12, 13]
+    # two backs, or a back with two faces, are no kong: the hand lacks tiles
+    for short in ("backback", "back99p"):
+        layout = read_layout(shoot(lay("123m456p789s7z", "7z", short, gaps=(0.8,)), angle=30))
+        assert layout.problem is not None and not layout.melds, (short, layout.to_dict())
+
+
 def test_flowers_are_set_aside_wherever_they_lie() -> None:
     beside = lay("123m456p789s1122z", "3z", "1f6f", gaps=(0.8, 1.2))
     assert read_layout(shoot(beside)).hand == "123m456p789s1122z +3z 16f"

@@ -35,6 +35,15 @@ def test_a_wall_of_backs_beside_the_hand_is_no_part_of_it() -> None:
     assert read_layout(shoot(kong + wall)).hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z"
 
 
+def test_three_backs_beside_a_tables_hand_are_a_walls_piece_not_a_kong() -> None:
+    # in a photo of a hand three backs are a concealed kong whose fourth back was not found (``test_layout.py``); at a
+    # whole table they may be a piece of a wall (two of eval_cases' tables were read wrong so)
+    hand = lay("123m456p789s7z", "7z", "backbackback", gaps=(0.8,))
+    assert read_layout(shoot(hand)).hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z"
+    layout = read_layout(shoot(hand + DISCARDS + lay("99m", y=900)))  # 41 tiles
+    assert not layout.melds and not any("not found" in n for n in layout.notes), layout.to_dict()
+
+
 
 
 def _discards(columns: int, tiles: int, x: float, turned: bool) -> list[Detection]:

@@ -12,7 +12,7 @@ import numpy as np
 from vision.layout.flowers import hand_flowers
 from vision.layout.frame import Frame, frame_of
 from vision.layout.geometry import DetectionLike, Tiles, gap_between, seen_low, shows_side, single_loose
-from vision.layout.melds import back_apart, classify, kong_tiles
+from vision.layout.melds import MISSED_BACK, back_apart, classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
@@ -166,6 +166,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
         if not m.known:
             notes.append("a concealed kong shows four backs: its tile is unknown; give it in the request "
                          "(\"concealed_kongs\": [\"9p\"]) or write the hand yourself")
+        if m.kind == "concealed_kong" and len(m.detections) == MISSED_BACK:
+            notes.append(f"{MISSED_BACK} backs in a row read as a concealed kong of four backs, one of them not found")
     if p.dropped:
         notes.append(f"{len(p.dropped)} tile(s) in line with the hand left out as loose")
     if loose_all:
