@@ -1,0 +1,25 @@
+"""``bench/captions_once.py``: a photo detected with its caption runs read once and every time, the same."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+RAW = Path(__file__).resolve().parents[3] / "shared" / "real" / "camerash" / "raw-images"
+
+
+@pytest.mark.skipif(not (RAW / "6-2.png").exists(), reason="../shared/real not beside")
+def test_a_photo_reads_the_same_with_its_captions_read_once(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from bench.captions_once import main
+    from vision.captions import CaptionReader
+
+    shutil.copy(RAW / "6-2.png", tmp_path)  # a set of flowers and honours: its captions are read
+    once = CaptionReader.remembering
+    assert main(["--photos", str(tmp_path), "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 photos, 1 rounds; detections differing: 0" in out and "ratio" in out
+    assert CaptionReader.remembering is once  # put back
+    with pytest.raises(SystemExit):
+        main(["--photos", str(tmp_path / "none")])
