@@ -41,9 +41,10 @@ MAX_TRIES = 60  # layouts read at most (about 1.5 ms each)
 MIN_RATIO = 0.02  # a second name (or flag) at least this likely relative to the first
 NEAR = 3.0  # tiles renamed lie within this many tile sizes of the hand's rows
 FLIP = "sideways"  # the change that turns a tile's sideways flag over
-DROP = "dropped"  # the change that leaves a box out, one the finder was unsure of
+DROP = "dropped"  # the change that leaves a box out, one the finder was unsure of or a back
 DROP_BELOW = 0.4  # ... one it gave less than this (0.3 / 0.4 / 0.5 with four: 428 / 431 / 431 of layout_eval)
 MAX_DROPS = 4  # the least sure boxes considered, beside the renamings
+SUREST = 0.999  # a box's confidence as its cost of being none takes it (a box given 1.0 may still be left out)
 # a set whose backs are white shows its backs as its blank white dragons: a group's backs may be read as 5z, or its
 # 5z as backs, all at once, at this cost (``bench.eval_tile_sets``' white-backed hands 0.55 -> 0.825 at 0.5 to 0.7,
 # 0.775 at 1.0 and 1.6; the 500 hand photos of ``layout_eval`` through the detector 428 / 430 / 431 / 431 at 0 /
@@ -207,7 +208,7 @@ def _said(dets: list[Any], i: int, name: str, white_of: dict[tuple[int, str], li
     """One change as the note says it."""
     d = dets[i]
     if name == DROP:
-        return f"with tile {i} left out (a box the finder gave {d.confidence:.2f})"
+        return f"with tile {i} left out (a {'back' if d.label == BACK else 'box'} the finder gave {d.confidence:.2f})"
     if name == FLIP:
         return f"tile {i} " + ("upright" if d.sideways else "sideways")
     tiles = white_of.get((i, name), [i])
@@ -245,8 +246,10 @@ def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
         for name, p in d.ranked[1:]:
             if p > 0 and p >= MIN_RATIO * d.ranked[0][1]:
                 out.append((math.log(d.ranked[0][1] / p), i, name))
-        if d.confidence < DROP_BELOW:  # a box likelier no tile than a tile: left out at the cost of its being none
-            out.append((-math.log(1 - d.confidence), i, DROP))
+        if d.confidence < DROP_BELOW or d.label == BACK:  # a box likelier no tile than a tile, or a back (a box
+            # over a checked cloth between the concealed tiles and the winning tile set apart, joining them): left
+            # out at the cost of its being none
+            out.append((-math.log(1 - min(d.confidence, SUREST)), i, DROP))
         sp = getattr(d, "sideways_p", None)
         if sp is not None and d.label != BACK:
             now, other = (sp, 1 - sp) if d.sideways else (1 - sp, sp)

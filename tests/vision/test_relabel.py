@@ -126,11 +126,23 @@ def test_a_box_the_finder_was_unsure_of_is_left_out_when_that_makes_the_hand() -
     assert layout.hand_with(kong_tiles=["9p"]) == "(9999p) 123m456p789s7z +7z", layout.to_dict()
     assert 11 in layout.loose and layout.left_out == (11,) and layout.renamed == () and used == dets
     assert layout.to_dict()["left_out"] == [11]
-    assert layout.notes[-1] == ("the first reading makes no complete hand; read with tile 11 left out (a box the "
+    assert layout.notes[-1] == ("the first reading makes no complete hand; read with tile 11 left out (a back the "
                                 "finder gave 0.20): the likeliest change that makes one")
-    # a box the finder was sure of stays: no change makes the hand
-    dets[11] = replace(dets[11], confidence=0.6)
+    # a face the finder was sure of stays: no change makes the hand
+    dets[11] = replace(dets[11], label="9p", confidence=0.6, ranked=(("9p", 0.97),))
     assert relabel(dets)[0].hand_with(kong_tiles=["9p"]) is None
+
+
+def test_a_back_filling_the_gap_before_the_winning_tile_is_left_out_however_sure() -> None:
+    # a checked cloth's square between the concealed tiles and the winning tile, boxed as a back at 0.77, joins them
+    # into one group: no concealed tile is face down, so a back may be left out at any confidence, at its cost
+    dets = ranked(shoot(lay("123m456p789s1155zback5z")), {})
+    dets[13] = replace(dets[13], confidence=0.77)
+    assert read_layout(dets).hand is None
+    layout, used = relabel(dets)
+    assert layout.hand == COMPLETE_TEXT and layout.left_out == (13,) and used == dets, layout.to_dict()
+    assert layout.notes[-1] == ("the first reading makes no complete hand; read with tile 13 left out (a back the "
+                                "finder gave 0.77): the likeliest change that makes one")
 
 
 def test_a_white_backed_sets_white_dragons_read_as_backs_are_read_again_group_by_group() -> None:
