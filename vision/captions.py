@@ -164,11 +164,12 @@ class CaptionReader:
     def remembering(self) -> Iterator[None]:
         """Runs read within this block (on this thread) are read once: a run read again takes its first reading,
         which is the same (the lines of a run are read together, at one width, so a run is remembered whole)."""
-        self._memo.runs = {}
+        before = getattr(self._memo, "runs", None)  # a block within a block shares its runs
+        self._memo.runs = {} if before is None else before
         try:
             yield
         finally:
-            self._memo.runs = None
+            self._memo.runs = before
 
     def named(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, p: np.ndarray, up: np.ndarray,
               half: np.ndarray, ask: np.ndarray, c: DetectorConfig, faces: Faces | None = None) -> np.ndarray:
@@ -318,8 +319,7 @@ class CaptionReader:
     def _chunk(self, x: np.ndarray) -> list[Steps]:
         """A run of lines (n, 3, HEIGHT, W) through the recogniser, or as ``remembering`` read it before."""
         runs = getattr(self._memo, "runs", None)
-        key = hashlib.blake2b(x.tobytes(), digest_size=16).digest() + repr(x.shape).encode() if runs is not None \
-            else None
+        key = None if runs is None else hashlib.blake2b(x.tobytes(), digest_size=16).digest() + repr(x.shape).encode()
         if key is not None and key in runs:
             return runs[key]
         read = [Steps(steps.argmax(1), steps.max(1), steps[:, self._latin])

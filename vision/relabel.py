@@ -240,7 +240,7 @@ def _table_part(dets: list[Any], walls: Sequence[int], complete: Complete, gold_
 
 def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
     """Each single change with its cost, -log of its probability relative to the first reading: another name,
-    or the sideways flag turned over."""
+    the sideways flag turned over, or the box left out (one the finder doubted, or a back)."""
     out = []
     for i, d in enumerate(dets):
         for name, p in d.ranked[1:]:

@@ -96,6 +96,13 @@ def test_a_run_read_again_within_a_photo_is_remembered_and_reads_the_same() -> N
         assert counted.runs == 4 * runs
         reader.flowers([_tile("PLUM")])  # other lines are read
         assert counted.runs > 4 * runs
+        with reader.remembering():  # a block within the block: the same runs
+            before = counted.runs
+            reader.flowers(tiles)
+            assert counted.runs == before
+        before = counted.runs
+        reader.flowers(tiles)  # ... and the outer block's runs are still remembered after it
+        assert counted.runs == before
     assert [r.flower.tolist() for r in (first, again)] == [alone.flower.tolist()] * 2
     assert [r.captioned.tolist() for r in (first, again)] == [alone.captioned.tolist()] * 2
     before = counted.runs
