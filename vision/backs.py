@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision import names
 from vision.names import CLASS_ID
 
-BACK, WHITE = CLASS_ID["back"], CLASS_ID["5z"]
+BACK, WHITE = CLASS_ID[names.BACK], CLASS_ID[names.WHITE]  # class ids
 GROUND_BIN = 0.02  # the faces' ground is their commonest colour, channels' shares binned so (``ground``)
 MIDDLE = 0.15  # the middle of a crop, as a share of its side either way of its centre: inside any tile's face
 SURE_FACE = 0.8  # a tile named a face with this much shows the photo's face ground
