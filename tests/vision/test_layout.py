@@ -132,6 +132,22 @@ def test_flowers_are_set_aside_wherever_they_lie() -> None:
     assert [r.role for r in layout.rows].count("flowers") == 1
 
 
+def test_flowers_past_either_end_where_the_melds_and_the_winning_tile_disagree_on_the_hands_right() -> None:
+    """Melds lie on the side of the concealed row nearer the camera (a hand standing, seen from in front), so by the
+    melds the photo is turned round; the winning tile, right of the concealed tiles, says it is not. Flowers beside
+    either end of the hand's rows are then the hand's (before: those past the right end were loose; standing from in
+    front, held-out 000019)."""
+    conc = lay("2233z", "3z", gaps=(0.8,), x=60)
+    for angle in (0, 20, 180):
+        layout = read_layout(shoot(conc + lay("1*23m", "4*56p", "7*89s", "1f2f", y=H + 30, gaps=(0.5, 0.5, 0.8)),
+                                   angle=angle))
+        assert layout.hand == "[123m] [456p] [789s] 2233z +3z 12f" and layout.loose == (), layout.to_dict()
+    # a lone flower in a row of its own, on the side the melds say is away from the player, stays loose
+    lone = conc + lay("1*23m", "4*56p", "7*89s", y=H + 30, gaps=(0.5, 0.5)) + lay("6f", y=-2.3 * H, x=200)
+    layout = read_layout(shoot(lone))
+    assert layout.hand == "[123m] [456p] [789s] 2233z +3z" and layout.loose == (14,), layout.to_dict()
+
+
 def test_a_lone_flower_lying_askew_is_loose() -> None:
     dets = shoot(HAND + [("4f", 1100.0, 300.0, False)])
     x0, y0, x1, y1 = dets[-1].box

@@ -152,6 +152,25 @@ def test_a_standing_hand_seen_from_in_front_keeps_its_flowers_and_winning_tile()
     assert read_layout([*above, shaped]).loose == (14,)
 
 
+def test_flowers_lying_side_by_side_in_front_of_a_standing_hand_are_one_run() -> None:
+    """Flowers lying in front of a standing hand, each boxed apart and not flat enough to tell the photo was shot low
+    (their boxes show the tiles' front edges); the one nearest the camera's side shows its side too, half as wide
+    again as the standing tiles. A flower beside another flower is not alone: the run is the hand's (before: the wide
+    one was judged loose by its shape; standing from in front, training 000013)."""
+    standing = shoot(lay("1223m", "2m", "7*89p", "5*67m", "22*2p", gaps=(0.8, 0.6, 0.6, 0.6)))
+    foot, x = max(d.box[3] for d in standing), standing[9].box[0]
+
+    def lying(name: str, x0: float, w: float, h: float) -> Detection:
+        return Detection(name, 0.9, (x0, foot + 0.25 * H, x0 + w * W, foot + 0.25 * H + h * W), False)
+
+    flowers = [lying("4f", x, 1.23, 1.53), lying("5f", x + 1.2 * W, 1.23, 1.58), lying("8f", x + 2.4 * W, 1.52, 1.65)]
+    layout = read_layout(standing + flowers)
+    assert layout.hand == "[567m] [222p] [789p] 1223m +2m 458f" and layout.loose == (), layout.to_dict()
+    # the wide one alone is a loose tile, as before
+    layout = read_layout(standing + flowers[2:])
+    assert layout.hand == "[567m] [222p] [789p] 1223m +2m" and layout.loose == (14,), layout.to_dict()
+
+
 def test_a_row_shot_low_keeps_its_melds_and_gaps() -> None:
     """Melds standing in the row after the winning tile, their gaps measured in the tiles' own sizes: a gap
     between two near tiles, wide in pixels, is as narrow as one between far tiles."""

@@ -33,8 +33,14 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
     meld_y = [t.xy[i, 1] for _, g in p.melds for i in g]
     row_melds = [i for _, g in p.melds for i in g if abs(t.xy[i, 1] - np.median(conc_y)) < ROW_GAP * u] \
         if conc_y else []
+    either = low  # flowers may lie past either end of the hand
     if len(hand_rows) == 2 and conc_y and meld_y:
         up = float(np.sign(np.median(meld_y) - np.median(conc_y)))
+        # melds lying nearer the camera than a standing row (seen from in front) say the photo is turned round, but
+        # a winning tile right of the concealed ones says it is not: flowers beside either end are the hand's
+        if p.win is not None and p.concealed and not row_melds \
+                and np.sign(t.xy[p.win, 0] - np.median(t.xy[p.concealed, 0])) == up:
+            either = True
     elif row_melds and hand:
         up = -float(np.sign(np.median(t.xy[row_melds, 0]) - np.median(t.xy[hand, 0])))
     elif p.win is not None and p.concealed:
@@ -60,8 +66,8 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
             x0, x1 = float(t.xy[run, 0].min()), float(t.xy[run, 0].max())
             # past the hand's right end (either end if unknown, or shot low: which side is the hand's right shows
             # less there, and the melds may lie nearer the camera than the standing row), in tile sizes there
-            after = (x0 - hi) / ((t.sized(run[0]) + s_hi) / 2) if up <= 0 or low else -1e9
-            before = (lo - x1) / ((t.sized(run[-1]) + s_lo) / 2) if up >= 0 or low else -1e9
+            after = (x0 - hi) / ((t.sized(run[0]) + s_hi) / 2) if up <= 0 or either else -1e9
+            before = (lo - x1) / ((t.sized(run[-1]) + s_lo) / 2) if up >= 0 or either else -1e9
             gap = max(after, before) - u
             # (seen low, lying flowers and standing tiles are measured less alike: up to BESIDE_LOW)
             beside = 0 <= gap + 0.5 * u and gap <= (BESIDE_LOW if low else 1.8) * u

@@ -62,14 +62,16 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             if len(g) != 1:
                 continue
             i = g[0]
-            gaps, near = [], []  # gaps to the neighbours; to neighbouring groups of two or more
+            # gaps to the neighbours; to neighbouring groups of two or more (for a flower, to a flower too: flowers
+            # lying side by side may be boxed apart, and one of them shaped unlike the hand's tiles)
+            gaps, near = [], []
             if k > 0:
                 gaps.append(gap_between(t, gs[k - 1][-1], i))
-                if len(gs[k - 1]) > 1:
+                if len(gs[k - 1]) > 1 or is_flower[i] and is_flower[gs[k - 1][-1]]:
                     near.append(gaps[-1])
             if k + 1 < len(gs):
                 gaps.append(gap_between(t, i, gs[k + 1][0]))
-                if len(gs[k + 1]) > 1:
+                if len(gs[k + 1]) > 1 or is_flower[i] and is_flower[gs[k + 1][0]]:
                     near.append(gaps[-1])
             far = bool(gaps) and min(gaps) > FAR_GAP * t.u and not is_flower[i]
             # a tile close to a group may belong to a meld split by a noisy gap: the reading decides
