@@ -171,6 +171,21 @@ def test_flowers_lying_side_by_side_in_front_of_a_standing_hand_are_one_run() ->
     assert layout.hand == "[567m] [222p] [789p] 1223m +2m" and layout.loose == (14,), layout.to_dict()
 
 
+@pytest.mark.parametrize("k", [0.75, 1.15, 1.3, 1.45])
+def test_melds_lying_nearer_the_camera_than_the_standing_row_are_measured_at_their_own_size(k: float) -> None:
+    """Seen from in front, the melds lying before a standing hand lie nearer the camera: every box of their row is
+    ``k`` times as big, and they lie as far apart. Measured at the standing tiles' size, their spacing read as gaps and
+    each tile stood alone (before: no hand at 1.15 and more; standing from in front, training 000001 and held-out
+    000016). Farther from the camera (0.75), as much smaller."""
+    standing = shoot(lay("123m456p789s1z", "1z", gaps=(0.8,)))
+    meld = []
+    for d in shoot(lay("2*34s", x=100)):  # scaled about the photo's origin, a row below the standing one
+        x0, y0, x1, y1 = (2000 + (v - 2000) * k for v in d.box)
+        meld.append(Detection(d.label, 0.9, (x0, y0 + 1.5 * H, x1, y1 + 1.5 * H), d.sideways))
+    layout = read_layout(standing + meld)
+    assert layout.hand == "[234s] 123m456p789s1z +1z" and layout.loose == (), layout.to_dict()
+
+
 def test_a_row_shot_low_keeps_its_melds_and_gaps() -> None:
     """Melds standing in the row after the winning tile, their gaps measured in the tiles' own sizes: a gap
     between two near tiles, wide in pixels, is as narrow as one between far tiles."""

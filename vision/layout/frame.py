@@ -19,11 +19,12 @@ from vision.layout.geometry import (
     drop_overlaps,
     fit_scale,
     measure,
+    nearer_rows,
     split_groups,
     split_rows,
 )
 from vision.layout.table import wall_tiles, walls_of
-from vision.layout.tuning import SHAPE_TOL
+from vision.layout.tuning import SHAPE_TOL, TABLE_TILES
 from vision.names import BACK, WHITE
 
 
@@ -81,6 +82,8 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
     rows = split_rows(t)
     t.scale = fit_scale(t, rows)
     t.perspective = bool(np.any(t.scale != 1.0))
+    if not t.perspective and len(kept) < TABLE_TILES:  # (a whole table's rows are its walls, hands and discards)
+        t.scale = nearer_rows(t, rows)
     rows, overlapped, overlap_pairs = drop_overlaps(t, rows)
     groups = [split_groups(t, r) for r in rows]
     # a reference box shape: the upright tiles of the biggest groups; the shape tolerance grows with the boxes'

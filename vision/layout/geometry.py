@@ -22,6 +22,8 @@ from vision.layout.tuning import (
     GROWTH,
     LINE_PAIRS,
     MIN_FIT,
+    MIN_ROW,
+    NEARER,
     OVERLAP,
     OVERLAP_LOW,
     PERSPECTIVE,
@@ -247,6 +249,21 @@ def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
         for r, row in enumerate(rows):
             if r not in fitted:
                 scale[row] = t.size[row]
+    return scale
+
+
+def nearer_rows(t: Tiles, rows: list[list[int]]) -> np.ndarray:
+    """Each tile's size relative to ``u`` in a photo not shot in perspective: 1, but in a row of ``MIN_ROW`` tiles or
+    more whose boxes are ``NEARER`` times the photo's median box or more (or as much smaller), that row's median box
+    size. Melds lying before a hand standing, seen from in front, lie nearer the camera than its standing tiles: they
+    show bigger and lie farther apart, and measured at the photo's one size their spacing reads as gaps between
+    groups. The photo is not called one in perspective for it (``Tiles.perspective``: the rules for rows shot low)."""
+    scale = np.ones(len(t.labels))
+    for row in rows:
+        if len(row) >= MIN_ROW:
+            size = float(np.median(t.size[row]))
+            if size >= NEARER or size <= 1 / NEARER:
+                scale[row] = size
     return scale
 
 
