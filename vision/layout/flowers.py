@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.layout.geometry import Tiles, gap_between
+from vision.layout.geometry import Tiles, gap_between, median
 from vision.layout.reading import Parse
 from vision.layout.tuning import BESIDE_LOW, NEAR_GAP, ROW_GAP
 
@@ -24,27 +24,27 @@ def hand_flowers(t: Tiles, p: Parse, hand_rows: list[int], row_groups: list[list
     lo, hi = float(xs.min()), float(xs.max())
     s_lo, s_hi = t.sized(used[int(xs.argmin())]), t.sized(used[int(xs.argmax())])  # the ends' sizes
     u = t.u
-    rsize = [float(np.median([t.sized(i) for g in gs for i in g])) if gs else 1.0 for gs in row_groups]
+    rsize = [median([t.sized(i) for g in gs for i in g]) if gs else 1.0 for gs in row_groups]
     # which side is up (away from the player): melds lie above the concealed row; the winning tile lies to the
     # right of the concealed tiles, so its side tells whether the photo is turned round
     up = 0.0
     hand = p.concealed + ([p.win] if p.win is not None else [])
     conc_y = [t.xy[i, 1] for i in hand]
     meld_y = [t.xy[i, 1] for _, g in p.melds for i in g]
-    row_melds = [i for _, g in p.melds for i in g if abs(t.xy[i, 1] - np.median(conc_y)) < ROW_GAP * u] \
-        if conc_y else []
+    conc_mid = median(conc_y) if conc_y else 0.0
+    row_melds = [i for _, g in p.melds for i in g if abs(t.xy[i, 1] - conc_mid) < ROW_GAP * u] if conc_y else []
     either = low  # flowers may lie past either end of the hand
     if len(hand_rows) == 2 and conc_y and meld_y:
-        up = float(np.sign(np.median(meld_y) - np.median(conc_y)))
+        up = float(np.sign(median(meld_y) - conc_mid))
         # melds lying nearer the camera than a standing row (seen from in front) say the photo is turned round, but
         # a winning tile right of the concealed ones says it is not: flowers beside either end are the hand's
         if p.win is not None and p.concealed and not row_melds \
-                and np.sign(t.xy[p.win, 0] - np.median(t.xy[p.concealed, 0])) == up:
+                and np.sign(t.xy[p.win, 0] - median(t.xy[p.concealed, 0])) == up:
             either = True
     elif row_melds and hand:
-        up = -float(np.sign(np.median(t.xy[row_melds, 0]) - np.median(t.xy[hand, 0])))
+        up = -float(np.sign(median(t.xy[row_melds, 0]) - median(t.xy[hand, 0])))
     elif p.win is not None and p.concealed:
-        up = -float(np.sign(t.xy[p.win, 0] - np.median(t.xy[p.concealed, 0])))
+        up = -float(np.sign(t.xy[p.win, 0] - median(t.xy[p.concealed, 0])))
     right = -up
     runs: list[tuple[int, float, list[int]]] = []  # (size, distance, run)
     for r, gs in enumerate(row_groups):

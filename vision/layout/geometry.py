@@ -34,6 +34,18 @@ from vision.layout.tuning import (
 )
 
 
+def median(values: Sequence[float] | np.ndarray) -> float:
+    """The median of a few values, as ``np.median`` gives it (the mean of the middle two of an even count), without
+    its overhead: the layout takes thousands of medians of a row's handful of tiles per photo.
+
+    >>> median([3.0, 1.0, 2.0]), median(np.array([4.0, 1.0, 3.0, 2.0]))
+    (2.0, 2.5)
+    """
+    v = sorted(values.tolist() if isinstance(values, np.ndarray) else values)
+    h = len(v) // 2
+    return float(v[h]) if len(v) % 2 else (v[h - 1] + v[h]) / 2
+
+
 class DetectionLike(Protocol):
     """What the layout reads of a detection (``vision.Detection`` has it): a name, a box xyxy, a sideways flag."""
 
@@ -261,7 +273,7 @@ def nearer_rows(t: Tiles, rows: list[list[int]]) -> np.ndarray:
     scale = np.ones(len(t.labels))
     for row in rows:
         if len(row) >= MIN_ROW:
-            size = float(np.median(t.size[row]))
+            size = median(t.size[row])
             if size >= NEARER or size <= 1 / NEARER:
                 scale[row] = size
     return scale
@@ -276,8 +288,8 @@ def _theil_sen(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """
     dx = x[None, :] - x[:, None]
     upper = np.triu(np.abs(dx) > 1e-9, 1)
-    slope = float(np.median((y[None, :] - y[:, None])[upper] / dx[upper])) if upper.any() else 0.0
-    return float(np.median(y - slope * x)), slope
+    slope = median((y[None, :] - y[:, None])[upper] / dx[upper]) if upper.any() else 0.0
+    return median(y - slope * x), slope
 
 
 def _line(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[float, float] | None:
@@ -398,7 +410,7 @@ def seen_low(t: Tiles) -> bool:
         return False
     across = int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))  # the box's side
     shape = t.wh[flowers, across] / np.maximum(t.wh[flowers, 1 - across], 1e-6)
-    return float(np.median(shape)) < FLAT * t.ref[across] / max(float(t.ref[1 - across]), 1e-6)
+    return median(shape) < FLAT * t.ref[across] / max(float(t.ref[1 - across]), 1e-6)
 
 
 def shows_side(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> bool:

@@ -7,11 +7,9 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import product
 
-import numpy as np
-
 from vision.layout.flowers import hand_flowers
 from vision.layout.frame import Frame, frame_of
-from vision.layout.geometry import DetectionLike, Tiles, gap_between, seen_low, shows_side, single_loose
+from vision.layout.geometry import DetectionLike, Tiles, gap_between, median, seen_low, shows_side, single_loose
 from vision.layout.melds import MISSED_BACK, back_apart, classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
@@ -106,8 +104,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
         return (sum(len(g) for g in gs if len(g) >= 2 and not all(is_flower[i] for i in g)),
                 sum(len(g) for g in gs))
 
-    ymid = [float(np.median(t.xy[[i for g in gs for i in g], 1])) if gs else 0.0 for gs in row_groups]
-    rsize = [float(np.median(t.scale[[i for g in gs for i in g]])) if gs else 1.0 for gs in row_groups]
+    ymid = [median(t.xy[[i for g in gs for i in g], 1]) if gs else 0.0 for gs in row_groups]
+    rsize = [median(t.scale[[i for g in gs for i in g]]) if gs else 1.0 for gs in row_groups]
     main = max(range(len(rows)), key=lambda r: (weight(row_groups[r]), -r))
     candidates: list[list[int]] = [[main]]
     for r in range(len(rows)):
