@@ -186,6 +186,25 @@ def test_melds_lying_nearer_the_camera_than_the_standing_row_are_measured_at_the
     assert layout.hand == "[234s] 123m456p789s1z +1z" and layout.loose == (), layout.to_dict()
 
 
+def test_a_standing_row_whose_spacing_halves_while_its_boxes_shrink_a_fifth_is_in_perspective() -> None:
+    """A hand standing, seen from in front and off to one side: the spacing of its tiles halves along the row, while
+    their boxes shrink by a fifth only (the near tiles' boxes hold their sides too, and overlap their neighbours).
+    Boxes shrinking by 20% to 30% now count as a row's growth (``GROWTH`` 0.2; before, 0.3: the row was measured at
+    one size, the winning tile set apart at the far end read as one of the concealed tiles; standing from in front,
+    training 000016)."""
+    names = tokens("67m22567p456777s") + ["8m"]
+    n = len(names)
+    spacing = np.linspace(math.sqrt(1.5), math.sqrt(0.75), n - 1) ** 2 * W  # the square root falls in a line
+    spacing[-1] *= 1.4  # the winning tile set apart
+    xs = np.concatenate([[300.0], 300.0 + np.cumsum(spacing)])
+    dets = []
+    for k, (name, x) in enumerate(zip(names, xs, strict=True)):
+        w, h = W * (1.25 - 0.25 * k / (n - 1)), H * (1.0 - 0.2 * k / (n - 1))
+        dets.append(Detection(name, 0.9, (x - w / 2, 900 - h, x + w / 2, 900), False))
+    layout = read_layout(dets)
+    assert layout.hand == "67m22567p456777s +8m" and not layout.win_tile_assumed, layout.to_dict()
+
+
 def test_a_row_shot_low_keeps_its_melds_and_gaps() -> None:
     """Melds standing in the row after the winning tile, their gaps measured in the tiles' own sizes: a gap
     between two near tiles, wide in pixels, is as narrow as one between far tiles."""
