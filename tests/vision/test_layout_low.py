@@ -107,7 +107,7 @@ def _lying(name: str, near: Detection, dx: float, below: float) -> Detection:
     return Detection(name, 0.9, (left, top, left + 0.8 * w, top + 0.45 * h), False)
 
 
-@pytest.mark.parametrize("where", ["in front", "past the far end", "past the near end"])
+@pytest.mark.parametrize("where", ["in front", "past the far end", "past the near end", "farther past the near end"])
 def test_flowers_lying_beside_a_row_shot_low_are_the_hands(where: str) -> None:
     """Shot low, flowers lie flat in front of the standing row or beside either end of it, and show just below it in
     a row of their own, shaped unlike the standing tiles: they are the hand's flowers, a lone one too (before:
@@ -117,12 +117,16 @@ def test_flowers_lying_beside_a_row_shot_low_are_the_hands(where: str) -> None:
         flowers = [_lying("2f", dets[6], 0.0, 0.8)]
     elif where == "past the far end":  # the far end is the small one: left of the first tile
         flowers = [_lying("5f", dets[0], -2.4, 0.1), _lying("7f", dets[0], -1.6, 0.1)]
-    else:  # right of the winning tile, the row's near end
+    elif where == "past the near end":  # right of the winning tile, the row's near end
         flowers = [_lying("4f", dets[-1], 1.6, -0.3)]
+    else:  # three of its widths past it (``BESIDE_LOW`` 3.5; at 3.1, until the twentieth session, loose)
+        flowers = [_lying("4f", dets[-1], 3.0, -0.3)]
     layout = read_layout(dets + flowers)
-    want = {"in front": "2f", "past the far end": "57f", "past the near end": "4f"}[where]
+    want = {"in front": "2f", "past the far end": "57f"}.get(where, "4f")
     assert layout.hand == f"{HAND_TEXT} {want}", layout.to_dict()
     assert layout.loose == ()
+    # farther off still, a flower is loose
+    assert read_layout(dets + [_lying("4f", dets[-1], 3.6, -0.3)]).loose == (len(dets),)
 
 
 def test_a_standing_hand_seen_from_in_front_keeps_its_flowers_and_winning_tile() -> None:
@@ -203,6 +207,24 @@ def test_a_standing_row_whose_spacing_halves_while_its_boxes_shrink_a_fifth_is_i
         dets.append(Detection(name, 0.9, (x - w / 2, 900 - h, x + w / 2, 900), False))
     layout = read_layout(dets)
     assert layout.hand == "67m22567p456777s +8m" and not layout.win_tile_assumed, layout.to_dict()
+
+
+@pytest.mark.parametrize(("first", "step"), [(1.25, 1.1), (1.2, 1.15), (1.4, 1.1)])
+def test_a_concealed_kong_lying_nearer_the_camera_in_perspective_is_a_row_of_four(first: float, step: float) -> None:
+    """A concealed kong lying in front of a standing hand, nearer the camera and shot from the side: its four tiles
+    grow along their row, each ``step`` times the one before. A row of four is now fitted in perspective
+    (``MIN_FIT`` 4; before, 5: the kong's spacing, measured at the standing tiles' size, read as gaps, and its tiles
+    stood alone; standing from in front, fresh photos of seed 7302's 000071)."""
+    standing = shoot(lay("13m456p111s66s", "2m", gaps=(0.8,)))
+    foot, x = max(d.box[3] for d in standing), 2100.0
+    kong = []
+    for j, name in enumerate(["back", "4s", "4s", "back"]):
+        s = first * step ** j
+        w, h = W * s ** 1.5, H * s * 0.8
+        kong.append(Detection(name, 0.9, (x, foot + 20, x + w, foot + 20 + h), False))
+        x += w + 0.5
+    layout = read_layout(standing + kong)
+    assert layout.hand_with(kong_tiles=["4s"]) == "(4444s) 13m456p11166s +2m", layout.to_dict()
 
 
 def test_a_row_shot_low_keeps_its_melds_and_gaps() -> None:
