@@ -253,7 +253,7 @@ def _options(dets: list[Any]) -> list[tuple[float, int, str]]:
         sp = getattr(d, "sideways_p", None)
         if sp is not None and d.label != BACK:
             now, other = (sp, 1 - sp) if d.sideways else (1 - sp, sp)
-            if other > 0 and other >= MIN_RATIO * now:
+            if now > 0 and other > 0 and other >= MIN_RATIO * now:  # (a flag its probability denies: not turned)
                 out.append((math.log(now / other), i, FLIP))
     return out
 

@@ -104,6 +104,11 @@ def test_a_sideways_tile_read_upright_is_turned_when_that_makes_the_hand() -> No
     # without a probability for the flag, it is not turned
     layout, _ = relabel([replace(d, sideways_p=None) for d in dets])
     assert layout.problem is not None and layout.renamed == ()
+    # a flag its probability denies (flagged sideways at 0.0, or upright at 1.0: detections made by hand) is not
+    # turned, and is no error (before: a math domain error)
+    denied = [replace(d, sideways_p=0.0 if d.sideways else 1.0) for d in dets]
+    layout, _ = relabel(denied)
+    assert layout.problem is not None and layout.renamed == ()
 
 
 def test_knitted_hands_are_complete_and_left_alone() -> None:
