@@ -43,10 +43,10 @@ NEARER, MIN_ROW = 1.1, 3
 MIN_FIT = 4
 # ... whose boxes grow by more than this share along the row (box noise of 4% grows a short row 20%). 0.3 until the
 # twentieth session: a row standing, seen from in front and to one side, whose spacing halves along it while its boxes
-# (holding the near tiles' sides) shrink by a fifth, was measured at one size. True boxes of 40 + 40 standing from in
-# front and shot low (``eval_cases``), and of 100 + 100 fresh ones (``synth --camera front`` / ``low``): 0.3 / 0.2 /
-# 0.15 read 32 + 32, 63 + 77 / 33 + 34, 73 + 79 / 35 + 37, 77 + 80, none lost; through the detector 0.15 lost a
-# hand from above (``layout_eval`` 000219, its boxes growing 16%) and a table of 120 tiles
+# (holding the near tiles' sides) shrink by a fifth, was measured at one size. Hands read from the true boxes of
+# ``eval_cases``' standing from in front + shot low (40 + 40), and of fresh ones (``synth --camera front`` + ``low``,
+# 100 + 100): at 0.3, 32 + 32 and 63 + 77; at 0.2, 33 + 34 and 73 + 79; at 0.15, 35 + 37 and 77 + 80; none lost. Through
+# the detector 0.15 lost a hand from above (``layout_eval`` 000219, its boxes growing 16%) and a table of 120 tiles
 GROWTH = 0.2
 LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, beyond it some (a time linear in tiles)
 # a table's walls (``table.py``): a group of a row with more backs than WALL_BACKS (a concealed kong shows four),
