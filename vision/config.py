@@ -114,6 +114,16 @@ class DetectorConfig:
     # at; at 0.3, ``layout_eval``'s 000219 (0.39 found standing, from above) was too, and read 678p for its 789p
     # (``docs/photo.md``)
     rows_standing: float = 0.4
+    # ... and a hand photo (FEW to ``rows_most`` boxes) whose boxes the tile finder is unsure of (their median
+    # confidence under ``rows_unsure``) is looked at by the row finder too, and its boxes taken where they are a hand's
+    # (fewer than ``set_tiles``) and ``rows_parts`` or more of them hold one of the tile finder's boxes as a part
+    # (``finder.parts_held``): the tile finder boxed the characters, circles or sticks of tiles standing, whose faces
+    # are then not seen standing (fresh rows shot low: 29 of 100 photos taken, their hand tiles found 0.723 -> 0.815;
+    # of ``layout_eval``'s 500, 28 asked and none taken, nor any of ``eval_cases``' seated, sixteen, win_agreement or
+    # tables; ``docs/photo.md``)
+    rows_unsure: float = 0.72
+    rows_most: int = 80
+    rows_parts: float = 0.2
     # ... and a photo looked at as from above (``rectify_below``) is also looked at with its faces cut flat, each by
     # its own corners (not only tiles standing): that look is weighed with the photo turned and stretched, the surest
     # named in full. eval_cases' seated hands 15 + 16 -> 16 + 15 of 40 (the one lost: a loose flower, named surer, read

@@ -51,7 +51,7 @@ from vision.crops import (
 from vision.detection import Detection
 from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, Faces
-from vision.finder import Finder, parts_asked, parts_taken
+from vision.finder import Finder, parts_asked, parts_held, parts_taken
 from vision.finding import FAR_SURE, FEW, Finding
 from vision.halves import with_halves
 from vision.image import ImageInput, load_image
@@ -181,12 +181,21 @@ class TileDetector:
     def _standing(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
                   ) -> tuple[np.ndarray, np.ndarray, Seen | None]:
         """The tiles found (``boxes``, ``conf``) and ``seen``; or, where the face network found ``rows_standing`` of
-        them or more standing (a hand named unsurely: ``_seen``), the row finder's boxes, seen (before either is read
-        and named in full: the first boxes' reading would be thrown away)."""
-        share = self.config.rows_standing
-        if self._row_finder is None or not share or seen is None or seen.faces is None or seen.faces.standing < share:
+        them or more standing (a hand named unsurely: ``_seen``), or where the tile finder may have boxed their parts
+        (``rows_parts``), the row finder's boxes, seen (before either is read and named in full: the first boxes'
+        reading would be thrown away)."""
+        c = self.config
+        if self._row_finder is None:
             return boxes, conf, seen
-        rows, rows_conf = Finding(self._row_finder, None, self.config).find(rgb)
+        standing = bool(c.rows_standing) and seen is not None and seen.faces is not None and \
+            seen.faces.standing >= c.rows_standing
+        unsure = bool(c.rows_parts) and FEW <= len(boxes) < c.rows_most and float(np.median(conf)) < c.rows_unsure
+        if not standing and not unsure:
+            return boxes, conf, seen
+        rows, rows_conf = Finding(self._row_finder, None, c).find(rgb)
+        if not standing and not (len(rows) < (c.set_tiles or np.inf) and
+                                 parts_held(boxes, rows, rows_conf) >= c.rows_parts):
+            return boxes, conf, seen
         return rows, rows_conf, self._seen(rgb, rows, clearer=True) if len(rows) else None
 
     def _one_tile(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named

@@ -38,6 +38,9 @@ FINE_UNSURE, FINE_SIDE, FINE_GAIN, FINE_GAIN_FIRST = 0.62, 56, 0.02, 0.03
 # is looked at again shrunk, as a close-up is, and that look is taken when it boxes fewer than a hand's tiles, surely,
 # surer on average, and holds the middles of PARTS_HELD of the parts (``parts_asked``, ``parts_taken``)
 PARTS_SHARE, PARTS_HELD = 0.5, 0.8
+# a box lies within a tile as its part when PART_INSIDE or more of its area is inside the tile's box and its area is
+# under PART_AREA of the tile's (``parts_held``); the tiles counted are those boxed WHOLE_SURE or more
+PART_INSIDE, PART_AREA, WHOLE_SURE = 0.8, 0.5, 0.5
 
 
 class Finder:
@@ -197,6 +200,31 @@ def parts_taken(boxes: np.ndarray, conf: np.ndarray, far: np.ndarray, far_conf: 
     middle = (boxes[:, None, :2] + boxes[:, None, 2:]) / 2
     held = ((middle >= far[None, :, :2]) & (middle <= far[None, :, 2:])).all(2).any(1)
     return bool(held.mean() >= PARTS_HELD)
+
+
+def parts_held(boxes: np.ndarray, wholes: np.ndarray, wholes_conf: np.ndarray) -> float:
+    """The share of ``wholes`` (boxed WHOLE_SURE or more by their finder, ``wholes_conf``) that hold one of ``boxes``
+    as a part of them: PART_INSIDE of its area or more inside, and under PART_AREA of their area (0 when either finder
+    boxed nothing). A finder that boxed a face's characters, circles or sticks instead of its tiles holds a part in
+    most of them; two finders that boxed the same tiles, none.
+
+    >>> tiles = np.array([[0.0, 0, 30, 40], [30, 0, 60, 40], [60, 0, 90, 40]])
+    >>> parts_held(np.array([[5.0, 5, 25, 20], [35, 20, 55, 35]]), tiles, np.full(3, 0.8))  # two of three
+    0.6666666666666666
+    >>> parts_held(tiles + 1, tiles, np.full(3, 0.8)), parts_held(tiles[:1] / 2, tiles, np.array([0.8, 0.4, 0.4]))
+    (0.0, 1.0)
+    """
+    wholes = wholes[wholes_conf >= WHOLE_SURE]
+    if len(boxes) == 0 or len(wholes) == 0:
+        return 0.0
+    lo, hi = np.maximum(boxes[:, None, :2], wholes[None, :, :2]), np.minimum(boxes[:, None, 2:], wholes[None, :, 2:])
+    inside = np.clip(hi - lo, 0, None).prod(2) / np.maximum(_area(boxes)[:, None], 1e-9)
+    part = (inside >= PART_INSIDE) & (_area(boxes)[:, None] < PART_AREA * _area(wholes)[None, :])
+    return float(part.any(0).mean())
+
+
+def _area(boxes: np.ndarray) -> np.ndarray:
+    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
 
 
 def median_side(boxes: np.ndarray) -> float:

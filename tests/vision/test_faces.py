@@ -205,33 +205,58 @@ def test_a_network_that_is_no_face_network_is_a_typed_error(tmp_path: Path) -> N
         TileDetector(faces=tmp_path / "none.onnx")
 
 
-def test_a_photo_of_tiles_standing_is_looked_at_again_by_the_row_finder() -> None:
+class StandInFinder:
+    """A finder that boxes ``found`` in every look, ``sure`` sure (the surer by 0.05 when asked for 0.9 or more), and
+    counts its looks in ``asked[kind]``."""
+
+    def __init__(self, kind: str, found: np.ndarray, asked: dict, sure: float = 0.9) -> None:
+        self.kind, self.found, self.asked, self.sure = kind, found, asked, sure
+
+    def boxes(self, _rgb: np.ndarray, _imgsz: int, conf: float, _iou: float, _max_det: int) -> tuple:
+        self.asked[self.kind] += 1
+        return self.found.copy(), np.full(len(self.found), self.sure if conf < 0.9 else self.sure + 0.05)
+
+
+def found_by(boxes: np.ndarray, rows: np.ndarray | None, stands: bool, sure: float = 0.9,
+             **settings: object) -> tuple[list, dict]:
+    """The detections of ``smooth_faces``' photo whose tile finder boxes ``boxes`` (``sure``) and row finder ``rows``
+    (None: none), its faces found standing or not; and how many looks each finder took."""
     from PIL import Image
 
-    rgb, boxes, _ = smooth_faces()
+    rgb = smooth_faces()[0]
     asked = {"tile": 0, "row": 0}
+    faces = Corners([[0.4, 0.2], [0.6, 0.2], [0.6, 0.8], [0.4, 0.8]], size=32, stands=stands)
+    det = TileDetector.from_parts(
+        FaceClassifier(), crop=32, faces=FaceReader(faces), finder=StandInFinder("tile", boxes, asked, sure),
+        row_finder=StandInFinder("row", rows, asked) if rows is not None else None,
+        config=plain(zoom_imgsz=0, turn_at=0, fine_imgsz=0, zoom_out=1.0, unsure_backs=0, join_halves=False,
+                     **settings))
+    return det.detect(Image.fromarray(rgb)), asked
 
-    class Finder:
-        def __init__(self, kind: str, found: np.ndarray) -> None:
-            self.kind, self.found = kind, found
 
-        def boxes(self, _rgb: np.ndarray, _imgsz: int, conf: float, _iou: float, _max_det: int) -> tuple:
-            asked[self.kind] += 1
-            return self.found.copy(), np.full(len(self.found), 0.9 if conf < 0.9 else 0.95)
+def test_a_photo_of_tiles_standing_is_looked_at_again_by_the_row_finder() -> None:
+    _, boxes, _ = smooth_faces()
 
-    def read(stands: bool, row_finder: bool = True, **settings: object) -> float:
-        faces = Corners([[0.4, 0.2], [0.6, 0.2], [0.6, 0.8], [0.4, 0.8]], size=32, stands=stands)
-        asked.update(tile=0, row=0)
-        det = TileDetector.from_parts(
-            FaceClassifier(), crop=32, faces=FaceReader(faces), finder=Finder("tile", boxes),
-            row_finder=Finder("row", boxes + [2, 0, 2, 0]) if row_finder else None,
-            config=plain(zoom_imgsz=0, turn_at=0, fine_imgsz=0, zoom_out=1.0, unsure_backs=0, join_halves=False,
-                         **settings))
-        found = det.detect(Image.fromarray(rgb))
+    def read(stands: bool, row_finder: bool = True, **settings: object) -> tuple[float, int]:
+        found, asked = found_by(boxes, boxes + [2, 0, 2, 0] if row_finder else None, stands, **settings)
         assert len(found) == 10
-        return found[0].box[0]
+        return found[0].box[0], asked["row"]
 
-    assert read(stands=True) == 12.0 and asked["row"] == 1  # the row finder's boxes, named, in the tile finder's
+    assert read(stands=True) == (12.0, 1)  # the row finder's boxes, named, in the tile finder's
     for lying in ({"stands": False}, {"stands": True, "rows_standing": 0.0}, {"stands": True, "faces_below": 0.0},
                   {"stands": True, "row_finder": False}):
-        assert read(**lying) == 10.0 and asked["row"] == 0  # tiles lying, the row finder off, the photo named surely
+        assert read(**lying) == (10.0, 0)  # tiles lying, the row finder off, the photo named surely
+
+
+def test_the_row_finders_boxes_are_taken_where_the_tile_finder_boxed_their_parts() -> None:
+    _, boxes, _ = smooth_faces()
+    parts = np.concatenate([boxes + [4, 4, -4, -44], boxes + [4, 44, -4, -4]])  # each tile's upper and lower half
+    found, asked = found_by(parts, boxes, stands=False, sure=0.5)  # faces not seen standing: no face network's say
+    assert [d.box for d in found] == [tuple(b) for b in boxes.tolist()] and asked["row"] == 1
+    for tile_finder, sure, settings, looked in (
+            (parts, 0.9, {}, 0),  # the tile finder sure of its boxes: the row finder not asked
+            (parts, 0.5, {"rows_parts": 0.0}, 0),  # the rule off
+            (parts, 0.5, {"rows_parts": 0.2, "rows_most": 20}, 0),  # too many boxes for a hand's
+            (boxes + [1, 0, 1, 0], 0.5, {}, 1)):  # the same tiles boxed by both: asked, not taken
+        found, asked = found_by(tile_finder, boxes, stands=False, sure=sure, **settings)
+        assert len(found) == len(tile_finder) and asked["row"] == looked
