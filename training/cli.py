@@ -202,7 +202,8 @@ def _ship_reader(args: argparse.Namespace) -> int:
 def _corners(args: argparse.Namespace) -> int:
     from training.corners import train_corners
 
-    train_corners([args.data, *args.also], args.runs / args.corners_run, args.steps, args.lr, threads=args.threads)
+    train_corners([args.data, *args.also], args.runs / args.corners_run, args.steps, args.lr, threads=args.threads,
+                  init=args.runs / args.init if args.init else None)
     print(f"face network: {args.runs / args.corners_run / 'face_corners.onnx'} (ship it: python -m training "
           f"ship-corners --corners-run {args.corners_run})")
     return 0
@@ -522,6 +523,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=int, default=4000, help="batches of 128 to train for")
     p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    p.add_argument("--init", help="a face run under --runs to start from (fine-tune it; default: from scratch)")
     _data(p)
     _runs(p)
 

@@ -99,10 +99,11 @@ def _errors(net: object, x: np.ndarray, corners: np.ndarray, across: np.ndarray,
 
 
 def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, batch: int = 128,
-                  threads: int = 2) -> dict:
+                  threads: int = 2, init: Path | None = None) -> dict:
     """Train (or resume) the face network in ``run`` for ``steps`` batches of ``batch`` on a one-cycle schedule peaking
     at ``lr``, on the crops of every dataset of ``data`` (their train splits; val to check); checkpoints every 250
-    steps; exports the float network to ``run/face_corners.onnx``."""
+    steps; exports the float network to ``run/face_corners.onnx``. ``init``: another face run whose network it starts
+    from (fine-tuned; None: from scratch)."""
     import torch
 
     from training.classifier import augment
@@ -118,6 +119,12 @@ def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, bat
     xv, yv, av, sv = (np.concatenate(p) for p in zip(*checks, strict=True))
     log.info(f"face crops: train {len(x)}, val {len(xv)}; loaded in {time.time() - t0:.0f} s")
     net = CornerNet()
+    if init is not None:
+        start_from = init / "last.pt"
+        if not start_from.exists():
+            msg = f"no face run to start from at {init} (its last.pt: python -m training corners)"
+            raise FileNotFoundError(msg)
+        net.load_state_dict(torch.load(start_from, map_location="cpu", weights_only=False)["model"])
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     ckpt = run / "last.pt"
@@ -159,6 +166,7 @@ def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, bat
             te = time.time()
     export_corners(net, run / "face_corners.onnx")
     summary = {"steps": steps, "batch": batch, "lr": lr, "crop": SIZE, "data": " + ".join(str(d) for d in data),
+               "init": init.name if init is not None else None,
                "train_crops": int(len(x)), "val_crops": int(len(xv)), "history": history,
                "seconds_total": round(sum(h["seconds"] for h in history), 1)}
     (run / "summary.json").write_text(json.dumps(summary, indent=1))

@@ -70,3 +70,20 @@ def test_a_short_run_exports_a_face_network_and_resumes_only_as_started(standing
     assert any(n.op_type == "QuantizeLinear" for n in onnx.load(str(shipped)).graph.node)
     assert [o.shape for o in int8.run(None, {"crops": np.zeros((2, 3, SIZE, SIZE), np.float32)})] == [
         (2, 8), (2, 1), (2, 1)]
+
+
+def test_a_run_started_from_another_fine_tunes_its_network(standing: Path, tmp_path: Path) -> None:
+    import torch
+
+    first = train_corners([standing], tmp_path / "first", steps=2, batch=8, threads=1)
+    assert first["init"] is None
+    weights = torch.load(tmp_path / "first" / "last.pt", weights_only=False)["model"]
+    tuned = train_corners([standing], tmp_path / "tuned", steps=1, batch=8, lr=1e-12, threads=1,
+                          init=tmp_path / "first")
+    assert tuned["init"] == "first"
+    again = torch.load(tmp_path / "tuned" / "last.pt", weights_only=False)["model"]
+    # a step too small to move them: the first run's weights, not a fresh network's (batch norm's counts aside)
+    assert all(torch.allclose(weights[k].float(), again[k].float(), atol=1e-6) for k in weights
+               if "running" not in k and "num_batches" not in k)
+    with pytest.raises(FileNotFoundError, match="no face run to start from"):
+        train_corners([standing], tmp_path / "other", steps=1, batch=8, threads=1, init=tmp_path / "none")
