@@ -118,9 +118,9 @@ class DetectorConfig:
     # confidence under ``rows_unsure``) is looked at by the row finder too, and its boxes taken where they are a hand's
     # (fewer than ``set_tiles``) and ``rows_parts`` or more of them hold one of the tile finder's boxes as a part
     # (``finder.parts_held``): the tile finder boxed the characters, circles or sticks of tiles standing, whose faces
-    # are then not seen standing (fresh rows shot low: 28 of 100 photos, 18 the face network left, their hand tiles found 0.723 -> 0.815;
-    # of ``layout_eval``'s 500, 28 asked and none taken, nor any of ``eval_cases``' seated, sixteen, win_agreement or
-    # tables; ``docs/photo.md``)
+    # are then not seen standing (fresh rows shot low: 28 of 100 photos, 18 the face network left, their hand tiles
+    # found 0.723 -> 0.815; of ``layout_eval``'s 500, 28 asked and none taken, nor any of ``eval_cases``' seated,
+    # sixteen, win_agreement or tables; ``docs/photo.md``)
     rows_unsure: float = 0.72
     rows_most: int = 80
     rows_parts: float = 0.2
