@@ -116,7 +116,9 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None,
                  "those boxes taken when more, small and surer (`DetectorConfig.fine_imgsz`)"
                  + (f"; a hand named unsurely of whose tiles the face network finds "
                     f"{DetectorConfig().rows_standing:.0%} or more standing is looked at again by the row finder, "
-                    "and its boxes taken (`DetectorConfig.rows_standing`)" if row_finder else ""))
+                    "and its boxes taken (`DetectorConfig.rows_standing`); so is a hand whose boxes the tile finder is "
+                    "unsure of, and its boxes taken where they hold the tile finder's as parts of tiles "
+                    "(`DetectorConfig.rows_parts`)" if row_finder else ""))
     return lines
 
 
@@ -430,7 +432,9 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                                         "its weights stored as int8 rows times float32 scales: "
                                         "`training/compact.py`): it looks again at a hand named unsurely of whose "
                                         f"tiles the face network finds {DetectorConfig().rows_standing:.0%} or more "
-                                        "standing, and its boxes are taken (`DetectorConfig.rows_standing`)"),
+                                        "standing, and its boxes are taken (`DetectorConfig.rows_standing`); and "
+                                        "where the tile finder, unsure, boxed the tiles' parts "
+                                        "(`DetectorConfig.rows_parts`)"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),
