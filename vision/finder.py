@@ -103,11 +103,8 @@ def lost(first: np.ndarray, conf: np.ndarray, later: np.ndarray, sure: float, co
     >>> lost(first, np.array([0.9, 0.6, 0.3, 0.9]), later, 0.5, 0.3).tolist()
     [1]
     """
-    lo = np.maximum(first[:, None, :2], later[None, :, :2])
-    hi = np.minimum(first[:, None, 2:], later[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=2).sum(1)
-    area = np.maximum(np.prod(np.maximum(first[:, 2:] - first[:, :2], 0), axis=1), 1e-6)
-    return np.flatnonzero((conf >= sure) & (inter / area <= covered))
+    inter = _overlaps(first, later).sum(1)
+    return np.flatnonzero((conf >= sure) & (inter / np.maximum(_area(first), 1e-6) <= covered))
 
 
 def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
@@ -118,7 +115,7 @@ def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
     array([1, 2])
     """
     order = np.argsort(-score, kind="stable")
-    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    area = _area(xyxy)
     keep = []
     while len(order):
         i, rest = order[0], order[1:]
@@ -217,14 +214,20 @@ def parts_held(boxes: np.ndarray, wholes: np.ndarray, wholes_conf: np.ndarray) -
     wholes = wholes[wholes_conf >= WHOLE_SURE]
     if len(boxes) == 0 or len(wholes) == 0:
         return 0.0
-    lo, hi = np.maximum(boxes[:, None, :2], wholes[None, :, :2]), np.minimum(boxes[:, None, 2:], wholes[None, :, 2:])
-    inside = np.clip(hi - lo, 0, None).prod(2) / np.maximum(_area(boxes)[:, None], 1e-9)
-    part = (inside >= PART_INSIDE) & (_area(boxes)[:, None] < PART_AREA * _area(wholes)[None, :])
+    area = _area(boxes)[:, None]
+    part = (_overlaps(boxes, wholes) >= PART_INSIDE * np.maximum(area, 1e-9)) & (area < PART_AREA * _area(wholes))
     return float(part.any(0).mean())
 
 
 def _area(boxes: np.ndarray) -> np.ndarray:
-    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    """Each box's area (N, 4 xyxy -> N)."""
+    return np.prod(np.maximum(boxes[:, 2:] - boxes[:, :2], 0), axis=1)
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area each box of ``a`` (N, 4) shares with each of ``b`` (M, 4): (N, M)."""
+    lo, hi = np.maximum(a[:, None, :2], b[None, :, :2]), np.minimum(a[:, None, 2:], b[None, :, 2:])
+    return np.prod(np.clip(hi - lo, 0, None), axis=2)
 
 
 def median_side(boxes: np.ndarray) -> float:
