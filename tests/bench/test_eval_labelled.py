@@ -1,0 +1,124 @@
+"""``bench/eval_labelled.py``: a labelled set, as the annotation page exports it, read as a user reads it: tiles read
+right, whole hands exact, winning hands scored with the right tiles."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.datasets.export import write_tree, write_zip
+from api.datasets.importer import read_archive
+from tests.api.datasets.support import ROW, boxes, labels, photo, store_with
+from vision.detection import Detection
+from vision.image import load_image
+
+HAND = "234m456p34567s99s+8s"  # ROW, its last tile set apart
+
+
+class ByPhoto:
+    """A stand-in detector: each photo's detections by its bytes (none for anything else), the photo decoded as the
+    real detector decodes it."""
+
+    def __init__(self, a: list[dict[str, Any]], b: list[dict[str, Any]], c: list[dict[str, Any]]) -> None:
+        self.reads = {photo(i + 1): read for i, read in enumerate((a, b, c))}
+
+    def detect(self, image: Any) -> list[Detection]:
+        load_image(image, 512)
+        read = self.reads.get(image, []) if isinstance(image, bytes) else []
+        return [Detection(b["tile"], 0.9, tuple(b["box"]), b["sideways"]) for b in read]
+
+
+def _exported(tmp_path: Path) -> Path:
+    """A set of three photos: a.jpg and b.jpg of HAND, c.jpg with its tiles alone; its export unpacked."""
+    store = store_with(tmp_path / "data")
+    for i, name in enumerate(("a.jpg", "b.jpg", "c.jpg")):
+        store.add_photo("set1", name, photo(i + 1), labels(group=name[0], status="reviewed",
+                                                           hand=HAND if name != "c.jpg" else None), "tester")
+    write_tree(store, "set1", tmp_path / "export", val_percent=50)
+    return tmp_path / "export"
+
+
+def _misread() -> list[dict[str, Any]]:
+    """ROW with one 9s read as 7s, and a box where no tile is."""
+    out = boxes([*ROW[:11], "7s", *ROW[12:]])
+    return [*out, {"tile": "1z", "box": [600.0, 80.0, 630.0, 110.0], "sideways": False}]
+
+
+def test_tiles_hands_and_scores_are_counted_as_read(tmp_path: Path) -> None:
+    from bench.eval_labelled import measure, summary
+
+    archive = read_archive(_exported(tmp_path))
+    records = list(measure(archive, ByPhoto(boxes(), _misread(), boxes()), "mcr"))
+    a, b, c = sorted(records, key=lambda r: r.photo.rsplit("/", 1)[1])
+    assert (a.exact, a.read, a.why) == (True, "234m456p3456799s +8s", None)
+    assert not b.exact and b.read != HAND and (b.tiles.found, b.tiles.right, b.tiles.read) == (14, 13, 15)
+    assert c.truth is None and (c.tiles.labelled, c.tiles.right) == (14, 14)
+    out = summary(records, [], "mcr")
+    assert out["tiles"]["right"] == 41 and out["tiles"]["labelled"] == 42 and out["tiles"]["read"] == 43
+    assert out["tiles"]["recall"] == pytest.approx(41 / 42) and out["tiles"]["precision"] == pytest.approx(41 / 43)
+    assert out["tiles"]["named_right_of_found"] == pytest.approx(41 / 42)
+    assert out["hands"] == {"labelled": 2, "exact": 1, "exact_but_win": 1}
+    assert out["winning_hands"] == {"score": 2, "scored_right": 1}
+
+
+def test_a_zip_reads_as_its_folder_and_a_split_alone(tmp_path: Path) -> None:
+    from bench.eval_labelled import in_split, measure, open_set
+
+    folder = _exported(tmp_path)
+    store = store_with(tmp_path / "again")
+    for i, name in enumerate(("a.jpg", "b.jpg", "c.jpg")):
+        store.add_photo("set1", name, photo(i + 1), labels(group=name[0], status="reviewed",
+                                                           hand=HAND if name != "c.jpg" else None), "tester")
+    write_zip(store, "set1", tmp_path / "set1.zip", val_percent=50)
+    zipped = list(measure(open_set(tmp_path / "set1.zip"), ByPhoto(boxes(), _misread(), boxes()), "mcr"))
+    unpacked = list(measure(open_set(folder), ByPhoto(boxes(), _misread(), boxes()), "mcr"))
+    assert [(r.tiles, r.exact) for r in zipped] == [(r.tiles, r.exact) for r in unpacked]
+    val = [p for p in json.loads((folder / "manifest.json").read_text())["photos"] if "val" in p["splits"]]
+    assert 0 < len(val) < 3
+    only = list(measure(open_set(folder), ByPhoto(boxes(), boxes(), boxes()), "mcr", split="val"))
+    assert len(only) == len(val) and all(in_split(r.photo, "val") for r in only)
+
+
+def test_a_generated_photos_hand_is_read_beside_it(tmp_path: Path) -> None:
+    from bench.eval_labelled import generated_hand, open_set
+
+    folder = _exported(tmp_path)
+    side = folder / "layout" / "val" / "c.json"
+    side.parent.mkdir(parents=True)
+    side.write_text(json.dumps({"hand": HAND}))
+    archive = open_set(folder)
+    member = next(i.image for i in archive.items if i.image.endswith("c.jpg"))
+    assert generated_hand(archive, member) == (HAND if "/val/" in member else None)
+
+
+def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch, capsys) -> None:
+    import bench.eval_labelled as ev
+
+    folder = _exported(tmp_path)
+    monkeypatch.setattr(ev, "default_detector", lambda: ByPhoto(boxes(), _misread(), boxes()))
+    assert ev.main([str(folder), "--json", str(tmp_path / "out.json")]) == 0
+    said = capsys.readouterr().out
+    assert "F1 0.9647" in said and "whole hands exact: 1/2" in said and "scored with the right tiles (mcr): 1/2" in said
+    assert f"{HAND} -> " in said  # the misread hand, truth -> read
+    out = json.loads((tmp_path / "out.json").read_text())
+    assert len(out["records"]) == 3 and out["tiles"]["f1"] == pytest.approx(2 * 41 / (42 + 43))
+    (tmp_path / "bad.zip").write_bytes(b"not a zip")
+    with pytest.raises(SystemExit):
+        ev.main([str(tmp_path / "bad.zip")])
+    assert "the archive is not a zip file" in capsys.readouterr().err
+
+
+def test_a_photo_that_cannot_be_read_is_skipped_and_said(tmp_path: Path) -> None:
+    from api.datasets.importer import Skipped
+    from bench.eval_labelled import measure, open_set
+
+    folder = _exported(tmp_path)
+    broken = next(folder.glob("images/*/b.jpg"))
+    broken.write_bytes(broken.read_bytes()[:200])  # a truncated JPEG
+    got = list(measure(open_set(folder), ByPhoto(boxes(), boxes(), boxes()), "mcr"))
+    skipped = [g for g in got if isinstance(g, Skipped)]
+    assert len(got) == 3 and len(skipped) == 1 and skipped[0].file.endswith("b.jpg")
+    assert "image" in skipped[0].reason or "JPEG" in skipped[0].reason, skipped[0].reason
