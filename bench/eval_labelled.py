@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import time
@@ -47,6 +48,7 @@ from api.pipeline import Detector, default_detector, read_photo, score_reading
 from bench.eval_layout import normal
 from scorer.errors import ScorerError
 from scorer.request import score_parsed
+from vision.errors import ModelNotFoundError
 
 IOU = 0.5  # a box read matches a labelled one at this IoU or more
 MAX_PHOTO_BYTES = 50_000_000
@@ -167,9 +169,12 @@ def in_split(member: str, split: str) -> bool:
 
 
 def measure(archive: Archive, detector: Detector, rules: str, split: str = "all") -> Iterator[Record | Skipped]:
-    """Each photo of ``archive`` (of ``split``) read and scored under ``rules``, or why it was skipped."""
+    """Each photo of ``archive`` (of ``split``) read and scored under ``rules``, or why it was skipped (one not
+    labelled: its labels still to do)."""
     archive = replace(archive, items=tuple(i for i in archive.items if in_split(i.image, split)))
     for got in photos(archive, _check, MAX_PHOTO_BYTES):
+        if isinstance(got, Photo) and got.labels.status == "todo":
+            got = Skipped(got.file, "its labels are still to do (no label file, or not yet labelled on the page)")
         yield got if isinstance(got, Skipped) else record(got, archive, detector, rules)
 
 
@@ -228,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all", help="read only the photos under this folder name (val, train; "
                                                    "default: all)")
     ap.add_argument("--rules", default="mcr", choices=("mcr", "riichi", "guangdong", "fuzhou"))
+    ap.add_argument("--weights", default=None, help="a weights folder of mjscore train (default: MJ_WEIGHTS, else the "
+                                                     "shipped models/)")
     ap.add_argument("--show", type=int, default=10, help="print this many hands misread")
     ap.add_argument("--json", type=Path, default=None, help="write the figures and every photo's record here")
     args = ap.parse_args(argv)
@@ -235,7 +242,10 @@ def main(argv: list[str] | None = None) -> int:
         archive = open_set(args.data)
     except BadArchiveError as exc:
         ap.error(f"{args.data}: {exc}")
-    detector = default_detector()
+    try:
+        detector = default_detector(args.weights)
+    except ModelNotFoundError as exc:
+        ap.error(str(exc))
     detector.detect(Image.new("RGB", (64, 64), (128, 128, 128)))  # a process's first read loads the networks
     records: list[Record] = []
     skipped: list[Skipped] = []
@@ -245,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{args.data}: no photo of split {args.split!r} could be read")
     out = summary(records, skipped, args.rules)
     t, h, w = out["tiles"], out["hands"], out["winning_hands"]
-    print(f"{out['photos']} photos of {args.data} ({len(skipped)} skipped), read by the shipped detector")
+    print(f"{out['photos']} photos of {args.data} ({len(skipped)} skipped), read by the detector of "
+          f"{args.weights or os.environ.get('MJ_WEIGHTS') or 'the shipped models/'}")
     print(f"  tiles read right (IoU {IOU}, the same name): F1 {t['f1']:.4f} (precision {t['precision']:.4f}, recall "
           f"{t['recall']:.4f}; {t['right']} of {t['labelled']} labelled, {t['read']} read)")
     print(f"  tiles found, any name: F1 {t['found']['f1']:.4f}; named right of those found: "

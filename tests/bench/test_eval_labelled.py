@@ -98,7 +98,7 @@ def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch
     import bench.eval_labelled as ev
 
     folder = _exported(tmp_path)
-    monkeypatch.setattr(ev, "default_detector", lambda: ByPhoto(boxes(), _misread(), boxes()))
+    monkeypatch.setattr(ev, "default_detector", lambda weights=None: ByPhoto(boxes(), _misread(), boxes()))
     assert ev.main([str(folder), "--json", str(tmp_path / "out.json")]) == 0
     said = capsys.readouterr().out
     assert "F1 0.9647" in said and "whole hands exact: 1/2" in said and "scored with the right tiles (mcr): 1/2" in said
@@ -109,6 +109,10 @@ def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch
     with pytest.raises(SystemExit):
         ev.main([str(tmp_path / "bad.zip")])
     assert "the archive is not a zip file" in capsys.readouterr().err
+    monkeypatch.undo()
+    with pytest.raises(SystemExit):
+        ev.main([str(folder), "--weights", str(tmp_path)])  # a folder that is no weights folder
+    assert "weights" in capsys.readouterr().err
 
 
 def test_a_photo_that_cannot_be_read_is_skipped_and_said(tmp_path: Path) -> None:
@@ -122,3 +126,7 @@ def test_a_photo_that_cannot_be_read_is_skipped_and_said(tmp_path: Path) -> None
     skipped = [g for g in got if isinstance(g, Skipped)]
     assert len(got) == 3 and len(skipped) == 1 and skipped[0].file.endswith("b.jpg")
     assert "image" in skipped[0].reason or "JPEG" in skipped[0].reason, skipped[0].reason
+    next(folder.glob("labels/*/c.txt")).unlink()  # c.jpg without its labels: still to do
+    next(folder.glob("meta/*/c.json")).unlink()
+    got = list(measure(open_set(folder), ByPhoto(boxes(), boxes(), boxes()), "mcr"))
+    assert sorted(g.file.rsplit("/", 1)[1] for g in got if isinstance(g, Skipped)) == ["b.jpg", "c.jpg"]
