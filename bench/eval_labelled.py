@@ -93,8 +93,7 @@ def matched(read: Sequence[tuple[str, Sequence[float]]], labelled: Sequence[tupl
     r, t = np.array([b for _, b in read], float), np.array([b for _, b in labelled], float)
     lo, hi = np.maximum(r[:, None, :2], t[None, :, :2]), np.minimum(r[:, None, 2:], t[None, :, 2:])
     inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
-    area = lambda b: np.prod(np.clip(b[:, 2:] - b[:, :2], 0, None), axis=1)  # noqa: E731
-    iou = inter / np.maximum(area(r)[:, None] + area(t)[None] - inter, 1e-9)
+    iou = inter / np.maximum(_areas(r)[:, None] + _areas(t)[None] - inter, 1e-9)
     if names:
         iou = np.where(np.array([n for n, _ in read])[:, None] == np.array([n for n, _ in labelled])[None], iou, 0.0)
     used_r, used_t, n = set(), set(), 0
@@ -105,6 +104,10 @@ def matched(read: Sequence[tuple[str, Sequence[float]]], labelled: Sequence[tupl
             used_r.add(i), used_t.add(j)
             n += 1
     return n
+
+
+def _areas(boxes: np.ndarray) -> np.ndarray:
+    return np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
 
 
 def tiles_of(detections: Sequence[dict[str, Any]], labels: Labels) -> Tiles:

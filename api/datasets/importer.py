@@ -261,6 +261,9 @@ def import_archive(store: Store, name: str, archive: Archive, who: str, check: C
                 raise
             report.duplicates.append(got.file)
             continue
+        except (BadLabelsError, BadArchiveError, VisionError, ValueError) as exc:
+            report.skipped.append({"file": got.file, "reason": str(exc)})
+            continue
         report.added.append(added["photo"])
     return report
 
