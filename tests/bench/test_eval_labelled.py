@@ -130,3 +130,11 @@ def test_a_photo_that_cannot_be_read_is_skipped_and_said(tmp_path: Path) -> None
     next(folder.glob("meta/*/c.json")).unlink()
     got = list(measure(open_set(folder), ByPhoto(boxes(), boxes(), boxes()), "mcr"))
     assert sorted(g.file.rsplit("/", 1)[1] for g in got if isinstance(g, Skipped)) == ["b.jpg", "c.jpg"]
+
+
+def test_the_modules_examples_hold() -> None:
+    import doctest
+
+    import bench.eval_labelled
+
+    assert doctest.testmod(bench.eval_labelled).failed == 0
