@@ -13,7 +13,8 @@ PHOTO`` scores it (``api.pipeline``): when no tile is set apart, the candidate t
 
 - **Tiles.** Each labelled box is matched to at most one box read (IoU 0.5 or more, the best pairs first): read
   right where their names match. Precision, recall and F1 of the tiles read right; the same for the tiles found
-  whatever their names; and the share of those found that are named right.
+  whatever their names; and the share of those found that are named right. Which names were read for which, which
+  labelled tiles were not found and what was read where no tile is, commonest first: the kinds of failure.
 - **Hands.** A hand is exact when its exposed melds, concealed kongs, concealed tiles, winning tile and flowers all
   match the truth (red fives count as fives: the detector names them ``5m``); exact *but for which tile won* when only
   the winning tile differs (a photo that sets no tile apart cannot show it). A concealed kong of four backs is given
@@ -62,6 +63,9 @@ class Tiles:
     read: int
     found: int
     right: int
+    misnamed: tuple[tuple[str, str], ...] = ()  # found, named otherwise: (labelled name, name read)
+    missed: tuple[str, ...] = ()  # labelled, not found
+    extra: tuple[str, ...] = ()  # read where no labelled tile is
 
 
 @dataclass(frozen=True)
@@ -80,30 +84,30 @@ class Record:
 
 
 def matched(read: Sequence[tuple[str, Sequence[float]]], labelled: Sequence[tuple[str, Sequence[float]]],
-            names: bool) -> int:
-    """How many of the ``labelled`` boxes (name, x0 y0 x1 y1) are matched one to one by boxes ``read``, at IOU or
-    more, the best pairs first; with ``names``, only boxes of the same name match.
+            names: bool) -> list[tuple[int, int]]:
+    """The ``labelled`` boxes (name, x0 y0 x1 y1) matched one to one by boxes ``read``, at IOU or more, the best
+    pairs first, as (read, labelled) index pairs; with ``names``, only boxes of the same name match.
 
     >>> a = [("1m", (0, 0, 10, 10)), ("2m", (10, 0, 20, 10))]
     >>> matched(a, [("1m", (1, 0, 11, 10)), ("3m", (10, 0, 20, 10))], True), matched(a, a[:1] * 2, False)
-    (1, 1)
+    ([(0, 0)], [(0, 0)])
     """
     if not read or not labelled:
-        return 0
+        return []
     r, t = np.array([b for _, b in read], float), np.array([b for _, b in labelled], float)
     lo, hi = np.maximum(r[:, None, :2], t[None, :, :2]), np.minimum(r[:, None, 2:], t[None, :, 2:])
     inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
     iou = inter / np.maximum(_areas(r)[:, None] + _areas(t)[None] - inter, 1e-9)
     if names:
         iou = np.where(np.array([n for n, _ in read])[:, None] == np.array([n for n, _ in labelled])[None], iou, 0.0)
-    used_r, used_t, n = set(), set(), 0
+    used_r, used_t, pairs = set(), set(), []
     for i, j in zip(*np.unravel_index(np.argsort(-iou, axis=None), iou.shape), strict=True):
         if iou[i, j] < IOU:
             break
         if i not in used_r and j not in used_t:
             used_r.add(i), used_t.add(j)
-            n += 1
-    return n
+            pairs.append((int(i), int(j)))
+    return pairs
 
 
 def _areas(boxes: np.ndarray) -> np.ndarray:
@@ -111,10 +115,16 @@ def _areas(boxes: np.ndarray) -> np.ndarray:
 
 
 def tiles_of(detections: Sequence[dict[str, Any]], labels: Labels) -> Tiles:
-    """The ``detections`` (the recognition object's) against the ``labels``."""
+    """The ``detections`` (the recognition object's) against the ``labels``: the counts, and the tiles found but
+    named otherwise (labelled name, name read), the labelled tiles not found and the boxes read where none is."""
     read = [(d["tile"], d["box"]) for d in detections]
     truth = [(b.tile, b.box) for b in labels.boxes]
-    return Tiles(len(truth), len(read), matched(read, truth, False), matched(read, truth, True))
+    found = matched(read, truth, False)
+    paired_r, paired_t = {i for i, _ in found}, {j for _, j in found}
+    return Tiles(len(truth), len(read), len(found), len(matched(read, truth, True)),
+                 tuple((truth[j][0], read[i][0]) for i, j in found if read[i][0] != truth[j][0]),
+                 tuple(n for j, (n, _) in enumerate(truth) if j not in paired_t),
+                 tuple(n for i, (n, _) in enumerate(read) if i not in paired_r))
 
 
 def kongs_of(hand: str) -> list[str]:
@@ -211,6 +221,8 @@ def record(photo: Photo, archive: Archive, detector: Detector, rules: str) -> Re
 def summary(records: Sequence[Record], skipped: Sequence[Skipped], rules: str) -> dict[str, Any]:
     """The figures of a set's records."""
     total = Tiles(*(sum(getattr(r.tiles, f) for r in records) for f in ("labelled", "read", "found", "right")))
+    misnamed = Counter(pair for r in records for pair in r.tiles.misnamed)
+    missed, extra = (Counter(n for r in records for n in getattr(r.tiles, f)) for f in ("missed", "extra"))
     hands = [r for r in records if r.truth]
     winning = [r for r in hands if r.scores]
     times = sorted(r.ms for r in records)
@@ -218,9 +230,13 @@ def summary(records: Sequence[Record], skipped: Sequence[Skipped], rules: str) -
     found = f1(total.found, total.read, total.labelled)
     return {
         "photos": len(records), "skipped": [asdict(s) for s in skipped], "rules": rules,
-        "tiles": {**asdict(total), "precision": right[0], "recall": right[1], "f1": right[2],
+        "tiles": {**{k: v for k, v in asdict(total).items() if isinstance(v, int)},
+                  "precision": right[0], "recall": right[1], "f1": right[2],
                   "found": {"precision": found[0], "recall": found[1], "f1": found[2]},
-                  "named_right_of_found": total.right / total.found if total.found else 1.0},
+                  "named_right_of_found": total.right / total.found if total.found else 1.0,
+                  "misnamed": [[a, b, n] for (a, b), n in misnamed.most_common()],
+                  "missed": [[a, n] for a, n in missed.most_common()],
+                  "extra": [[a, n] for a, n in extra.most_common()]},
         "hands": {"labelled": len(hands), "exact": sum(r.exact for r in hands),
                   "exact_but_win": sum(r.exact_but_win for r in hands)},
         "winning_hands": {"score": len(winning), "scored_right": sum(r.exact and r.why is None for r in winning)},
@@ -264,6 +280,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{t['recall']:.4f}; {t['right']} of {t['labelled']} labelled, {t['read']} read)")
     print(f"  tiles found, any name: F1 {t['found']['f1']:.4f}; named right of those found: "
           f"{t['named_right_of_found']:.4f}")
+    for what, rows in (("named otherwise (labelled -> read)", [f"{a} -> {b} {n}" for a, b, n in t["misnamed"]]),
+                       ("not found", [f"{a} {n}" for a, n in t["missed"]]),
+                       ("read where no tile is", [f"{a} {n}" for a, n in t["extra"]])):
+        if rows:
+            print(f"    {what}: {', '.join(rows[:8])}" + (f" and {len(rows) - 8} more" if len(rows) > 8 else ""))
     if h["labelled"]:
         print(f"  whole hands exact: {h['exact']}/{h['labelled']} (but for which tile won: {h['exact_but_win']})")
         print(f"  winning hands scored with the right tiles ({args.rules}): {w['scored_right']}/{w['score']}")

@@ -55,11 +55,13 @@ def test_tiles_hands_and_scores_are_counted_as_read(tmp_path: Path) -> None:
     a, b, c = sorted(records, key=lambda r: r.photo.rsplit("/", 1)[1])
     assert (a.exact, a.read, a.why) == (True, "234m456p3456799s +8s", None)
     assert not b.exact and b.read != HAND and (b.tiles.found, b.tiles.right, b.tiles.read) == (14, 13, 15)
+    assert (b.tiles.misnamed, b.tiles.missed, b.tiles.extra) == ((("9s", "7s"),), (), ("1z",))
     assert c.truth is None and (c.tiles.labelled, c.tiles.right) == (14, 14)
     out = summary(records, [], "mcr")
     assert out["tiles"]["right"] == 41 and out["tiles"]["labelled"] == 42 and out["tiles"]["read"] == 43
     assert out["tiles"]["recall"] == pytest.approx(41 / 42) and out["tiles"]["precision"] == pytest.approx(41 / 43)
     assert out["tiles"]["named_right_of_found"] == pytest.approx(41 / 42)
+    assert [out["tiles"][k] for k in ("misnamed", "missed", "extra")] == [[["9s", "7s", 1]], [], [["1z", 1]]]
     assert out["hands"] == {"labelled": 2, "exact": 1, "exact_but_win": 1}
     assert out["winning_hands"] == {"score": 2, "scored_right": 1}
 
@@ -103,6 +105,7 @@ def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch
     said = capsys.readouterr().out
     assert "F1 0.9647" in said and "whole hands exact: 1/2" in said and "scored with the right tiles (mcr): 1/2" in said
     assert f"{HAND} -> " in said  # the misread hand, truth -> read
+    assert "named otherwise (labelled -> read): 9s -> 7s 1" in said and "read where no tile is: 1z 1" in said
     out = json.loads((tmp_path / "out.json").read_text())
     assert len(out["records"]) == 3 and out["tiles"]["f1"] == pytest.approx(2 * 41 / (42 + 43))
     (tmp_path / "bad.zip").write_bytes(b"not a zip")
