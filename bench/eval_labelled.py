@@ -3,18 +3,19 @@ with the right tiles, and the time a photo takes. The measure of issue #30's tar
 
     python -m bench.eval_labelled DATA [--split val] [--rules mcr] [--json OUT] [--show 10]
 
-``DATA`` is a labelled set as the annotation page exports it (``GET /v1/datasets/{d}/export``: a zip, or the folder
-it was unpacked into), or any YOLO dataset the page imports (ultralytics', CVAT's, Label Studio's:
-``docs/annotate.md``).
-The true hand of a photo is its sidecar's ``hand`` (``meta/...json``, the page's), or the generator's
-(``layout/...json``: ``python -m training synth`` writes one beside each photo); a photo without one counts for its
-tiles alone. Each photo, upright as the page stores it, is read by the shipped detector and scored as ``mjscore
-PHOTO`` scores it (``api.pipeline``): when no tile is set apart, the candidate that scores best wins.
+``DATA`` is a labelled set as ``mjscore train --data`` takes one (``training/labelled.py``): a dataset of the annotation
+page (its name under ``MJ_DATA_DIR``), its export (``GET /v1/datasets/{d}/export``: a zip, or the folder it was
+unpacked into), or an ultralytics dataset (a ``data.yaml`` with ``names``). The true hand of a photo is its
+sidecar's ``hand`` (``meta/...json``, the page's), or the generator's (``layout/...json``: ``python -m training synth``
+writes one beside each photo); a photo without one counts for its tiles alone. Each photo is read by the shipped
+detector and scored as ``mjscore PHOTO`` scores it (``api.pipeline``): when no tile is set apart, the candidate that
+scores best wins.
 
-- **Tiles.** Each labelled box is matched to at most one box read (IoU 0.5 or more, the best pairs first): read
-  right where their names match. Precision, recall and F1 of the tiles read right; the same for the tiles found
-  whatever their names; and the share of those found that are named right. Which names were read for which, which
-  labelled tiles were not found and what was read where no tile is, commonest first: the kinds of failure.
+- **Tiles.** Each labelled box is matched to at most one box read (IoU 0.5 or more: ``training.measure.match``, as
+  ``mjscore train`` measures): read right where their names match. Precision, recall and F1 of the tiles read
+  right; the same for the tiles found whatever their names; and the share of those found that are named right.
+  Which names were read for which, which labelled tiles were not found and what was read where no tile is,
+  commonest first: the kinds of failure.
 - **Hands.** A hand is exact when its exposed melds, concealed kongs, concealed tiles, winning tile and flowers all
   match the truth (red fives count as fives: the detector names them ``5m``); exact *but for which tile won* when only
   the winning tile differs (a photo that sets no tile apart cannot show it). A concealed kong of four backs is given
@@ -27,37 +28,34 @@ PHOTO`` scores it (``api.pipeline``): when no tile is set apart, the candidate t
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
 import statistics
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path, PurePosixPath
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image
 
-from api.datasets.errors import BadArchiveError
-from api.datasets.importer import Archive, Photo, Skipped, photos, read_archive
-from api.datasets.labels import Labels
-from api.deps import ApiError, check_photo
 from api.pipeline import Detector, default_detector, read_photo, score_reading
 from bench.eval_layout import normal
 from scorer.errors import ScorerError
 from scorer.request import score_parsed
-from vision.errors import ModelNotFoundError
-
-IOU = 0.5  # a box read matches a labelled one at this IoU or more
-MAX_PHOTO_BYTES = 50_000_000
+from training.labelled import DatasetError, Labelled, Photo, beside, read_dataset
+from training.measure import IOU, match
+from vision.errors import ModelNotFoundError, VisionError
 
 
 @dataclass(frozen=True)
 class Tiles:
-    """One photo's tiles: labelled, read, matched at IOU whatever their names (found) and with their names (right)."""
+    """One photo's tiles: labelled, read, matched whatever their names (found), and of those named right."""
 
     labelled: int
     read: int
@@ -83,117 +81,86 @@ class Record:
     ms: float
 
 
-def matched(read: Sequence[tuple[str, Sequence[float]]], labelled: Sequence[tuple[str, Sequence[float]]],
-            names: bool) -> list[tuple[int, int]]:
-    """The ``labelled`` boxes (name, x0 y0 x1 y1) matched one to one by boxes ``read``, at IOU or more, the best
-    pairs first, as (read, labelled) index pairs; with ``names``, only boxes of the same name match.
+@dataclass(frozen=True)
+class Skipped:
+    """A photo left out, and why."""
 
-    >>> a = [("1m", (0, 0, 10, 10)), ("2m", (10, 0, 20, 10))]
-    >>> matched(a, [("1m", (1, 0, 11, 10)), ("3m", (10, 0, 20, 10))], True), matched(a, a[:1] * 2, False)
-    ([(0, 0)], [(0, 0)])
-    """
-    if not read or not labelled:
-        return []
-    r, t = np.array([b for _, b in read], float), np.array([b for _, b in labelled], float)
-    lo, hi = np.maximum(r[:, None, :2], t[None, :, :2]), np.minimum(r[:, None, 2:], t[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
-    iou = inter / np.maximum(_areas(r)[:, None] + _areas(t)[None] - inter, 1e-9)
-    if names:
-        iou = np.where(np.array([n for n, _ in read])[:, None] == np.array([n for n, _ in labelled])[None], iou, 0.0)
-    used_r, used_t, pairs = set(), set(), []
-    for i, j in zip(*np.unravel_index(np.argsort(-iou, axis=None), iou.shape), strict=True):
-        if iou[i, j] < IOU:
-            break
-        if i not in used_r and j not in used_t:
-            used_r.add(i), used_t.add(j)
-            pairs.append((int(i), int(j)))
-    return pairs
+    photo: str
+    reason: str
 
 
-def _areas(boxes: np.ndarray) -> np.ndarray:
-    return np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
-
-
-def tiles_of(detections: Sequence[dict[str, Any]], labels: Labels) -> Tiles:
-    """The ``detections`` (the recognition object's) against the ``labels``: the counts, and the tiles found but
-    named otherwise (labelled name, name read), the labelled tiles not found and the boxes read where none is."""
-    read = [(d["tile"], d["box"]) for d in detections]
-    truth = [(b.tile, b.box) for b in labels.boxes]
-    found = matched(read, truth, False)
-    paired_r, paired_t = {i for i, _ in found}, {j for _, j in found}
-    return Tiles(len(truth), len(read), len(found), len(matched(read, truth, True)),
-                 tuple((truth[j][0], read[i][0]) for i, j in found if read[i][0] != truth[j][0]),
-                 tuple(n for j, (n, _) in enumerate(truth) if j not in paired_t),
-                 tuple(n for i, (n, _) in enumerate(read) if i not in paired_r))
+def tiles_of(detections: Sequence[dict[str, Any]], photo: Photo) -> Tiles:
+    """The ``detections`` (the recognition object's) against the ``photo``'s labels: the counts, and the tiles found
+    but named otherwise (labelled name, name read), the labelled tiles not found and the boxes read where none is."""
+    hits = match([t.box for t in photo.tiles], [d["box"] for d in detections])
+    found = [(t.name, detections[j]["tile"]) for t, j in zip(photo.tiles, hits, strict=True) if j is not None]
+    paired = set(hits)
+    return Tiles(len(photo.tiles), len(detections), len(found), sum(a == b for a, b in found),
+                 tuple((a, b) for a, b in found if a != b),
+                 tuple(t.name for t, j in zip(photo.tiles, hits, strict=True) if j is None),
+                 tuple(d["tile"] for j, d in enumerate(detections) if j not in paired))
 
 
 def kongs_of(hand: str) -> list[str]:
-    """The tiles of a hand's concealed kongs, in notation order (``(5555m)`` -> ``5m``)."""
+    """The tiles of a hand's concealed kongs, in sorted order.
+
+    >>> kongs_of("[4444s] (5555m) (9999p) 11z +1z")
+    ['5m', '9p']
+    """
     return [k[0] for k in normal(re.sub(r"\[[^\]]*\]", "", hand))[1]]
 
 
 def f1(right: int, read: int, labelled: int) -> tuple[float, float, float]:
-    """Precision, recall and F1 of ``right`` boxes among ``read`` and ``labelled`` (1.0 for nothing of nothing)."""
+    """Precision, recall and F1 of ``right`` boxes among ``read`` and ``labelled`` (1.0 for nothing of nothing).
+
+    >>> f1(41, 43, 42)[2] == 2 * 41 / (43 + 42), f1(0, 0, 0)
+    (True, (1.0, 1.0, 1.0))
+    """
     p = right / read if read else 1.0
     r = right / labelled if labelled else 1.0
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
-def _check(data: bytes) -> str:
-    try:
-        return check_photo(data, MAX_PHOTO_BYTES)[0]
-    except ApiError as exc:
-        raise ValueError(exc.message) from None
-
-
-def open_set(data: Path) -> Archive:
-    """The labelled set at ``data`` (a zip, or a folder), read and checked (``BadArchiveError`` says what is wrong);
-    a zip stays open while its photos are read."""
-    if data.is_dir():
-        return read_archive(data)
-    try:
-        fh = data.open("rb")
-    except OSError as exc:
-        raise BadArchiveError(f"cannot read {data}: {exc.strerror}") from None
-    try:
-        return read_archive(fh)
-    except BadArchiveError:
-        fh.close()
-        raise
-
-
-def generated_hand(archive: Archive, member: str) -> str | None:
+def generated_hand(photo: Photo) -> str | None:
     """The hand the generator wrote beside a photo (``images/<split>/<stem>.jpg`` -> ``layout/<split>/<stem>.json``),
     or None."""
-    parts = list(PurePosixPath(member).parts)
-    if "images" not in parts:
+    side = beside(photo.image, "layout", ".json")
+    try:
+        hand = json.loads(side.read_text(encoding="utf-8")).get("hand") if side.is_file() else None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
         return None
-    k = len(parts) - 1 - parts[::-1].index("images")
-    side = str(PurePosixPath(*parts[:k], "layout", *parts[k + 1:]).with_suffix(".json"))
-    if side not in archive.zip.members:
-        return None
-    hand = json.loads(archive.zip.text(side)).get("hand")
     return hand if isinstance(hand, str) else None
 
 
-def in_split(member: str, split: str) -> bool:
-    """Whether the photo ``member`` is of ``split``: a folder of that name holds it (``all``: every photo)."""
-    return split == "all" or split in PurePosixPath(member).parts[:-1]
+def name_of(photo: Photo) -> str:
+    return f"{photo.split}/{photo.image.name}"
 
 
-def measure(archive: Archive, detector: Detector, rules: str, split: str = "all") -> Iterator[Record | Skipped]:
-    """Each photo of ``archive`` (of ``split``) read and scored under ``rules``, or why it was skipped (one not
-    labelled: its labels still to do)."""
-    archive = replace(archive, items=tuple(i for i in archive.items if in_split(i.image, split)))
-    for got in photos(archive, _check, MAX_PHOTO_BYTES):
-        if isinstance(got, Photo) and got.labels.status == "todo":
-            got = Skipped(got.file, "its labels are still to do (no label file, or not yet labelled on the page)")
-        yield got if isinstance(got, Skipped) else record(got, archive, detector, rules)
+def measure(labelled: Labelled, detector: Detector, rules: str, split: str = "all") -> Iterator[Record | Skipped]:
+    """Each photo of ``labelled`` (of ``split``, or all; one in both splits read once) read and scored under
+    ``rules``, or why it was left out: it could not be read, or holds neither a labelled tile nor a hand."""
+    yield from (Skipped(f"{image.parent.name}/{image.name}", why) for image, why in labelled.skipped
+                if split in ("all", image.parent.name))
+    seen: set[str] = set()
+    for photo in labelled.photos:
+        if split not in ("all", photo.split):
+            continue
+        digest = hashlib.sha256(photo.image.read_bytes()).hexdigest()
+        if digest in seen:
+            continue
+        seen.add(digest)
+        if not photo.tiles and not photo.hand:
+            yield Skipped(name_of(photo), "it holds no labelled tile and no hand (its labels still to do?)")
+            continue
+        try:
+            yield record(photo, detector, rules)
+        except VisionError as exc:
+            yield Skipped(name_of(photo), str(exc))
 
 
-def record(photo: Photo, archive: Archive, detector: Detector, rules: str) -> Record:
+def record(photo: Photo, detector: Detector, rules: str) -> Record:
     """One photo read, scored and judged."""
-    truth = photo.labels.hand or generated_hand(archive, photo.file)
+    truth = photo.hand or generated_hand(photo)
     start = time.perf_counter()
     reading = read_photo(photo.image, detector, {"rules": rules})
     known = Counter(m.tiles[0] for m in reading.layout.melds if m.kind == "concealed_kong" and m.known)
@@ -214,7 +181,7 @@ def record(photo: Photo, archive: Archive, detector: Detector, rules: str) -> Re
             scores = True
         except ScorerError:
             pass
-    return Record(photo.file, tiles_of(scored.recognition["detections"], photo.labels), truth, read, why, exact,
+    return Record(name_of(photo), tiles_of(scored.recognition["detections"], photo), truth, read, why, exact,
                   but_win, scores, ms)
 
 
@@ -247,8 +214,8 @@ def summary(records: Sequence[Record], skipped: Sequence[Skipped], rules: str) -
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("data", type=Path, help="a labelled set: the annotation page's export (zip or folder), or a YOLO "
-                                            "dataset with hands beside its photos")
+    ap.add_argument("data", help="a labelled set, as mjscore train --data takes one: a dataset of the annotation page, "
+                                 "its export (zip or folder), or an ultralytics dataset")
     ap.add_argument("--split", default="all", help="read only the photos under this folder name (val, train; "
                                                    "default: all)")
     ap.add_argument("--rules", default="mcr", choices=("mcr", "riichi", "guangdong", "fuzhou"))
@@ -258,18 +225,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None, help="write the figures and every photo's record here")
     args = ap.parse_args(argv)
     try:
-        archive = open_set(args.data)
-    except BadArchiveError as exc:
-        ap.error(f"{args.data}: {exc}")
-    try:
         detector = default_detector(args.weights)
     except ModelNotFoundError as exc:
         ap.error(str(exc))
     detector.detect(Image.new("RGB", (64, 64), (128, 128, 128)))  # a process's first read loads the networks
     records: list[Record] = []
     skipped: list[Skipped] = []
-    for got in measure(archive, detector, args.rules, args.split):
-        (skipped if isinstance(got, Skipped) else records).append(got)
+    with tempfile.TemporaryDirectory() as work:  # a zip unpacked, a dataset of the page exported
+        try:
+            labelled = read_dataset(args.data, Path(work), to_train=False)  # unreadable photos listed
+        except DatasetError as exc:
+            ap.error(str(exc))
+        for got in measure(labelled, detector, args.rules, args.split):
+            (skipped if isinstance(got, Skipped) else records).append(got)
     if not records:
         ap.error(f"{args.data}: no photo of split {args.split!r} could be read")
     out = summary(records, skipped, args.rules)
@@ -297,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in wrong[:args.show]:
         print(f"    {r.photo}: {r.truth} -> {r.read or '(none)'}" + (f"  ({r.why})" if r.why else ""))
     for s in skipped[:args.show]:
-        print(f"    skipped {s.file}: {s.reason}")
+        print(f"    skipped {s.photo}: {s.reason}")
     if args.json:
         args.json.write_text(json.dumps({**out, "records": [asdict(r) for r in records]}, indent=1))
     return 0

@@ -65,6 +65,7 @@ class Labelled:
     name: str
     photos: tuple[Photo, ...]
     notes: tuple[str, ...] = ()
+    skipped: tuple[tuple[Path, str], ...] = ()  # photos left out, and why (read to measure, not to train)
 
     def split(self, name: str) -> tuple[Photo, ...]:
         return tuple(p for p in self.photos if p.split == name)
@@ -112,20 +113,20 @@ class Labelled:
         return Labelled(self.name, tuple(photos), tuple(notes))
 
 
-def read_dataset(source: str, work: Path) -> Labelled:
+def read_dataset(source: str, work: Path, to_train: bool = True) -> Labelled:
     """The dataset ``source`` names (a store dataset, a folder, a zip or a data.yaml), unpacked under ``work`` where
-    it needs to be, read and checked."""
+    it needs to be, read and checked (``to_train``: see ``read_tree``)."""
     path = Path(source)
     if path.is_dir():
-        return read_tree(_yaml_in(path))
+        return read_tree(_yaml_in(path), to_train)
     if path.is_file() and path.suffix.lower() == ".zip":
-        return read_tree(_yaml_in(unzip(path, work / "data")))
+        return read_tree(_yaml_in(unzip(path, work / "data")), to_train)
     if path.is_file() and path.suffix.lower() in (".yaml", ".yml"):
-        return read_tree(path)
+        return read_tree(path, to_train)
     if path.exists():
         msg = f"{source} is neither a folder, a zip nor a data.yaml"
         raise DatasetError(msg)
-    return read_tree(_yaml_in(_export(source, work / "data" / source)))
+    return read_tree(_yaml_in(_export(source, work / "data" / source)), to_train)
 
 
 def _export(name: str, dest: Path) -> Path:
@@ -189,8 +190,11 @@ def _yaml_in(folder: Path) -> Path:
     raise DatasetError(msg)
 
 
-def read_tree(data_yaml: Path) -> Labelled:
-    """The photos of the dataset described by ``data_yaml``, their labels checked (``DatasetError`` else)."""
+def read_tree(data_yaml: Path, to_train: bool = True) -> Labelled:
+    """The photos of the dataset described by ``data_yaml``, their labels checked (``DatasetError`` else). Not
+    ``to_train`` (a set read to measure a detector on, ``bench/eval_labelled.py``): its train photos need no labelled
+    box, and a photo that cannot be read, or whose labels cannot, is left out and listed (``Labelled.skipped``)
+    rather than refused with the whole set."""
     try:
         data = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -202,24 +206,25 @@ def read_tree(data_yaml: Path) -> Labelled:
     names = _names(data.get("names"), data_yaml)
     root = data_yaml.parent / str(data.get("path") or "")
     photos: list[Photo] = []
+    skipped: list[tuple[Path, str]] = []
     read: set[Path] = set()  # a val folder that is a train folder holds no held-out photo
     for split in SPLITS:
         for folder in _folders(data.get(split), root):
             if folder.resolve() not in read:
                 read.add(folder.resolve())
-                photos += _read_folder(folder, split, names)
+                photos += _read_folder(folder, split, names, None if to_train else skipped)
     name = data_yaml.parent.name
-    if not photos:
+    if not photos and not skipped:
         msg = f"dataset {name!r} ({data_yaml}) holds no photo under its train and val folders"
         raise DatasetError(msg)
     train = [p for p in photos if p.split == "train"]
-    if not any(p.tiles for p in train):
+    if to_train and not any(p.tiles for p in train):
         msg = f"dataset {name!r} ({data_yaml}) has no labelled box in its train photos: label some first"
         raise DatasetError(msg)
     notes = []
     if not any(p.split == "val" for p in photos):
         notes.append("no held-out (val) photos: before and after are measured on the photos trained on")
-    return Labelled(name, tuple(photos), tuple(notes))
+    return Labelled(name, tuple(photos), tuple(notes), tuple(skipped))
 
 
 def _names(raw: object, where: Path) -> tuple[str | None, ...]:
@@ -240,8 +245,9 @@ def _folders(entry: object, root: Path) -> list[Path]:
     return [p if (p := Path(str(e))).is_absolute() else root / p for e in entries]
 
 
-def _beside(image: Path, kind: str, suffix: str) -> Path:
-    """ultralytics' path rule: the last ``images`` folder of the photo's path becomes ``kind``."""
+def beside(image: Path, kind: str, suffix: str) -> Path:
+    """ultralytics' path rule: the last ``images`` folder of the photo's path becomes ``kind`` (``labels``, our
+    ``meta``, the generator's ``layout``)."""
     parts = list(image.parts)
     if "images" not in parts:
         return image.with_suffix(suffix)
@@ -249,18 +255,28 @@ def _beside(image: Path, kind: str, suffix: str) -> Path:
     return Path(*parts[:k], kind, *parts[k + 1:]).with_suffix(suffix)
 
 
-def _read_folder(folder: Path, split: str, names: tuple[str | None, ...]) -> list[Photo]:
+def _read_folder(folder: Path, split: str, names: tuple[str | None, ...],
+                 skipped: list[tuple[Path, str]] | None = None) -> list[Photo]:
+    """The photos of ``folder``; where ``skipped`` is given, one that cannot be read is listed there, not refused."""
     if not folder.is_dir():
         return []
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
     stems = {p.stem for p in images}
-    labels_dir = _beside(folder / "x.jpg", "labels", ".txt").parent
+    labels_dir = beside(folder / "x.jpg", "labels", ".txt").parent
     if labels_dir != folder and labels_dir.is_dir():
         orphan = sorted(p.name for p in labels_dir.glob("*.txt") if p.stem not in stems)
         if orphan:
             msg = f"{labels_dir / orphan[0]} has no photo beside it in {folder} ({len(orphan)} label files so)"
             raise DatasetError(msg)
-    return [_read_photo(image, split, names) for image in images]
+    out = []
+    for image in images:
+        try:
+            out.append(_read_photo(image, split, names))
+        except DatasetError as exc:
+            if skipped is None:
+                raise
+            skipped.append((image, str(exc)))
+    return out
 
 
 def _read_photo(image: Path, split: str, names: tuple[str | None, ...]) -> Photo:
@@ -273,10 +289,10 @@ def _read_photo(image: Path, split: str, names: tuple[str | None, ...]) -> Photo
     except ImportError as exc:  # ultralytics' Image.open (once imported) wants a HEIF plugin for what Pillow can't read
         msg = f"{image} cannot be read as a photo: no image format Pillow reads"
         raise DatasetError(msg) from exc
-    label = _beside(image, "labels", ".txt")
+    label = beside(image, "labels", ".txt")
     tiles = _read_labels(label, names, width, height) if label.exists() else []
     hand = group = None
-    meta = _beside(image, "meta", ".json")
+    meta = beside(image, "meta", ".json")
     if meta.exists():
         tiles, hand, group = _with_meta(meta, tiles)
     return Photo(image, split, tuple(tiles), hand, group)

@@ -15,9 +15,6 @@ kept once. A photo that cannot be read is skipped and listed; a bad archive is r
 
     archive = read_archive(fh)                                   # BadArchiveError: nothing stored
     report = import_archive(store, name, archive, who, check, max_photo_bytes)
-
-or read as it is, each photo upright with its labels (``photos``: a labelled set measured, ``bench/eval_labelled.py``),
-from a zip or the folder it was unpacked into (``read_archive(Path(...))``).
 """
 
 from __future__ import annotations
@@ -25,9 +22,9 @@ from __future__ import annotations
 import hashlib
 import json
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import IO, Any
 
 import yaml
@@ -75,40 +72,16 @@ def _ours(name: str) -> str | None:
 
 
 class _Archive:
-    """An archive's files by their names (``members``, posix paths from its root), read at most so many bytes."""
-
-    members: dict[str, Any]
-
-    def read(self, name: str, limit: int) -> bytes:
-        raise NotImplementedError
-
-    def text(self, name: str) -> str:
-        try:
-            return self.read(name, MAX_TEXT).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise BadArchiveError(f"{name} is not UTF-8 text") from None
-
-    def find(self, filename: str) -> list[str]:
-        """Members named ``filename`` at most two folders deep, shallowest first."""
-        found = [m for m in self.members if PurePosixPath(m).name == filename and m.count("/") <= 2]
-        return sorted(found, key=lambda m: (m.count("/"), m))
-
-
-def _listed(names: dict[str, Any]) -> dict[str, Any]:
-    """``names`` (member name -> its entry) less hidden files and macOS' resource forks, at most MAX_MEMBERS."""
-    if len(names) > MAX_MEMBERS:
-        raise BadArchiveError(f"the archive holds {len(names)} files; at most {MAX_MEMBERS}")
-    return {n: v for n, v in names.items()
-            if not n.startswith("__MACOSX/") and not PurePosixPath(n).name.startswith(".")}
-
-
-class _Zip(_Archive):
     def __init__(self, fh: IO[bytes]) -> None:
         try:
             self.zf = zipfile.ZipFile(fh)
         except (zipfile.BadZipFile, OSError, ValueError) as exc:
             raise BadArchiveError(f"the archive is not a zip file: {exc}") from None
-        self.members = _listed({i.filename: i for i in self.zf.infolist() if not i.is_dir()})
+        infos = [i for i in self.zf.infolist() if not i.is_dir()]
+        if len(infos) > MAX_MEMBERS:
+            raise BadArchiveError(f"the archive holds {len(infos)} files; at most {MAX_MEMBERS}")
+        self.members = {i.filename: i for i in infos if not i.filename.startswith("__MACOSX/")
+                        and not PurePosixPath(i.filename).name.startswith(".")}
 
     def read(self, name: str, limit: int) -> bytes:
         info = self.members[name]
@@ -123,25 +96,16 @@ class _Zip(_Archive):
             raise BadArchiveError(f"{name} is larger than {limit} bytes")
         return data
 
-
-class _Folder(_Archive):
-    """A dataset unpacked into a folder, read as its zip would be (symbolic links not followed out of it)."""
-
-    def __init__(self, root: Path) -> None:
-        if not root.is_dir():
-            raise BadArchiveError(f"{root} is not a folder")
-        self.members = _listed({f.relative_to(root).as_posix(): f for f in sorted(root.rglob("*"))
-                                if f.is_file() and not f.is_symlink()})
-
-    def read(self, name: str, limit: int) -> bytes:
-        path = self.members[name]
-        size = path.stat().st_size
-        if size > limit:
-            raise BadArchiveError(f"{name} is {size} bytes; at most {limit}")
+    def text(self, name: str) -> str:
         try:
-            return path.read_bytes()
-        except OSError as exc:
-            raise BadArchiveError(f"cannot read {name}: {exc.strerror}") from None
+            return self.read(name, MAX_TEXT).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise BadArchiveError(f"{name} is not UTF-8 text") from None
+
+    def find(self, filename: str) -> list[str]:
+        """Members named ``filename`` at most two folders deep, shallowest first."""
+        found = [m for m in self.members if PurePosixPath(m).name == filename and m.count("/") <= 2]
+        return sorted(found, key=lambda m: (m.count("/"), m))
 
 
 def _names(arc: _Archive) -> tuple[str, tuple[str, ...]]:
@@ -220,11 +184,10 @@ class Archive:
     ignored: tuple[str, ...]  # class names that are no tiles, which no label uses
 
 
-def read_archive(source: IO[bytes] | Path) -> Archive:
-    """Read and check an archive (a zip's file handle, or a folder it was unpacked into): its format, its class
-    names (each one a label uses must be a tile) and its photos. Raises ``BadArchiveError`` (``unknown_classes``
-    listing the names) before anything is stored."""
-    arc = _Folder(source) if isinstance(source, Path) else _Zip(source)
+def read_archive(fh: IO[bytes]) -> Archive:
+    """Read and check an archive: its format, its class names (each one a label uses must be a tile) and its
+    photos. Raises ``BadArchiveError`` (``unknown_classes`` listing the names) before anything is stored."""
+    arc = _Archive(fh)
     fmt, names = _names(arc)
     items = _items(arc)
     if not items:
@@ -248,60 +211,31 @@ def import_archive(store: Store, name: str, archive: Archive, who: str, check: C
     photo's bytes as an upload is vetted and returns its type (``jpeg``, ``png``, ``webp``, ``heic``), or raises
     ``ValueError`` saying why the photo is refused (it is then skipped)."""
     store.progress(name)  # the dataset exists
-    report = Report(name, archive.format, ignored_classes=list(archive.ignored))
-    for got in photos(archive, check, max_photo_bytes):
-        if isinstance(got, Skipped):
-            report.skipped.append({"file": got.file, "reason": got.reason})
-            continue
-        try:
-            added = store.add_photo(name, photo_slug(got.file, got.ext), got.image, got.labels, who,
-                                    note=f"imported ({archive.format})")
-        except ConflictError as exc:
-            if exc.code != "duplicate_photo":
-                raise
-            report.duplicates.append(got.file)
-            continue
-        except (BadLabelsError, BadArchiveError, VisionError, ValueError) as exc:
-            report.skipped.append({"file": got.file, "reason": str(exc)})
-            continue
-        report.added.append(added["photo"])
-    return report
-
-
-@dataclass(frozen=True)
-class Photo:
-    """A photo of an archive as it is stored: its member name, upright bytes and their extension, and its labels."""
-
-    file: str
-    image: bytes
-    ext: str
-    labels: Labels
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A photo of an archive that cannot be read (not an image, a bad label line), and why."""
-
-    file: str
-    reason: str
-
-
-def photos(archive: Archive, check: Callable[[bytes], str], max_photo_bytes: int) -> Iterator[Photo | Skipped]:
-    """Each photo of a checked archive once (one in more than one split is read once), turned upright, with its
-    labels; or why it is skipped. ``check`` as ``import_archive`` takes it."""
-    arc = archive.zip
-    seen: set[str] = set()
+    arc, fmt = archive.zip, archive.format
+    report = Report(name, fmt, ignored_classes=list(archive.ignored))
+    seen: set[str] = set()  # a photo in more than one split of the archive is read once
     for item in archive.items:
+        where = item.image
         try:
             data = arc.read(item.image, max_photo_bytes)
             digest = hashlib.sha256(data).hexdigest()
             if digest in seen:
                 continue
             seen.add(digest)
-            stored, ext, width, height = upright(data, check(data))
-            yield Photo(item.image, stored, ext, _labels(arc, item, archive.names, width, height))
+            kind = check(data)
+            stored, ext, width, height = upright(data, kind)
+            labels = _labels(arc, item, archive.names, width, height)
+            added = store.add_photo(name, photo_slug(item.image, ext), stored, labels, who, note=f"imported ({fmt})")
+        except ConflictError as exc:
+            if exc.code != "duplicate_photo":
+                raise
+            report.duplicates.append(where)
+            continue
         except (BadLabelsError, BadArchiveError, VisionError, ValueError) as exc:
-            yield Skipped(item.image, str(exc))
+            report.skipped.append({"file": where, "reason": str(exc)})
+            continue
+        report.added.append(added["photo"])
+    return report
 
 
 def _labels(arc: _Archive, item: _Item, names: tuple[str, ...], width: int, height: int) -> Labels:

@@ -1,5 +1,6 @@
-"""``bench/eval_labelled.py``: a labelled set, as the annotation page exports it, read as a user reads it: tiles read
-right, whole hands exact, winning hands scored with the right tiles."""
+"""``bench/eval_labelled.py``: a labelled set, as the annotation page exports it and ``mjscore train`` reads it
+(``training/labelled.py``), read as a user reads it: tiles read right, whole hands exact, winning hands scored with the
+right tiles."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from typing import Any
 import pytest
 
 from api.datasets.export import write_tree, write_zip
-from api.datasets.importer import read_archive
 from tests.api.datasets.support import ROW, boxes, labels, photo, store_with
 from vision.detection import Detection
 from vision.image import load_image
@@ -27,7 +27,7 @@ class ByPhoto:
 
     def detect(self, image: Any) -> list[Detection]:
         load_image(image, 512)
-        read = self.reads.get(image, []) if isinstance(image, bytes) else []
+        read = self.reads.get(image.read_bytes(), []) if isinstance(image, Path) else []
         return [Detection(b["tile"], 0.9, tuple(b["box"]), b["sideways"]) for b in read]
 
 
@@ -41,6 +41,13 @@ def _exported(tmp_path: Path) -> Path:
     return tmp_path / "export"
 
 
+def _read(source: Path | str, work: Path) -> Any:
+    """The labelled set at ``source``, read to measure on, as the command reads it."""
+    from training.labelled import read_dataset
+
+    return read_dataset(str(source), work, to_train=False)
+
+
 def _misread() -> list[dict[str, Any]]:
     """ROW with one 9s read as 7s, and a box where no tile is."""
     out = boxes([*ROW[:11], "7s", *ROW[12:]])
@@ -50,8 +57,8 @@ def _misread() -> list[dict[str, Any]]:
 def test_tiles_hands_and_scores_are_counted_as_read(tmp_path: Path) -> None:
     from bench.eval_labelled import measure, summary
 
-    archive = read_archive(_exported(tmp_path))
-    records = list(measure(archive, ByPhoto(boxes(), _misread(), boxes()), "mcr"))
+    labelled = _read(_exported(tmp_path), tmp_path / "work")
+    records = list(measure(labelled, ByPhoto(boxes(), _misread(), boxes()), "mcr"))
     a, b, c = sorted(records, key=lambda r: r.photo.rsplit("/", 1)[1])
     assert (a.exact, a.read, a.why) == (True, "234m456p3456799s +8s", None)
     assert not b.exact and b.read != HAND and (b.tiles.found, b.tiles.right, b.tiles.read) == (14, 13, 15)
@@ -67,7 +74,7 @@ def test_tiles_hands_and_scores_are_counted_as_read(tmp_path: Path) -> None:
 
 
 def test_a_zip_reads_as_its_folder_and_a_split_alone(tmp_path: Path) -> None:
-    from bench.eval_labelled import in_split, measure, open_set
+    from bench.eval_labelled import measure
 
     folder = _exported(tmp_path)
     store = store_with(tmp_path / "again")
@@ -75,25 +82,25 @@ def test_a_zip_reads_as_its_folder_and_a_split_alone(tmp_path: Path) -> None:
         store.add_photo("set1", name, photo(i + 1), labels(group=name[0], status="reviewed",
                                                            hand=HAND if name != "c.jpg" else None), "tester")
     write_zip(store, "set1", tmp_path / "set1.zip", val_percent=50)
-    zipped = list(measure(open_set(tmp_path / "set1.zip"), ByPhoto(boxes(), _misread(), boxes()), "mcr"))
-    unpacked = list(measure(open_set(folder), ByPhoto(boxes(), _misread(), boxes()), "mcr"))
+    zipped = list(measure(_read(tmp_path / "set1.zip", tmp_path / "work"), ByPhoto(boxes(), _misread(), boxes()),
+                          "mcr"))
+    unpacked = list(measure(_read(folder, tmp_path / "work"), ByPhoto(boxes(), _misread(), boxes()), "mcr"))
     assert [(r.tiles, r.exact) for r in zipped] == [(r.tiles, r.exact) for r in unpacked]
     val = [p for p in json.loads((folder / "manifest.json").read_text())["photos"] if "val" in p["splits"]]
     assert 0 < len(val) < 3
-    only = list(measure(open_set(folder), ByPhoto(boxes(), boxes(), boxes()), "mcr", split="val"))
-    assert len(only) == len(val) and all(in_split(r.photo, "val") for r in only)
+    only = list(measure(_read(folder, tmp_path / "work"), ByPhoto(boxes(), boxes(), boxes()), "mcr", split="val"))
+    assert len(only) == len(val) and all(r.photo.startswith("val/") for r in only)
 
 
 def test_a_generated_photos_hand_is_read_beside_it(tmp_path: Path) -> None:
-    from bench.eval_labelled import generated_hand, open_set
+    from bench.eval_labelled import generated_hand
 
     folder = _exported(tmp_path)
     side = folder / "layout" / "val" / "c.json"
     side.parent.mkdir(parents=True)
     side.write_text(json.dumps({"hand": HAND}))
-    archive = open_set(folder)
-    member = next(i.image for i in archive.items if i.image.endswith("c.jpg"))
-    assert generated_hand(archive, member) == (HAND if "/val/" in member else None)
+    c = next(p for p in _read(folder, tmp_path / "work").photos if p.image.name == "c.jpg")
+    assert generated_hand(c) == (HAND if c.split == "val" else None)
 
 
 def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -111,7 +118,7 @@ def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch
     (tmp_path / "bad.zip").write_bytes(b"not a zip")
     with pytest.raises(SystemExit):
         ev.main([str(tmp_path / "bad.zip")])
-    assert "the archive is not a zip file" in capsys.readouterr().err
+    assert "not a zip file" in capsys.readouterr().err
     monkeypatch.undo()
     with pytest.raises(SystemExit):
         ev.main([str(folder), "--weights", str(tmp_path)])  # a folder that is no weights folder
@@ -119,20 +126,19 @@ def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch
 
 
 def test_a_photo_that_cannot_be_read_is_skipped_and_said(tmp_path: Path) -> None:
-    from api.datasets.importer import Skipped
-    from bench.eval_labelled import measure, open_set
+    from bench.eval_labelled import Skipped, measure
 
     folder = _exported(tmp_path)
     broken = next(folder.glob("images/*/b.jpg"))
     broken.write_bytes(broken.read_bytes()[:200])  # a truncated JPEG
-    got = list(measure(open_set(folder), ByPhoto(boxes(), boxes(), boxes()), "mcr"))
+    got = list(measure(_read(folder, tmp_path / "work"), ByPhoto(boxes(), boxes(), boxes()), "mcr"))
     skipped = [g for g in got if isinstance(g, Skipped)]
-    assert len(got) == 3 and len(skipped) == 1 and skipped[0].file.endswith("b.jpg")
+    assert len(got) == 3 and len(skipped) == 1 and skipped[0].photo.endswith("b.jpg")
     assert "image" in skipped[0].reason or "JPEG" in skipped[0].reason, skipped[0].reason
     next(folder.glob("labels/*/c.txt")).unlink()  # c.jpg without its labels: still to do
     next(folder.glob("meta/*/c.json")).unlink()
-    got = list(measure(open_set(folder), ByPhoto(boxes(), boxes(), boxes()), "mcr"))
-    assert sorted(g.file.rsplit("/", 1)[1] for g in got if isinstance(g, Skipped)) == ["b.jpg", "c.jpg"]
+    got = list(measure(_read(folder, tmp_path / "work"), ByPhoto(boxes(), boxes(), boxes()), "mcr"))
+    assert sorted(g.photo.rsplit("/", 1)[1] for g in got if isinstance(g, Skipped)) == ["b.jpg", "c.jpg"]
 
 
 def test_the_modules_examples_hold() -> None:

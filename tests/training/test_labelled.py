@@ -141,6 +141,19 @@ def test_a_bad_dataset_is_refused_naming_the_file(tmp_path: Path, monkeypatch: p
         read_dataset(str(source) if source.exists() else source.name, tmp_path / "work")
 
 
+def test_a_set_read_to_measure_on_lists_the_photos_it_cannot_read_and_needs_no_train_labels(tmp_path: Path) -> None:
+    root = _ultralytics(tmp_path / "ds", label="")  # no labelled box in its train photos
+    (root / "images" / "train" / "b.jpg").write_bytes(b"not a photo")
+    (root / "images" / "train" / "c.jpg").write_bytes(photo(2))
+    (root / "labels" / "train" / "c.txt").write_text("0 0.5 1.5 0.2 0.4\n")  # a bad label line
+    data = read_dataset(str(root), tmp_path / "work", to_train=False)
+    assert [p.image.name for p in data.photos] == ["a.jpg"] and not data.photos[0].tiles
+    assert [(image.name, "cannot be read as a photo" in why or "not a box" in why) for image, why in data.skipped] == \
+        [("b.jpg", True), ("c.jpg", True)]
+    with pytest.raises(DatasetError, match="b.jpg cannot be read as a photo"):  # to train on: refused, as before
+        read_dataset(str(root), tmp_path / "work")
+
+
 def test_a_store_dataset_with_nothing_labelled_is_refused(store, tmp_path: Path) -> None:  # noqa: ANN001
     store.create("empty", "t")
     store.add_photo("empty", "a.jpg", photo(1), labels(status="todo"), "t")
