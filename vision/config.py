@@ -124,6 +124,16 @@ class DetectorConfig:
     rows_unsure: float = 0.72
     rows_most: int = 80
     rows_parts: float = 0.2
+    # ... and a photo boxed, by either finder, in more pieces than a hand photo shows and fewer than ``rows_most``
+    # (``set_tiles`` or more), their median confidence under ``rows_unsure``, is looked at by the tile finder shrunk
+    # this many times into a plain canvas (0 or 1: not), and that look is taken where it boxes a hand's tiles (FEW to
+    # ``set_tiles``) as surely on average, ``shrunk_parts`` or more of them holding a box found before as a part
+    # (``finder.parts_held``): tiles standing near a low camera, bigger than any the finders learnt, boxed by their
+    # circles and sticks (51 to 78 boxes of 14 or 15 tiles, none of them named right). On the 1360 guard photos
+    # three were so read, 23 tiles more named right, none read otherwise (``docs/photo.md``); asked of every photo
+    # of FEW boxes or more so doubted it lost 219 tiles (taken on 50 photos, 40 of them read worse)
+    shrunk: float = 1.5
+    shrunk_parts: float = 0.2
     # ... and a photo looked at as from above (``rectify_below``) is also looked at with its faces cut flat, each by
     # its own corners (not only tiles standing): that look is weighed with the photo turned and stretched, the surest
     # named in full. eval_cases' seated hands 15 + 16 -> 16 + 15 of 40 (the one lost: a loose flower, named surer, read
@@ -312,7 +322,7 @@ class DetectorConfig:
             msg = f"DetectorConfig.stretches must be one or more, each above 0, got {self.stretches!r}"
             raise ValueError(msg)
         for name in ("learnt_nearer", "learnt_nearer_alike", "learnt_close", "learnt_share", "learnt_sure",
-                     "character_gate", "caption_unsure", "caption_gate", "caption_across"):
+                     "character_gate", "caption_unsure", "caption_gate", "caption_across", "shrunk_parts"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 msg = f"DetectorConfig.{name} must be 0 to 1, got {getattr(self, name)!r}"
                 raise ValueError(msg)

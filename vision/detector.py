@@ -198,6 +198,20 @@ class TileDetector:
             return boxes, conf, seen
         return rows, rows_conf, self._seen(rgb, rows, clearer=True) if len(rows) else None
 
+    def _shrunk(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
+                ) -> tuple[np.ndarray, np.ndarray, Seen | None]:
+        """The tiles found (``boxes``, ``conf``) and ``seen``; or, where they are more than a hand photo shows and
+        doubted, the parts of tiles bigger than the finders learnt perhaps, the tile finder's look at the photo shrunk
+        (``shrunk``), seen, when it boxes a hand's tiles whole (``shrunk_parts``)."""
+        c = self.config
+        if c.shrunk <= 1 or not 0 < c.set_tiles <= len(boxes) < c.rows_most or float(np.median(conf)) >= c.rows_unsure:
+            return boxes, conf, seen
+        far, far_conf = self._finding.zoomed_out(rgb, self._finder, c.shrunk)
+        if not (FEW <= len(far) < c.set_tiles and far_conf.mean() >= conf.mean()
+                and parts_held(boxes, far, far_conf) >= c.shrunk_parts):
+            return boxes, conf, seen
+        return far, far_conf, self._seen(rgb, far, clearer=True)
+
     def _one_tile(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, np.ndarray, Named]:
         """The tiles found (``boxes``, ``conf``) and ``named``; or, where they may be the parts of one tile seen close
@@ -457,6 +471,7 @@ class TileDetector:
         boxes, conf = self.find(rgb)
         seen = self._seen(rgb, boxes, clearer=True) if len(boxes) else None  # the row finder's gate asks this first
         boxes, conf, seen = self._standing(rgb, boxes, conf, seen)
+        boxes, conf, seen = self._shrunk(rgb, boxes, conf, seen)
         named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf, seen=seen, clearer=True))
         boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
         probs, up = named.p, named.up

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from vision.config import DetectorConfig
-from vision.crops import MARGIN, crop_matrices, network_input
+from vision.crops import MARGIN, crop_matrices, network_input, shrunk_into
 from vision.detector import TileDetector
 from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, canonical, face_crops
+from vision.finding import FELT
 from vision.shipped import CLASSIFIER_WEIGHTS
 
 
@@ -260,3 +261,48 @@ def test_the_row_finders_boxes_are_taken_where_the_tile_finder_boxed_their_parts
             (boxes + [1, 0, 1, 0], 0.5, {}, 1)):  # the same tiles boxed by both: asked, not taken
         found, asked = found_by(tile_finder, boxes, stands=False, sure=sure, **settings)
         assert len(found) == len(tile_finder) and asked["row"] == looked
+
+
+class ShrunkFinder:
+    """A finder that boxes ``parts`` in the photo (``sure`` sure) and, in the photo shrunk ``times`` times into a felt
+    canvas (``zoomed_out``), ``wholes`` (``whole_sure``), where the photo lies on that canvas; it counts its looks."""
+
+    def __init__(self, parts: np.ndarray, wholes: np.ndarray, sure: float, whole_sure: float, times: float) -> None:
+        self.parts, self.wholes, self.sure, self.whole_sure, self.times = parts, wholes, sure, whole_sure, times
+        self.looks = {"photo": 0, "shrunk": 0}
+
+    def boxes(self, rgb: np.ndarray, imgsz: int, conf: float, _iou: float, _max_det: int) -> tuple:
+        if rgb.shape[:2] == (300, 300):
+            self.looks["photo"] += 1
+            return self.parts.copy(), np.full(len(self.parts), self.sure)
+        self.looks["shrunk"] += 1
+        _, (left, top, sx, sy) = shrunk_into(np.zeros((300, 300, 3), np.uint8), self.times, imgsz, FELT)
+        return self.wholes / [sx, sy, sx, sy] + [left, top, left, top], np.full(len(self.wholes), self.whole_sure)
+
+
+def test_a_hand_boxed_by_its_circles_and_sticks_is_read_from_the_photo_shrunk() -> None:
+    from PIL import Image
+
+    rgb, boxes, faces = smooth_faces()
+    # each tile boxed in four parts, as near tiles standing, bigger than the finder learnt, are: 40 boxes for 10 tiles
+    parts = np.concatenate([boxes + [2 + 12 * (k % 2), 4 + 38 * (k // 2), -14 + 12 * (k % 2), -42 + 38 * (k // 2)]
+                            for k in range(4)])
+
+    def read(parts: np.ndarray = parts, sure: float = 0.5, whole_sure: float = 0.6, **settings: object) -> tuple:
+        finder = ShrunkFinder(parts, boxes, sure, whole_sure, 1.5)
+        det = TileDetector.from_parts(
+            FaceClassifier(), crop=32, faces=FaceReader(faces), finder=finder,
+            config=plain(zoom_imgsz=0, turn_at=0, fine_imgsz=0, zoom_out=1.0, unsure_backs=0, join_halves=False,
+                         **settings))
+        return np.array([d.box for d in det.detect(Image.fromarray(rgb))]), finder.looks["shrunk"]
+
+    found, looked = read()
+    assert looked == 1 and np.abs(found - boxes).max() < 1.0  # the tiles, boxed whole
+    for settings, asked in (({"sure": 0.8}, 0),  # the finder sure of its parts: not asked
+                            ({"shrunk": 1.0}, 0),  # the rule off
+                            ({"parts": parts[:20]}, 0),  # a hand's count of boxes: as the finder boxed them
+                            ({"parts": np.concatenate([parts, parts + 1])}, 0),  # more boxes than a hand photo's
+                            ({"whole_sure": 0.4}, 1),  # the shrunk look less sure of its boxes
+                            ({"shrunk_parts": 0.9, "parts": parts[np.arange(40) % 10 >= 2]}, 1)):  # 8 of 10 hold parts
+        found, looked = read(**settings)
+        assert looked == asked and len(found) == len(settings.get("parts", parts))
