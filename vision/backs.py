@@ -10,10 +10,10 @@ unevenly), a coloured one has not, or is much darker.
 
 The colour alone does not tell a back of a white-backed set from a blank white dragon (nor a white thing on the
 table from either), so a white ``back`` the classifier doubts (``WHITE_DOUBT``) becomes a ``5z`` only where the photo
-tells which: two other tiles read as backs are of one colour, not white (the set's backs
-are coloured), or the tile lies in a row beside a tile read ``5z`` (its pung; not the end of a row of four, back, 5z,
-5z and a back or a ``5z``: a concealed kong of white dragons in a white-backed set, one end perhaps misread). No more
-white dragons are read than a set holds (four).
+tells which: two other tiles read as backs are of one colour, not white (the set's backs are coloured: clearly, or
+named surely and not white, as a pale pink back beside ivory faces), or the tile lies in a row beside a tile read
+``5z`` (its pung; not the end of a row of four, back, 5z, 5z and a back or a ``5z``: a concealed kong of white dragons
+in a white-backed set, one end perhaps misread). No more white dragons are read than a set holds (four).
 
 The other way round, where colour cannot tell: a tile read ``5z`` that ends a row of four alone on the photo, round
 two tiles of one other name, is a back (``kong_backs``). White, X, X, white is no meld; a concealed kong shows so.
@@ -134,7 +134,8 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     out[to_back] = _swapped(out[to_back])
     named = out.argmax(1)
     backs = named == BACK
-    set_colour = set_coloured or _pair(top[backs & is_coloured])  # the set's backs are coloured
+    # the set's backs are coloured: two of one colour, clearly coloured or named surely and not white
+    set_colour = set_coloured or _pair(top[backs & (is_coloured | ~is_white & (p[:, BACK] >= SURE_BACK))])
     near = _near(centres, widths)
     beside_white = (near & (named == WHITE)[None]).any(1) & ~_kong_ends(near, named, backs & is_white)
     room = SET_COPIES - int((named == WHITE).sum())

@@ -15,6 +15,7 @@ from vision.names import CLASS_ID
 IVORY, JADE = (0.93, 0.91, 0.84), (0.45, 0.05, 0.04)
 GREEN, WHITE_BACK = (0.15, 0.5, 0.25), (0.9, 0.9, 0.89)
 INK = (0.8, 0.1, 0.1)
+PINK = (0.95, 0.74, 0.73)  # a pale back: neither white nor clearly coloured against IVORY
 
 
 def _crop(colour: tuple, ink: tuple | None = None, light: float = 1.0) -> np.ndarray:
@@ -65,6 +66,20 @@ def test_a_white_back_where_the_sets_backs_are_coloured_is_a_white_dragon() -> N
     centres = np.concatenate([_row(3), _row(4, start=4.0), _row(1, start=12.0)])
     names = ["1m", "2m", "3m", "back", "7s", "7s", "back", "back"]
     assert _read(_doubted(_named(names), [7]), faces + kong + lone, centres) == [*names[:7], "5z"]
+
+
+def test_white_backs_where_the_sets_pale_backs_are_named_surely_are_white_dragons() -> None:
+    # a set with pale pink backs (fr_seat 000004): their tops differ from the faces' ground by less than a coloured
+    # back does (COLOURED_CHROMA), more than a white one may (WHITE_CHROMA); two named surely, of one colour, still
+    # say the set's backs are not white, and a doubted white back in the hand's row is a blank white dragon
+    faces = [_crop(IVORY, INK) for _ in range(3)]
+    backs = [_crop(PINK), _crop(PINK, light=0.95)]
+    pung = [_crop(IVORY, light=0.95), _crop(IVORY, light=0.9), _crop(IVORY)]
+    centres = np.concatenate([_row(3), _row(2, start=4.5), _row(3, start=8.0)])
+    names = ["1m", "2m", "3m", "back", "back", "back", "back", "back"]
+    assert _read(_doubted(_named(names), [5, 6, 7]), faces + backs + pung, centres) == [*names[:5], "5z", "5z", "5z"]
+    doubted = _doubted(_named(names), [3, 4, 5, 6, 7])  # the pink backs doubted too: nothing says which is which
+    assert _read(doubted, faces + backs + pung, centres) == names
 
 
 def test_white_backs_of_a_set_whose_backs_are_known_coloured_are_white_dragons() -> None:
