@@ -200,8 +200,8 @@ class TileDetector:
 
     def _shrunk(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
                 ) -> tuple[np.ndarray, np.ndarray, Seen | None]:
-        """The tiles found (``boxes``, ``conf``) and ``seen``; or, where they are more than a hand photo shows and
-        doubted, the parts of tiles bigger than the finders learnt perhaps, the tile finder's look at the photo shrunk
+        """The tiles found (``boxes``, ``conf``) and ``seen``; or, where they may be the parts of tiles bigger than
+        the finders learnt (more boxes than a hand photo shows, doubted), the tile finder's look at the photo shrunk
         (``shrunk``), seen, when it boxes a hand's tiles whole (``shrunk_parts``)."""
         c = self.config
         if c.shrunk <= 1 or not 0 < c.set_tiles <= len(boxes) < c.rows_most or float(np.median(conf)) >= c.rows_unsure:
