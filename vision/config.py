@@ -134,6 +134,12 @@ class DetectorConfig:
     # of FEW boxes or more so doubted it lost 219 tiles (taken on 50 photos, 40 of them read worse)
     shrunk: float = 1.5
     shrunk_parts: float = 0.2
+    # a hand photo's tile the finder missed in a row (``vision/gaps.py``): a box it was unsure of (``unsure_backs`` to
+    # ``conf``) filling a one-tile gap in a row that goes on beyond both its neighbours is a tile where it is named a
+    # face with this much or more (1: never). On the 1360 guard photos it read one tile and one hand more
+    # (``layout_eval`` 000052's 8s, boxed at 0.22), nothing else otherwise; a gap is found in some 14% of hand photos,
+    # each then looked at again (``layout_eval``'s first 100: 1.026 times the time; ``docs/photo.md``)
+    gap_sure: float = 0.8
     # ... and a photo looked at as from above (``rectify_below``) is also looked at with its faces cut flat, each by
     # its own corners (not only tiles standing): that look is weighed with the photo turned and stretched, the surest
     # named in full. eval_cases' seated hands 15 + 16 -> 16 + 15 of 40 (the one lost: a loose flower, named surer, read
@@ -322,7 +328,7 @@ class DetectorConfig:
             msg = f"DetectorConfig.stretches must be one or more, each above 0, got {self.stretches!r}"
             raise ValueError(msg)
         for name in ("learnt_nearer", "learnt_nearer_alike", "learnt_close", "learnt_share", "learnt_sure",
-                     "character_gate", "caption_unsure", "caption_gate", "caption_across", "shrunk_parts"):
+                     "character_gate", "caption_unsure", "caption_gate", "caption_across", "shrunk_parts", "gap_sure"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 msg = f"DetectorConfig.{name} must be 0 to 1, got {getattr(self, name)!r}"
                 raise ValueError(msg)

@@ -53,6 +53,7 @@ from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, Faces
 from vision.finder import Finder, parts_asked, parts_held, parts_taken
 from vision.finding import FAR_SURE, FEW, Finding
+from vision.gaps import gap_boxes, row_gaps
 from vision.halves import with_halves
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
@@ -417,6 +418,26 @@ class TileDetector:
             return self._backs_of(self._learnt.back, rgb, boxes, conf, named)
         return out
 
+    def _missed_in_rows(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, p: np.ndarray, up: np.ndarray,
+                        classifier: object) -> tuple[np.ndarray, ...]:
+        """``boxes``, ``conf``, their names ``p`` and up directions ``up``, with the tiles the finder missed in a
+        hand's rows: a box it was unsure of, looking again, that fills a one-tile gap in a row (``vision/gaps.py``),
+        named a face with ``gap_sure`` or more by ``classifier``."""
+        c = self.config
+        if c.gap_sure >= 1 or not FEW <= len(boxes) < (c.set_tiles or np.inf):
+            return boxes, conf, p, up
+        gaps = row_gaps(boxes)
+        if not len(gaps):
+            return boxes, conf, p, up
+        low, low_conf = self._finding.unsure(rgb, boxes)
+        pick = gap_boxes(gaps, boxes, low)
+        if not len(pick):
+            return boxes, conf, p, up
+        q = self._named(rgb, low[pick], classifier)
+        take = (q.p.max(1) >= c.gap_sure) & (q.p.argmax(1) != NAMES.index("back"))
+        return (np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]]),
+                np.r_[p, q.p[take]], np.r_[up, q.up[take]])
+
     def _backs_of(self, colour: np.ndarray, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                   ) -> tuple[np.ndarray, ...]:
         """``boxes``, ``conf`` and their names and up directions (``named``), with the boxes the finder, looking
@@ -477,6 +498,7 @@ class TileDetector:
         probs, up = named.p, named.up
         if self.config.unsure_backs:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)
+            boxes, conf, probs, up = self._missed_in_rows(rgb, boxes, conf, probs, up, named.classifier)
         if self.config.join_halves:  # a sideways tile the finder boxed as two halves (``vision/halves.py``)
             cls = probs.argmax(1)
             boxes, conf, probs, up = with_halves(boxes, conf, probs, up, sideways(cls, up)[0], main_axis(cls, up),
