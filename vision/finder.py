@@ -103,8 +103,8 @@ def lost(first: np.ndarray, conf: np.ndarray, later: np.ndarray, sure: float, co
     >>> lost(first, np.array([0.9, 0.6, 0.3, 0.9]), later, 0.5, 0.3).tolist()
     [1]
     """
-    inter = _overlaps(first, later).sum(1)
-    return np.flatnonzero((conf >= sure) & (inter / np.maximum(_area(first), 1e-6) <= covered))
+    inter = overlaps(first, later).sum(1)
+    return np.flatnonzero((conf >= sure) & (inter / np.maximum(areas(first), 1e-6) <= covered))
 
 
 def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
@@ -115,7 +115,7 @@ def nms(xyxy: np.ndarray, score: np.ndarray, iou: float) -> np.ndarray:
     array([1, 2])
     """
     order = np.argsort(-score, kind="stable")
-    area = _area(xyxy)
+    area = areas(xyxy)
     keep = []
     while len(order):
         i, rest = order[0], order[1:]
@@ -214,17 +214,17 @@ def parts_held(boxes: np.ndarray, wholes: np.ndarray, wholes_conf: np.ndarray) -
     wholes = wholes[wholes_conf >= WHOLE_SURE]
     if len(boxes) == 0 or len(wholes) == 0:
         return 0.0
-    area = _area(boxes)[:, None]
-    part = (_overlaps(boxes, wholes) >= PART_INSIDE * np.maximum(area, 1e-9)) & (area < PART_AREA * _area(wholes))
+    area = areas(boxes)[:, None]
+    part = (overlaps(boxes, wholes) >= PART_INSIDE * np.maximum(area, 1e-9)) & (area < PART_AREA * areas(wholes))
     return float(part.any(0).mean())
 
 
-def _area(boxes: np.ndarray) -> np.ndarray:
+def areas(boxes: np.ndarray) -> np.ndarray:
     """Each box's area (N, 4 xyxy -> N)."""
     return np.prod(np.maximum(boxes[:, 2:] - boxes[:, :2], 0), axis=1)
 
 
-def _overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The area each box of ``a`` (N, 4) shares with each of ``b`` (M, 4): (N, M)."""
     lo, hi = np.maximum(a[:, None, :2], b[None, :, :2]), np.minimum(a[:, None, 2:], b[None, :, 2:])
     return np.prod(np.clip(hi - lo, 0, None), axis=2)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.finder import areas, overlaps
+
 # two tiles of a row with a tile missing between them stand two tiles' widths apart (a tile's width: its box's
 # shorter side); ``row_gaps`` takes them GAP_LOW to GAP_HIGH widths apart, each as big as the other within SIZE, no
 # box's centre within MIDDLE widths of their midpoint, and beyond each, in line, a tile within BEYOND widths of where
@@ -31,8 +33,7 @@ def row_gaps(boxes: np.ndarray) -> np.ndarray:
     """
     if len(boxes) < 4:
         return np.zeros((0, 2))
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    width = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    centres, width = (boxes[:, :2] + boxes[:, 2:]) / 2, _widths(boxes)
     step = centres[None] - centres[:, None]  # (i, j): from i to j
     apart = np.linalg.norm(step, axis=2) / np.maximum((width[:, None] + width[None]) / 2, 1e-9)
     alike = np.maximum(width[:, None], width[None]) <= SIZE * np.minimum(width[:, None], width[None])
@@ -60,11 +61,9 @@ def gap_boxes(gaps: np.ndarray, boxes: np.ndarray, low: np.ndarray) -> np.ndarra
     """
     if len(gaps) == 0 or len(low) == 0:
         return np.zeros(0, int)
-    width = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
-    low_width = np.minimum(low[:, 2] - low[:, 0], low[:, 3] - low[:, 1])
+    width, low_width = float(np.median(_widths(boxes))), _widths(low)
     sized = (low_width <= SIZE * width) & (width <= SIZE * low_width)
-    lo, hi = np.maximum(low[:, None, :2], boxes[None, :, :2]), np.minimum(low[:, None, 2:], boxes[None, :, 2:])
-    covered = np.prod(np.clip(hi - lo, 0, None), axis=2).sum(1) / np.maximum(np.prod(low[:, 2:] - low[:, :2], 1), 1e-9)
+    covered = overlaps(low, boxes).sum(1) / np.maximum(areas(low), 1e-9)
     far = np.linalg.norm((low[:, None, :2] + low[:, None, 2:]) / 2 - gaps[None], axis=2)  # (M, K)
     ok = sized & (covered <= OVERLAP)
     picked = set()
@@ -73,6 +72,11 @@ def gap_boxes(gaps: np.ndarray, boxes: np.ndarray, low: np.ndarray) -> np.ndarra
         if len(near):
             picked.add(int(near[np.argmin(far[near, k])]))
     return np.array(sorted(picked), int)
+
+
+def _widths(boxes: np.ndarray) -> np.ndarray:
+    """Each tile's width: its box's shorter side (N, 4 xyxy -> N)."""
+    return np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
 
 
 def _near(centres: np.ndarray, at: np.ndarray, width: float) -> bool:
