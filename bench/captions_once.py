@@ -1,13 +1,16 @@
-"""What reading a photo's caption runs once saves (``CaptionReader.remembering``): each photo detected with it and
-without it, the two taking turns in one process, its detections checked to be the same.
+"""What the caption reader's two savings save: a photo's caption runs read once (``CaptionReader.remembering``), and
+its runs read two at once, each on a thread of its own (``vision.captions.RUNS``). Each photo is detected with the
+saving and without it, the two taking turns in one process, its detections checked to be the same.
 
-    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3]
+    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3] [--saving once|runs]
 
 A photo is named more than once (as it lies, then as seen from above, its sideways tiles' halves joined), and its
-tiles' captions are read each time; within one ``detect`` a run of lines read before takes its first reading. The
-photos are every image under the folders (``bench.eval_cases make`` writes such folders). Printed: the photos whose
-detections differ (none expected), the time of all of them together with and without (medians of ``--rounds``) and
-its ratio, the median photo's ratio, and p50 / p90 / max of each.
+tiles' captions are read each time; within one ``detect`` a run of lines read before takes its first reading
+(``--saving once``, the default). The runs a naming reads are read two at once, on the two cores (``--saving runs``;
+without it, one after another on the caller's thread). The photos are every image under the folders
+(``bench.eval_cases make`` writes such folders). Printed: the photos whose detections differ (none expected), the
+time of all of them together with and without (medians of ``--rounds``) and its ratio, the median photo's ratio, and
+p50 / p90 / max of each.
 """
 
 from __future__ import annotations
@@ -15,17 +18,47 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from bench.photo import pct
 from bench.scale import SUFFIXES
 
 
+@contextmanager
+def _every_time(reader: object) -> Iterator[None]:
+    """Within it, ``reader`` remembers no run: each is read every time it is asked."""
+    once = type(reader).remembering
+    type(reader).remembering = lambda _self: nullcontext()
+    try:
+        yield
+    finally:
+        type(reader).remembering = once
+
+
+@contextmanager
+def _one_at_a_time(_reader: object) -> Iterator[None]:
+    """Within it, the caption reader reads its runs one after another, on the caller's thread."""
+    import vision.captions
+
+    runs = vision.captions.RUNS
+    vision.captions.RUNS = 1
+    try:
+        yield
+    finally:
+        vision.captions.RUNS = runs
+
+
+# each saving: what it is called, what it is called without it, and the block within which it is not made
+SAVINGS = {"once": ("once", "every time", _every_time), "runs": ("two at once", "one at a time", _one_at_a_time)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.captions_once", description=__doc__.split("\n\n")[0])
     ap.add_argument("--photos", type=Path, nargs="+", required=True, help="folders of photos (searched below)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--saving", choices=sorted(SAVINGS), default="once", help="the saving measured (default: once)")
     args = ap.parse_args(argv)
     photos = sorted(p for d in args.photos for p in d.rglob("*") if p.suffix.lower() in SUFFIXES)
     if not photos:
@@ -33,33 +66,30 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detector import TileDetector
 
     det = TileDetector()
-    reader = det._captions  # noqa: SLF001 - the bench turns its memory off and on
+    reader = det._captions  # noqa: SLF001 - the bench turns its savings off and on
     if reader is None:
         ap.error("the detector has no caption reader")
-    once = type(reader).remembering
-    times: dict[str, dict[Path, list[float]]] = {"once": {p: [] for p in photos}, "every time": {p: [] for p in photos}}
+    saved, unsaved, without = SAVINGS[args.saving]
+    times: dict[str, dict[Path, list[float]]] = {how: {p: [] for p in photos} for how in (saved, unsaved)}
     differ = set()
     det.detect(photos[0])  # warm
-    try:
-        for _ in range(args.rounds):
-            for p in photos:
-                read = {}
-                for how, remembering in (("once", once), ("every time", lambda _self: nullcontext())):
-                    type(reader).remembering = remembering
+    for _ in range(args.rounds):
+        for p in photos:
+            read = {}
+            for how in (saved, unsaved):
+                with without(reader) if how == unsaved else nullcontext():
                     t = time.perf_counter()
                     read[how] = det.detect(p)
                     times[how][p].append(time.perf_counter() - t)
-                if read["once"] != read["every time"]:
-                    differ.add(p)
-    finally:
-        type(reader).remembering = once
+            if read[saved] != read[unsaved]:
+                differ.add(p)
     ms = {how: [statistics.median(v[p]) * 1000 for p in photos] for how, v in times.items()}
     print(f"{len(photos)} photos, {args.rounds} rounds; detections differing: {len(differ)}"
           + "".join(f"\n  {p}" for p in sorted(differ)))
     total = {how: sum(v) for how, v in ms.items()}
-    print(f"all together: once {total['once']:.0f} ms, every time {total['every time']:.0f} ms, ratio "
-          f"{total['once'] / total['every time']:.3f}; the median photo's ratio "
-          f"{statistics.median(a / b for a, b in zip(ms['once'], ms['every time'], strict=True)):.3f}")
+    print(f"all together: {saved} {total[saved]:.0f} ms, {unsaved} {total[unsaved]:.0f} ms, ratio "
+          f"{total[saved] / total[unsaved]:.3f}; the median photo's ratio "
+          f"{statistics.median(a / b for a, b in zip(ms[saved], ms[unsaved], strict=True)):.3f}")
     for how, v in ms.items():
         print(f"  {how}: p50 {pct(v, 0.5):.0f} ms, p90 {pct(v, 0.9):.0f} ms, max {max(v):.0f} ms")
     return 1 if differ else 0

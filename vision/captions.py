@@ -15,9 +15,11 @@ corner holding one flower's character, names that flower.
 from __future__ import annotations
 
 import hashlib
+import os
 import string
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -72,6 +74,9 @@ CAPTION_MOST = 10
 # activations spilling out of the cache (18 lines 48 x 96 at once: 122 ms on one thread, two at a time 71 ms), and
 # the readings are the same
 CHUNK = 2
+# ... and this many runs at once, each on a thread of its own (the recogniser's session runs a run on one thread):
+# on the two cores, the caption reader's time on the fresh photos from in front whose reading is slowest halves
+RUNS = 2
 
 
 def caption_flower(text: str) -> int | None:
@@ -159,6 +164,9 @@ class CaptionReader:
         self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
         self._latin = np.array([0] + [1 + i for i, ch in enumerate(chars) if ch in LATIN])  # the blank and LATIN
         self._memo = threading.local()  # ``remembering``'s runs read, by their input's digest
+        # the threads runs are read on at once, made when first needed, and the process they were made in
+        self._pool: tuple[int, ThreadPoolExecutor] | None = None
+        self._lock = threading.Lock()
 
     @contextmanager
     def remembering(self) -> Iterator[None]:
@@ -311,22 +319,37 @@ class CaptionReader:
         x = np.zeros((len(seen), 3, HEIGHT, max(widths)), np.float32)
         for j, (i, w) in enumerate(zip(seen, widths, strict=True)):
             x[j, :, :, :w] = cv2.resize(lines[i], (w, HEIGHT)).transpose(2, 0, 1) / 127.5 - 1.0
-        read = [steps for k in range(0, len(x), CHUNK) for steps in self._chunk(x[k:k + CHUNK])]
+        read = [steps for chunk in self._chunks([x[k:k + CHUNK] for k in range(0, len(x), CHUNK)]) for steps in chunk]
         for i, steps in zip(seen, read, strict=True):
             out[i] = steps
         return out
 
-    def _chunk(self, x: np.ndarray) -> list[Steps]:
-        """A run of lines (n, 3, HEIGHT, W) through the recogniser, or as ``remembering`` read it before."""
+    def _chunks(self, chunks: list[np.ndarray]) -> list[list[Steps]]:
+        """Runs of lines (each (n, 3, HEIGHT, W)) through the recogniser, ``RUNS`` at once, each on its own thread
+        (its session runs a run on one: ``vision.sessions``), or as ``remembering`` read them before. Each run is read
+        alone, as one at a time reads it, so the readings are the same."""
         runs = getattr(self._memo, "runs", None)
-        key = None if runs is None else hashlib.blake2b(x.tobytes(), digest_size=16).digest() + repr(x.shape).encode()
-        if key is not None and key in runs:
-            return runs[key]
-        read = [Steps(steps.argmax(1), steps.max(1), steps[:, self._latin])
+        keys = [None if runs is None else hashlib.blake2b(x.tobytes(), digest_size=16).digest() + repr(x.shape).encode()
+                for x in chunks]
+        out = [None if key is None else runs.get(key) for key in keys]
+        todo = [k for k, read in enumerate(out) if read is None]
+        if len(todo) > 1 and RUNS > 1:
+            with self._lock:
+                if self._pool is None or self._pool[0] != os.getpid():  # a child forked keeps no thread of its parent
+                    self._pool = os.getpid(), ThreadPoolExecutor(RUNS, thread_name_prefix="captions")
+            read = list(self._pool[1].map(self._through, [chunks[k] for k in todo]))
+        else:
+            read = [self._through(chunks[k]) for k in todo]
+        for k, steps in zip(todo, read, strict=True):
+            out[k] = steps
+            if keys[k] is not None:
+                runs[keys[k]] = steps
+        return out
+
+    def _through(self, x: np.ndarray) -> list[Steps]:
+        """A run of lines (n, 3, HEIGHT, W) through the recogniser."""
+        return [Steps(steps.argmax(1), steps.max(1), steps[:, self._latin])
                 for steps in self._session.run(None, {self._input: x})[0]]
-        if key is not None:
-            runs[key] = read
-        return read
 
 
 def _likeliest_flowers(p: np.ndarray, ids: np.ndarray) -> np.ndarray:

@@ -21,7 +21,8 @@ class SessionOptions(NamedTuple):
 
 
 def session_options() -> SessionOptions:
-    """Two threads a network, spinning between the finders' layers only; one for the caption reader."""
+    """Two threads a network, spinning between the finders' layers only; one for the caption reader, whose runs are
+    read two at once instead (``vision.captions.RUNS``)."""
     import onnxruntime as ort
 
     finding = ort.SessionOptions()

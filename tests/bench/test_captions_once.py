@@ -1,4 +1,5 @@
-"""``bench/captions_once.py``: a photo detected with its caption runs read once and every time, the same."""
+"""``bench/captions_once.py``: a photo detected with its caption runs read once and every time, two at once and one
+at a time, the same."""
 
 from __future__ import annotations
 
@@ -23,3 +24,17 @@ def test_a_photo_reads_the_same_with_its_captions_read_once(tmp_path: Path, caps
     assert CaptionReader.remembering is once  # put back
     with pytest.raises(SystemExit):
         main(["--photos", str(tmp_path / "none")])
+
+
+@pytest.mark.skipif(not (RAW / "6-2.png").exists(), reason="../shared/real not beside")
+def test_a_photo_reads_the_same_with_its_caption_runs_read_two_at_once(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture) -> None:
+    import vision.captions
+    from bench.captions_once import main
+
+    shutil.copy(RAW / "6-2.png", tmp_path)
+    runs = vision.captions.RUNS
+    assert main(["--photos", str(tmp_path), "--rounds", "1", "--saving", "runs"]) == 0
+    out = capsys.readouterr().out
+    assert "1 photos, 1 rounds; detections differing: 0" in out and "two at once" in out and "one at a time" in out
+    assert vision.captions.RUNS == runs == 2  # put back

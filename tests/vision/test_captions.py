@@ -110,6 +110,35 @@ def test_a_run_read_again_within_a_photo_is_remembered_and_reads_the_same() -> N
     assert counted.runs == before + runs
 
 
+@needs_model
+def test_runs_are_read_two_at_a_time_on_threads_of_their_own_and_read_as_one_at_a_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import vision.captions as captions
+
+    reader = _reader()
+    threads = []
+    through = reader._through
+    reader._through = lambda x: threads.append(threading.current_thread().name) or through(x)
+    tiles = [_tile("ORCHID"), _tile("Autumn")[::-1, ::-1], _tile(None), _tile("PLUM"), _tile("BAM")]
+    monkeypatch.setattr(captions, "RUNS", 1)
+    alone = reader.flowers(tiles)
+    assert threads and set(threads) == {threading.current_thread().name}  # one at a time: on the caller's thread
+    threads.clear()
+    monkeypatch.setattr(captions, "RUNS", 2)
+    both = reader.flowers(tiles)
+    # (a line band of five tiles at both ends: ten lines, five runs, read on the pool's threads; a lone run on the
+    # caller's)
+    assert sum(name.startswith("captions") for name in threads) >= 5
+    assert both.flower.tolist() == alone.flower.tolist() == [6, 3, 0, 5, 8]
+    assert both.captioned.tolist() == alone.captioned.tolist()
+    pid, pool = reader._pool
+    reader._pool = pid + 1, pool  # as a child forked from the process that made the threads finds them: gone
+    assert reader.flowers(tiles).flower.tolist() == [6, 3, 0, 5, 8]
+    assert reader._pool[0] == pid and reader._pool[1] is not pool  # threads of its own
+
+
 def _face(name: str) -> np.ndarray:
     """A face of the held-out picture-flower style (``tile_sets/hkx_03``: 梅蘭菊竹 / 春夏秋冬 in a top corner, the seat
     numeral in the other), upright, filling its crop."""
