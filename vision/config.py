@@ -243,6 +243,10 @@ class DetectorConfig:
     # (``vision/backs.py``): in a set whose backs are white, the fine-tuned classifiers of ``mjscore train`` read them
     # as its blank white dragon (bench/learn.py's dr_58, 60 hands: 10 of 13 backs read 5z were such ends)
     kong_backs: bool = True
+    # a box named back holding a round thing (a coin, a chip, a counter: ``vision/discs.py``) is no tile. On the 1360
+    # guard photos (``docs/photo.md``) 78 of the 571 boxes named back where no tile is, and none of the 12,108 backs
+    # that are tiles; asked of every name, it took 5 faces (a 1p's circle, a round flower)
+    round_backs: bool = True
     # a box the finder gives this much or more, but less than ``conf``, is a back it missed where the photo shows its
     # set's backs and the box is one more of them (``missed_backs`` in ``vision/backs.py``; 0: never). Face-down kongs
     # on a red-and-green check (``bench.learn``'s dr_58, purple backs) are boxed at 0.11 to 0.28 and named back at

@@ -5,7 +5,8 @@ that may be a flower (``vision/captions.py``), the seat reader the seat (1-4) of
 of the photo that look alike agree on their names (``vision/agreement.py``). A hand named unsurely may be seen from
 a player's seat, and is named again as if seen from above (``vision/rectify.py``).
 
-A photo of tiles standing may be named from each tile's face cut flat (``vision/faces.py``). The networks run in ONNX
+A photo of tiles standing may be named from each tile's face cut flat (``vision/faces.py``). A box named back that
+holds a round thing (a coin, a chip) is no tile (``vision/discs.py``). The networks run in ONNX
 Runtime (the finders by ``vision/finder.py``; where they look at a photo: ``vision/finding.py``, a photo of a whole
 set laid out looked at by a second finder, trained on such photos too). Weights are passed in explicitly (the
 shipped ones: ``vision/shipped.py``, ``models/README.md``); nothing is downloaded.
@@ -49,6 +50,7 @@ from vision.crops import (
     tilts,
 )
 from vision.detection import Detection
+from vision.discs import round_boxes
 from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, Faces
 from vision.finder import Finder, parts_asked, parts_held, parts_taken
@@ -503,6 +505,11 @@ class TileDetector:
             cls = probs.argmax(1)
             boxes, conf, probs, up = with_halves(boxes, conf, probs, up, sideways(cls, up)[0], main_axis(cls, up),
                                                  lambda unions: self._named(rgb, unions, named.classifier)[:2])
+        if self.config.round_backs and len(boxes):  # a coin or a chip named back is no tile (``vision/discs.py``)
+            backs = np.flatnonzero(probs.argmax(1) == NAMES.index("back"))
+            tile = np.ones(len(boxes), bool)
+            tile[backs[round_boxes(rgb, boxes[backs])]] = False
+            boxes, conf, probs, up = boxes[tile], conf[tile], probs[tile], up[tile]
         side, side_p = sideways(probs.argmax(1), up)
         out = []
         for b, c, p, s, sp in zip(boxes / scale, conf, probs, side, side_p, strict=True):
