@@ -308,15 +308,19 @@ class TileDetector:
         seat (named unsurely, ``rectify_below``; FEW tiles or more, fewer than ``set_tiles``), averaged with its names
         read again as from above: the photo turned upright (each way its faces' up directions split between,
         ``turn_split``), stretched by each of ``stretches`` and cut to the faces (``vision/rectify.py``), or each face
-        cut flat by its own corners (``faces_look``, ``vision/faces.py``): the look the classifier alone names most
-        surely named in full, and taken when surer on average. The crops and tilts stay the photo's own."""
+        cut flat by its own corners (``faces_look``, ``vision/faces.py``; that look alone where its tiles stand,
+        ``standing_not_stretched``): the look the classifier alone names most surely named in full, and taken when
+        surer on average. The crops and tilts stay the photo's own."""
         c = self.config
         sure = sureness(named.p) if len(boxes) else 1.0
         if sure >= c.rectify_below or len(boxes) < FEW or c.set_tiles and len(boxes) >= c.set_tiles:
             return named  # named surely; a close-up, or a photo of few tiles; a set laid out or a table
         face = named.p.argmax(1) != NAMES.index("back")
         best = None  # each turn and stretch judged by the classifier alone (a fifth of the whole naming's time)
-        for angle in upright_turns(named.up, face, photo_tilt(rgb, boxes), c.turn_split):
+        standing = named.faces is not None and named.faces.standing >= c.faces_standing
+        turns = [] if standing and c.standing_not_stretched else \
+            upright_turns(named.up, face, photo_tilt(rgb, boxes), c.turn_split)
+        for angle in turns:
             for stretch in c.stretches:
                 img, faces = rectified(rgb, boxes, named.tilt, angle, stretch)
                 x, tilt = self.cut(img, faces)
@@ -327,9 +331,11 @@ class TileDetector:
             found = named.faces if named.faces is not None else self._faces.faces(rgb, boxes, named.tilt)
             x = self._faces.flat(rgb, found, self._crop)
             looked = self._looked_at(x, named.classifier)
-            if sureness(looked[0]) > best[0]:
+            if best is None or sureness(looked[0]) > best[0]:
                 best = sureness(looked[0]), 0.0, rgb, boxes, Seen(x, named.tilt, looked, named.classifier,
                                                                    found._replace(flat=True))
+        if best is None:
+            return named
         _, angle, img, faces, seen = best
         again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
         if sureness(again.p) <= sure:

@@ -182,6 +182,27 @@ def test_a_photo_seen_from_a_seat_is_also_looked_at_with_its_faces_cut_flat() ->
     assert sure[True] > sure[False]  # ... and their names taken, surer than any turn or stretch
 
 
+def test_a_photo_of_tiles_standing_is_not_looked_at_stretched_as_from_a_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.detector
+
+    rgb, boxes, faces = smooth_faces()
+    stretched = []
+    rectified = vision.detector.rectified
+    monkeypatch.setattr(vision.detector, "rectified", lambda *a: stretched.append(a[-1]) or rectified(*a))
+    for reader, rule in ((FaceReader(faces), True), (FaceReader(faces), False),
+                         (FaceReader(Corners([[0.4, 0.2], [0.6, 0.2], [0.6, 0.8], [0.4, 0.8]], size=32, stands=False)),
+                          True)):
+        stretched.clear()
+        det = TileDetector.from_parts(FaceClassifier(), crop=32, faces=reader,
+                                      config=plain(faces_look=True, faces_gain=1.0, standing_not_stretched=rule))
+        named = det._named(rgb, boxes, clearer=True)  # named as boxed (the faces named no surer by 1.0), unsurely
+        assert named.faces is not None and not named.faces.flat
+        det._seen_from_above(rgb, boxes, named)
+        standing = reader._session is faces
+        # standing, with the rule: only the faces cut flat looked at; without it, or lying: each stretch too
+        assert stretched == ([] if standing and rule else list(DetectorConfig().stretches))
+
+
 def test_the_faces_found_while_naming_are_looked_at_again_without_asking_the_network() -> None:
     rgb, boxes, faces = smooth_faces()
     reader = FaceReader(faces)
