@@ -164,10 +164,10 @@ class CaptionReader:
             raise ModelNotFoundError(msg)
         self._session, self._input, self._chars = session, session.get_inputs()[0].name, chars
         self._latin = np.array([0] + [1 + i for i, ch in enumerate(chars) if ch in LATIN])  # the blank and LATIN
-        self._memo = threading.local()  # ``remembering``'s runs read, by their input's digest
-        # the threads runs are read on at once, made when first needed, and the process they were made in
-        self._pool: tuple[int, ThreadPoolExecutor] | None = None
-        self._lock = threading.Lock()
+        # a thread's own: ``remembering``'s runs read, by their input's digest (``runs``); the threads its runs are
+        # read on at once, made when first needed, and the process they were made in (``pool``): a photo's own, as
+        # the service names several photos at once (``max_concurrent_photos``)
+        self._memo = threading.local()
 
     @contextmanager
     def remembering(self) -> Iterator[None]:
@@ -335,10 +335,10 @@ class CaptionReader:
         out = [None if key is None else runs.get(key) for key in keys]
         todo = [k for k, read in enumerate(out) if read is None]
         if len(todo) > 1 and RUNS > 1:
-            with self._lock:
-                if self._pool is None or self._pool[0] != os.getpid():  # a child forked keeps no thread of its parent
-                    self._pool = os.getpid(), ThreadPoolExecutor(RUNS, thread_name_prefix="captions")
-            read = list(self._pool[1].map(self._through, [chunks[k] for k in todo]))
+            pool = getattr(self._memo, "pool", None)
+            if pool is None or pool[0] != os.getpid():  # a child forked keeps no thread of its parent
+                pool = self._memo.pool = os.getpid(), ThreadPoolExecutor(RUNS, thread_name_prefix="captions")
+            read = list(pool[1].map(self._through, [chunks[k] for k in todo]))
         else:
             read = [self._through(chunks[k]) for k in todo]
         for k, steps in zip(todo, read, strict=True):

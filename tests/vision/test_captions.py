@@ -133,10 +133,15 @@ def test_runs_are_read_two_at_a_time_on_threads_of_their_own_and_read_as_one_at_
     assert sum(name.startswith("captions") for name in threads) >= 5
     assert both.flower.tolist() == alone.flower.tolist() == [6, 3, 0, 5, 8]
     assert both.captioned.tolist() == alone.captioned.tolist()
-    pid, pool = reader._pool
-    reader._pool = pid + 1, pool  # as a child forked from the process that made the threads finds them: gone
+    pid, pool = reader._memo.pool
+    reader._memo.pool = pid + 1, pool  # as a child forked from the process that made the threads finds them: gone
     assert reader.flowers(tiles).flower.tolist() == [6, 3, 0, 5, 8]
-    assert reader._pool[0] == pid and reader._pool[1] is not pool  # threads of its own
+    assert reader._memo.pool[0] == pid and reader._memo.pool[1] is not pool  # threads of its own
+    # another thread (the service names photos at once) reads on threads of its own, not this one's
+    other: list[object] = []
+    thread = threading.Thread(target=lambda: (reader.flowers(tiles), other.append(reader._memo.pool[1])))
+    thread.start(), thread.join()
+    assert other and other[0] is not reader._memo.pool[1]
 
 
 def _face(name: str) -> np.ndarray:
