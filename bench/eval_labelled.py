@@ -1,7 +1,7 @@
 """A labelled set of photos read as a user reads them: tiles read right (F1), whole hands exact, winning hands scored
 with the right tiles, and the time a photo takes. The measure of issue #30's targets on real photos.
 
-    python -m bench.eval_labelled DATA [--split val] [--rules mcr] [--json OUT] [--show 10]
+    python -m bench.eval_labelled DATA [--split val] [--rules mcr] [--json OUT] [--show 10] [--set FIELD=VALUE ...]
 
 ``DATA`` is a labelled set as ``mjscore train --data`` takes one (``training/labelled.py``): a dataset of the annotation
 page (its name under ``MJ_DATA_DIR``), its export (``GET /v1/datasets/{d}/export``: a zip, or the folder it was
@@ -23,11 +23,15 @@ scores best wins.
 - **Winning hands scored with the right tiles**: of the true hands that score under ``--rules``, those read exactly
   and scored.
 - **Time**: reading and scoring each photo, the detector loaded and warmed up first.
+
+``--set`` reads with a detector whose ``DetectorConfig`` fields are changed (``bench.eval_tile_sets.config_field``):
+one change measured on the same photos as the shipped detector, the two records compared photo by photo.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import os
@@ -37,7 +41,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +50,7 @@ from PIL import Image
 
 from api.pipeline import Detector, default_detector, read_photo, score_reading
 from bench.eval_layout import normal
+from bench.eval_tile_sets import config_field
 from scorer.errors import ScorerError
 from scorer.request import score_parsed
 from training.labelled import DatasetError, Labelled, Photo, beside, read_dataset
@@ -223,11 +228,18 @@ def main(argv: list[str] | None = None) -> int:
                                                      "shipped models/)")
     ap.add_argument("--show", type=int, default=10, help="print this many hands misread")
     ap.add_argument("--json", type=Path, default=None, help="write the figures and every photo's record here")
+    ap.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
+                    help="DetectorConfig fields to change, e.g. round_backs=false (read by a copy of the detector)")
     args = ap.parse_args(argv)
     try:
         detector = default_detector(args.weights)
+        if args.set:
+            detector = copy.copy(detector)  # the loaded detector is shared (lru_cache): its copy is changed
+            detector.config = replace(detector.config, **dict(config_field(item) for item in args.set))
     except ModelNotFoundError as exc:
         ap.error(str(exc))
+    except (TypeError, ValueError) as exc:
+        ap.error(f"--set: {exc}")
     detector.detect(Image.new("RGB", (64, 64), (128, 128, 128)))  # a process's first read loads the networks
     records: list[Record] = []
     skipped: list[Skipped] = []
@@ -243,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     out = summary(records, skipped, args.rules)
     t, h, w = out["tiles"], out["hands"], out["winning_hands"]
     print(f"{out['photos']} photos of {args.data} ({len(skipped)} skipped), read by the detector of "
-          f"{args.weights or os.environ.get('MJ_WEIGHTS') or 'the shipped models/'}")
+          f"{args.weights or os.environ.get('MJ_WEIGHTS') or 'the shipped models/'}"
+          + (f" with {' '.join(args.set)}" if args.set else ""))
     print(f"  tiles read right (IoU {IOU}, the same name): F1 {t['f1']:.4f} (precision {t['precision']:.4f}, recall "
           f"{t['recall']:.4f}; {t['right']} of {t['labelled']} labelled, {t['read']} read)")
     print(f"  tiles found, any name: F1 {t['found']['f1']:.4f}; named right of those found: "

@@ -235,10 +235,10 @@ def held_out_styles(art: Path) -> tuple[list[Style], list[Style]]:
     return styles, blank
 
 
-def _field(item: str) -> tuple[str, object]:
+def config_field(item: str) -> tuple[str, object]:
     """``FIELD=VALUE`` -> (field, value): true/false, an int, a float, or the text.
 
-    >>> _field("backs_by_colour=false"), _field("turns=1"), _field("alike=0.9")
+    >>> config_field("backs_by_colour=false"), config_field("turns=1"), config_field("alike=0.9")
     (('backs_by_colour', False), ('turns', 1), ('alike', 0.9))
     """
     name, _, text = item.partition("=")
@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.shipped import CLASSIFIER_WEIGHTS, READER_WEIGHTS
 
     try:
-        config = DetectorConfig(**dict(_field(item) for item in args.set))
+        config = DetectorConfig(**dict(config_field(item) for item in args.set))
     except (TypeError, ValueError) as exc:
         ap.error(f"--set: {exc}")
 

@@ -125,6 +125,32 @@ def test_the_command_reports_and_names_what_is_wrong(tmp_path: Path, monkeypatch
     assert "weights" in capsys.readouterr().err
 
 
+def test_a_changed_setting_is_read_by_a_copy_and_a_wrong_one_named(tmp_path: Path, monkeypatch, capsys) -> None:
+    import bench.eval_labelled as ev
+    from vision.detector import DetectorConfig
+
+    class Configured(ByPhoto):
+        """ByPhoto that finds nothing with ``round_backs`` off."""
+
+        config = DetectorConfig()
+
+        def detect(self, image: Any) -> list[Detection]:
+            return super().detect(image) if self.config.round_backs else []
+
+    folder = _exported(tmp_path)
+    shared = Configured(boxes(), boxes(), boxes())
+    monkeypatch.setattr(ev, "default_detector", lambda weights=None: shared)
+    assert ev.main([str(folder), "--set", "round_backs=false"]) == 0
+    said = capsys.readouterr().out
+    assert "with round_backs=false" in said and "whole hands exact: 0/2" in said
+    assert shared.config.round_backs  # the shared detector as loaded
+    assert ev.main([str(folder)]) == 0 and "whole hands exact: 2/2" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        ev.main([str(folder), "--set", "no_such_field=1"])
+    err = capsys.readouterr().err
+    assert "--set" in err and "no_such_field" in err
+
+
 def test_a_photo_that_cannot_be_read_is_skipped_and_said(tmp_path: Path) -> None:
     from bench.eval_labelled import Skipped, measure
 
