@@ -101,6 +101,8 @@ def detection_dict(d: Detection) -> dict[str, Any]:
         out["alternatives"] = [{"tile": n, "p": p} for n, p in d.ranked if n != d.label]
     if d.sideways_p is not None:
         out["sideways_p"] = d.sideways_p
+    if d.stands is not None:
+        out["stands"] = d.stands
     return out
 
 

@@ -11,7 +11,15 @@ import importlib
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    SerializerFunctionWrapHandler,
+    create_model,
+    model_serializer,
+)
 
 from scorer.request import MAX_TEXT, RULE_SETS, ranges, section_defaults
 
@@ -345,13 +353,30 @@ class ImageSize(BaseModel):
     height: int
 
 
+class AlternativePublic(BaseModel):
+    """A next likeliest name of a tile, and its probability."""
+
+    tile: str
+    p: float
+
+
 class DetectionPublic(BaseModel):
-    """One tile found in the photo; ``box`` is xyxy in pixels of the upright image."""
+    """One tile found in the photo; ``box`` is xyxy in pixels of the upright image. What the detector does not know
+    is left out (not null)."""
 
     tile: str = Field(description="a tile name (1m .. 8f) or back")
     confidence: float
     box: list[float] = Field(min_length=4, max_length=4)
     sideways: bool = False
+    alternatives: list[AlternativePublic] | None = Field(
+        None, description="the classifier's next likeliest names, down to p = 0.01")
+    sideways_p: float | None = Field(None, description="the probability that the tile lies sideways")
+    stands: float | None = Field(None, description="the probability that the tile stands on its edge, where the "
+                                                   "face network was asked (a hand standing, seen from in front)")
+
+    @model_serializer(mode="wrap")
+    def _known(self, handler: SerializerFunctionWrapHandler):  # (unannotated: the schema stays the fields')
+        return {k: v for k, v in handler(self).items() if v is not None}
 
 
 class RecognitionPublic(BaseModel):

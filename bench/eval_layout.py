@@ -82,13 +82,15 @@ def _expand(text: str) -> tuple[str, ...]:
 
 
 def true_detections(sidecar: dict) -> list[Detection]:
-    """The labelled tiles of a generated photo as detections (backs are never sideways, as the detector says)."""
+    """The labelled tiles of a generated photo as detections (backs are never sideways, as the detector says), each
+    standing or not as the generator stood it (``Detection.stands``: 1 or 0; not known in a sidecar without it)."""
     out = []
     for t in sidecar["tiles"]:
         if t["visible"] < 0.6:
             continue
         side = bool(t["sideways"]) and t["label"] != "back"
-        out.append(Detection(t["label"], 1.0, tuple(t["box"]), side))
+        stands = None if "stands" not in t else float(bool(t["stands"]))
+        out.append(Detection(t["label"], 1.0, tuple(t["box"]), side, stands=stands))
     return out
 
 

@@ -16,6 +16,9 @@ class Detection:
     (``label`` itself), as (name, probability) pairs down to a probability of 0.01: the layout may take a second
     choice when the first ones make no legal hand; so too for the sideways flag, whose probability is
     ``sideways_p``.
+    ``stands`` is the probability that the tile stands on its edge (its face towards the camera, as a hand stands
+    before its player), as the face network judges it where it was asked (``vision/faces.py``; None: not asked):
+    the layout reads a hand standing, seen from in front, by it (its flowers lie flat before it or beside it).
     """
 
     label: str
@@ -24,3 +27,4 @@ class Detection:
     sideways: bool = False
     ranked: tuple[tuple[str, float], ...] = ()
     sideways_p: float | None = None  # the probability that the tile lies sideways (None: not known)
+    stands: float | None = None  # the probability that the tile stands on its edge (None: not known)

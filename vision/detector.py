@@ -52,7 +52,7 @@ from vision.crops import (
 from vision.detection import Detection
 from vision.discs import round_boxes
 from vision.errors import ModelNotFoundError
-from vision.faces import FaceReader, Faces
+from vision.faces import FaceReader, Faces, stands_of
 from vision.finder import Finder, parts_asked, parts_held, parts_taken
 from vision.finding import FAR_SURE, FEW, Finding
 from vision.gaps import gap_boxes, row_gaps
@@ -327,13 +327,15 @@ class TileDetector:
                 looked = self._looked_at(x, named.classifier)
                 if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
                     best = sureness(looked[0]), angle, img, faces, Seen(x, tilt, looked, named.classifier)
+        found = named.faces  # (kept: which tiles stand, ``Detection.stands``)
         if c.faces_look and self._faces is not None and self._faces.sees(boxes, c):  # each face cut flat: a look more
-            found = named.faces if named.faces is not None else self._faces.faces(rgb, boxes, named.tilt)
+            found = found if found is not None else self._faces.faces(rgb, boxes, named.tilt)
             x = self._faces.flat(rgb, found, self._crop)
             looked = self._looked_at(x, named.classifier)
             if best is None or sureness(looked[0]) > best[0]:
                 best = sureness(looked[0]), 0.0, rgb, boxes, Seen(x, named.tilt, looked, named.classifier,
                                                                    found._replace(flat=True))
+        named = named._replace(faces=found)
         if best is None:
             return named
         _, angle, img, faces, seen = best
@@ -504,6 +506,7 @@ class TileDetector:
         named = self._seen_from_above(rgb, boxes, self._named(rgb, boxes, conf=conf, seen=seen, clearer=True))
         boxes, conf, named = self._one_tile(rgb, boxes, conf, named)
         probs, up = named.p, named.up
+        faced = boxes  # the boxes whose faces the face network may have found (``Detection.stands``)
         if self.config.unsure_backs:
             boxes, conf, probs, up = self._missed_backs(rgb, boxes, conf, named)
             boxes, conf, probs, up = self._missed_in_rows(rgb, boxes, conf, probs, up, named.classifier)
@@ -517,13 +520,14 @@ class TileDetector:
             tile[backs[round_boxes(rgb, boxes[backs])]] = False
             boxes, conf, probs, up = boxes[tile], conf[tile], probs[tile], up[tile]
         side, side_p = sideways(probs.argmax(1), up)
+        stands = stands_of(boxes, faced, named.faces)
         out = []
-        for b, c, p, s, sp in zip(boxes / scale, conf, probs, side, side_p, strict=True):
+        for b, c, p, s, sp, st in zip(boxes / scale, conf, probs, side, side_p, stands, strict=True):
             x0, y0, x1, y1 = (round(float(v), 1) for v in b)
             order = [int(k) for k in np.argsort(-p)[:RANKED] if k == p.argmax() or p[k] >= RANKED_MIN]
             ranked = tuple((NAMES[k], round(float(p[k]), 4)) for k in order)
             out.append(Detection(NAMES[order[0]], round(float(c * p[order[0]]), 4), (x0, y0, x1, y1), bool(s),
-                                 ranked, round(float(sp), 4)))
+                                 ranked, round(float(sp), 4), None if np.isnan(st) else round(float(st), 4)))
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
 

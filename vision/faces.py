@@ -89,6 +89,25 @@ class Faces(NamedTuple):
         return float(np.mean(self.stands > 0.5)) if len(self.stands) else 0.0
 
 
+def stands_of(boxes: np.ndarray, faced: np.ndarray, faces: Faces | None) -> np.ndarray:
+    """Each of ``boxes``' probability that its tile stands (N): that of the same box among ``faced``, the boxes whose
+    ``faces`` the face network found; NaN for a box it did not see (a back looked for, two halves joined), or for
+    all where it was not asked (None).
+
+    >>> faced = np.array([[0, 0, 10, 14], [10, 0, 20, 14.0]])
+    >>> faces = Faces(np.zeros((2, 4, 2)), np.zeros(2, bool), np.array([0.9, 0.2]))
+    >>> stands_of(np.array([[10, 0, 20, 14], [30, 0, 40, 14.0]]), faced, faces).tolist()
+    [0.2, nan]
+    """
+    out = np.full(len(boxes), np.nan)
+    if faces is None or len(faces.stands) != len(faced):
+        return out
+    at = {tuple(b): float(p) for b, p in zip(np.asarray(faced, float).tolist(), faces.stands, strict=True)}
+    for i, b in enumerate(np.asarray(boxes, float).tolist()):
+        out[i] = at.get(tuple(b), np.nan)
+    return out
+
+
 class FaceReader:
     """The face network at ``path`` (an ONNX Runtime session: ``crops`` in, ``corners``, ``across`` and ``stands``
     out)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -148,8 +149,15 @@ def test_a_standing_hand_seen_from_in_front_keeps_its_flowers_and_winning_tile()
         layout = read_layout(standing + flowers)
         assert layout.hand == f"{HAND_TEXT} {want}", layout.to_dict()
         assert layout.loose == ()
-    # one flower alone does not tell: a tile lying sideways beside a hand seen from above is as flat
+    # one flower alone does not tell: a tile lying sideways beside a hand seen from above is as flat ...
     assert read_layout(standing + ends[1:]).loose == (14,)
+    # ... unless the face network judged the hand's tiles standing and the flower lying (``Detection.stands``;
+    # before, loose: fresh standing from in front 000018, 000054)
+    judged = [replace(d, stands=0.97) for d in standing] + [replace(ends[1], stands=0.03)]
+    layout = read_layout(judged)
+    assert layout.hand == f"{HAND_TEXT} 8f" and layout.loose == (), layout.to_dict()
+    assert read_layout([replace(d, stands=0.02) for d in judged]).loose == (14,)  # all lying: seen from above
+    assert read_layout(judged[:2] + standing[2:] + judged[-1:]).loose == (14,)  # two judged are too few
     # from above, where a flower lies shaped as the hand's tiles, a lone one off the hand's row is loose as before
     above = shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,)))
     shaped = Detection("4f", 0.9, (left - 1.8 * W, foot + 0.1 * H, left - 0.8 * W, foot + 1.1 * H), False)
@@ -207,6 +215,22 @@ def test_a_standing_row_whose_spacing_halves_while_its_boxes_shrink_a_fifth_is_i
         dets.append(Detection(name, 0.9, (x - w / 2, 900 - h, x + w / 2, 900), False))
     layout = read_layout(dets)
     assert layout.hand == "67m22567p456777s +8m" and not layout.win_tile_assumed, layout.to_dict()
+
+
+def test_a_standing_row_whose_boxes_grow_higher_but_not_bigger_is_in_perspective() -> None:
+    """A hand of 16 + 1 standing, seen from in front and to one side (the true boxes of fresh 000012, ``synth
+    --camera front`` seed 7302): along the row the tiles grow a third higher and their spacing by 60%, but the near
+    tiles turn their faces from the camera, so their boxes grow narrower and hardly bigger (area 1.0 -> 1.15 before
+    the last two). Growth is now also judged by the boxes' height across the row (before, by their area alone: the
+    row was measured at one size, the winning tile at its near end, set apart and showing its side, was loose)."""
+    boxes = [(120, 267, 273, 428), (220, 271, 372, 434), (323, 275, 474, 440), (430, 279, 578, 447),
+             (539, 283, 685, 453), (651, 287, 795, 460), (766, 292, 908, 467), (885, 296, 1024, 474),
+             (1006, 301, 1143, 482), (1129, 305, 1265, 489), (1256, 310, 1391, 497), (1387, 315, 1525, 505),
+             (1514, 320, 1659, 514), (1645, 326, 1799, 522), (1780, 331, 1946, 531), (1919, 337, 2124, 540),
+             (2129, 345, 2361, 554)]
+    names = tokens("11134555566m35678s4s")
+    layout = read_layout([Detection(n, 1.0, tuple(map(float, b)), False) for n, b in zip(names, boxes, strict=True)])
+    assert layout.hand == "11134555566m35678s +4s" and layout.loose == (), layout.to_dict()
 
 
 @pytest.mark.parametrize(("first", "step"), [(1.25, 1.1), (1.2, 1.15), (1.4, 1.1)])

@@ -80,7 +80,7 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
     if turned:
         t = measure(dets, kept, replace(t, angle=t.angle + 90.0))
     rows = split_rows(t)
-    t.scale = fit_scale(t, rows)
+    t.scale = fit_scale(t, rows, by_height=len(kept) < TABLE_TILES)
     t.perspective = bool(np.any(t.scale != 1.0))
     if not t.perspective and len(kept) < TABLE_TILES:  # (a whole table's rows are its walls, hands and discards)
         t.scale = nearer_rows(t, rows)

@@ -30,6 +30,8 @@ from vision.layout.tuning import (
     ROW_GAP,
     SHAPE_TOL,
     SIDEWAYS,
+    STANDS,
+    STEADY,
     U_FLOOR,
 )
 
@@ -74,6 +76,8 @@ class Tiles:
     # each tile's size relative to u: 1 in a photo taken from above; in a row shot in perspective, the near tiles'
     # size grows along the row (``fit_scale``)
     scale: np.ndarray = field(default_factory=lambda: np.ones(0))
+    # each tile's probability of standing on its edge (``Detection.stands``; NaN: not known)
+    stands: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def __post_init__(self) -> None:
         if len(self.scale) != len(self.labels):
@@ -211,8 +215,9 @@ def measure(dets: Sequence[DetectionLike], idx: list[int], like: Tiles | None = 
         u = max(u, U_FLOOR * a)
     if u <= 0:
         u = float(np.median(np.sqrt(wh[:, 0] * wh[:, 1]))) / 1.25 if len(idx) else 1.0
+    stands = np.array([np.nan if getattr(dets[i], "stands", None) is None else dets[i].stands for i in idx], float)
     return Tiles([dets[i].label for i in idx], side, np.array([dets[i].confidence for i in idx], float),
-                 xy, wh, max(u, 1e-6), math.degrees(theta), size=size, nn=nn)
+                 xy, wh, max(u, 1e-6), math.degrees(theta), size=size, nn=nn, stands=stands)
 
 
 def split_rows(t: Tiles) -> list[list[int]]:
@@ -227,16 +232,19 @@ def split_rows(t: Tiles) -> list[list[int]]:
     return [sorted(r, key=lambda i: (t.xy[i, 0], i)) for r in rows]
 
 
-def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
+def fit_scale(t: Tiles, rows: list[list[int]], by_height: bool = True) -> np.ndarray:
     """Each tile's width along its row relative to ``u``: 1 in a photo from above. In a row shot in perspective a
     tile's inverse depth changes linearly along the row's image, and the spacing of touching neighbours goes with
     its square: so each row of ``MIN_FIT`` tiles or more gets the straight line that the square roots of most
     spacings of neighbours lie near (within ``PERSPECTIVE`` of the spacing; ``_line``: touching tiles, not the gaps
     between groups), when most do, it changes the width by more than ``PERSPECTIVE`` along the row and the boxes
-    grow the same way by more than ``GROWTH``. When some row does, the photo is one in perspective, and the tiles
-    of every other row take their boxes' own sizes."""
+    grow the same way by more than ``GROWTH``: in size, or (``by_height``: a photo of a hand, not a whole table's
+    discards) in height across the row, for the near tiles of a row standing, seen from in front and to one side,
+    turn their faces from the camera and their boxes grow higher, not wider. When some row does, the photo is one in
+    perspective, and the tiles of every other row take their boxes' own sizes."""
     scale = np.ones(len(t.labels))
     widths = np.where(t.side, SIDEWAYS, 1.0)
+    high = _heights(t) if by_height else None
     fitted: set[int] = set()
     for r, row in enumerate(rows):
         if len(row) < MIN_FIT:
@@ -244,8 +252,11 @@ def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
         x = t.xy[row, 0]
         # the boxes must grow along the row (a tile's height goes with its inverse depth): spacings alone, gaps
         # between groups and sideways tiles among them, can fall near a line that is no perspective
-        a, b = _theil_sen(x, t.size[row])
-        grows = max((a + b * x[-1]) / max(a + b * x[0], 1e-9), 1e-9)
+        grows = _growth(x, t.size[row])
+        if high is not None:  # (heights scattered about their line, as boxes noisy from above, tell no growth)
+            higher = _growth(x, high[row])
+            if abs(math.log(higher)) > abs(math.log(grows)) and _steadiness(x, high[row]) >= STEADY:
+                grows = higher
         if abs(math.log(grows)) <= math.log(1 + GROWTH):
             continue
         mid = (x[1:] + x[:-1]) / 2
@@ -262,6 +273,35 @@ def fit_scale(t: Tiles, rows: list[list[int]]) -> np.ndarray:
             if r not in fitted:
                 scale[row] = t.size[row]
     return scale
+
+
+def _growth(x: np.ndarray, size: np.ndarray) -> float:
+    """How much ``size`` grows along the row at ``x``: its Theil-Sen line's last value over its first."""
+    a, b = _theil_sen(x, size)
+    return max((a + b * x[-1]) / max(a + b * x[0], 1e-9), 1e-9)
+
+
+def _steadiness(x: np.ndarray, size: np.ndarray) -> float:
+    """How steadily ``size`` grows along the row at ``x``: its Theil-Sen line's rise along the row over the sizes'
+    scatter about it (their MAD, as a standard deviation).
+
+    >>> x = np.arange(8.0)
+    >>> noisy = np.array([1, 1.1, 0.9, 1.05, 1.2, 0.95, 1.1, 1.25])
+    >>> bool(_steadiness(x, 1 + 0.05 * x) > 100), round(float(_steadiness(x, noisy)), 1)
+    (True, 1.0)
+    """
+    a, b = _theil_sen(x, size)
+    off = size - (a + b * x)
+    scatter = 1.4826 * float(np.median(np.abs(off - np.median(off))))
+    return abs(b * (x[-1] - x[0])) / max(scatter, 1e-9)
+
+
+def _heights(t: Tiles) -> np.ndarray:
+    """Each box's height across the row relative to the upright boxes' median (a sideways tile's as an upright
+    one's: its height across the row is a tile's width)."""
+    across = int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))
+    high = t.wh[:, across] * np.where(t.side, SIDEWAYS, 1.0)
+    return high / max(median(high), 1e-9)
 
 
 def nearer_rows(t: Tiles, rows: list[list[int]]) -> np.ndarray:
@@ -400,10 +440,15 @@ def turned_square(t: Tiles, i: int, ref: np.ndarray | None, most: float) -> bool
 
 
 def seen_low(t: Tiles) -> bool:
-    """Whether the hand stands and is seen from low: a row shot in perspective, or two flowers or more lying flat,
-    their boxes far flatter than the hand's upright tiles' (their height across the row over their width along it;
-    from above, a tile lying is shaped as the hand's; one flower alone may be a loose tile lying sideways)."""
+    """Whether the hand stands and is seen from low: a row shot in perspective; most of its tiles standing, as the
+    face network judged them (``Detection.stands``: ``STANDS`` of them or more known, besides flowers); or two
+    flowers or more lying flat, their boxes far flatter than the hand's upright tiles' (their height across the row
+    over their width along it; from above, a tile lying is shaped as the hand's; one flower alone may be a loose tile
+    lying sideways)."""
     if t.perspective:
+        return True
+    known = [float(p) for name, p in zip(t.labels, t.stands, strict=True) if not name.endswith("f") and p == p]
+    if len(known) >= STANDS and median(known) > 0.5:
         return True
     flowers = [i for i, name in enumerate(t.labels) if name.endswith("f") and not t.side[i]]
     if t.ref is None or len(flowers) < 2:

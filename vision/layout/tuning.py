@@ -26,6 +26,8 @@ PERSPECTIVE = 0.15
 # along it) stands and is seen from low, its flowers lying flat (``geometry.seen_low``): its flowers are read as in a
 # row shot in perspective
 FLAT = 0.8
+# ... or whose tiles, this many or more besides its flowers, the face network judged mostly standing
+STANDS = 3
 # ... and there a run of flowers past either end of the hand lies up to this many tile sizes past it (their boxes,
 # lying flat and seen from low, are wide: measured from their middles they lie farther off). 40 standing hands seen
 # from in front (bench.eval_cases' standing_front), true boxes: 25 / 27 / 27 / 27 of 40 at 2.7 / 3.1 / 3.4 / 3.8; 80
@@ -48,6 +50,11 @@ MIN_FIT = 4
 # 100 + 100): at 0.3, 32 + 32 and 63 + 77; at 0.2, 33 + 34 and 73 + 79; at 0.15, 35 + 37 and 77 + 80; none lost. Through
 # the detector 0.15 lost a hand from above (``layout_eval`` 000219, its boxes growing 16%) and a table of 120 tiles
 GROWTH = 0.2
+# ... or whose boxes grow by more than GROWTH in height across the row (the near tiles of a row standing, seen from in
+# front and to one side, turn their faces from the camera: their boxes grow higher, hardly bigger), steadily: the
+# rise of the heights' line STEADY times their scatter about it or more (heights of boxes noisy by 8%, seen from
+# above, rise 0.4 to 3.2 times their scatter; rows seen so, true boxes, 10 to 200; see docs/photo.md)
+STEADY = 4.0
 LINE_PAIRS = 24  # ... every pair of spacings tried in rows up to this long, beyond it some (a time linear in tiles)
 # a table's walls (``table.py``): a group of a row with more backs than WALL_BACKS (a concealed kong shows four),
 # mostly backs; and, before the boxes are measured, a run of more backs than WALL_RUN (two concealed kongs side by

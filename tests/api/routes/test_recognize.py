@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 from fastapi.testclient import TestClient
@@ -41,6 +42,25 @@ def test_recognize_answers_the_recognition_object(client, fake):
     assert rec["image"] == {"width": 640, "height": 120}
     assert [d["tile"] for d in rec["detections"]] == fake.labels
     assert fake.calls == 1
+
+
+def test_a_detections_alternatives_and_probabilities_are_answered_where_known() -> None:
+    """The service answers what the command prints: a detection's alternatives, ``sideways_p`` and ``stands`` where
+    the detector knows them, left out where it does not (before, the response model dropped all three)."""
+
+    class Knowing(FakeDetector):
+        def detect(self, image):
+            out = super().detect(image)
+            out[0] = replace(out[0], ranked=((out[0].label, 0.9), ("9p", 0.08)), sideways_p=0.02, stands=0.97)
+            return out
+
+    with TestClient(make_app(Knowing())) as c:
+        r = c.post("/v1/recognize", files=upload(jpeg()))
+    assert r.status_code == 200, r.text
+    first, second = r.json()["detections"][:2]
+    assert first["alternatives"] == [{"tile": "9p", "p": 0.08}] and first["sideways_p"] == 0.02
+    assert first["stands"] == 0.97
+    assert set(second) == {"tile", "confidence", "box", "sideways"}
 
 
 def test_score_photo_answers_recognition_and_result(client):
