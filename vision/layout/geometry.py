@@ -20,6 +20,7 @@ from vision.layout.tuning import (
     FLAT,
     GROUP_GAP,
     GROWTH,
+    GROWTH_HIGH,
     LINE_PAIRS,
     MIN_FIT,
     MIN_ROW,
@@ -253,11 +254,12 @@ def fit_scale(t: Tiles, rows: list[list[int]], by_height: bool = True) -> np.nda
         # the boxes must grow along the row (a tile's height goes with its inverse depth): spacings alone, gaps
         # between groups and sideways tiles among them, can fall near a line that is no perspective
         grows = _growth(x, t.size[row])
-        if high is not None:  # (heights scattered about their line, as boxes noisy from above, tell no growth)
+        steep = abs(math.log(grows)) > math.log(1 + GROWTH)
+        if not steep and high is not None:  # (heights scattered about their line, as boxes noisy from above, do not)
             higher = _growth(x, high[row])
-            if abs(math.log(higher)) > abs(math.log(grows)) and _steadiness(x, high[row]) >= STEADY:
-                grows = higher
-        if abs(math.log(grows)) <= math.log(1 + GROWTH):
+            if abs(math.log(higher)) > math.log(1 + GROWTH_HIGH) and _steadiness(x, high[row]) >= STEADY:
+                grows, steep = higher, True
+        if not steep:
             continue
         mid = (x[1:] + x[:-1]) / 2
         spacing = np.diff(x) / ((widths[row][1:] + widths[row][:-1]) / 2) / t.u
