@@ -256,6 +256,16 @@ def found_by(boxes: np.ndarray, rows: np.ndarray | None, stands: bool, sure: flo
     return det.detect(Image.fromarray(rgb)), asked
 
 
+def test_each_detection_carries_whether_its_tile_stands_where_the_face_network_was_asked() -> None:
+    _, boxes, _ = smooth_faces()
+    sigmoid = round(1 / (1 + np.exp(-3.0)), 4)
+    for stands, settings, want in ((True, {}, sigmoid), (False, {}, round(1 - sigmoid, 4)),
+                                   (True, {"faces_below": 0.0, "faces_look": True}, sigmoid),  # asked looking again
+                                   (True, {"faces_below": 0.0, "faces_look": False}, None)):  # not asked
+        found, _ = found_by(boxes, None, stands, **settings)
+        assert len(found) == 10 and {d.stands for d in found} == {want}, (stands, settings)
+
+
 def test_a_photo_of_tiles_standing_is_looked_at_again_by_the_row_finder() -> None:
     _, boxes, _ = smooth_faces()
 
