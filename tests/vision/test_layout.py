@@ -148,6 +148,19 @@ def test_flowers_past_either_end_where_the_melds_and_the_winning_tile_disagree_o
     assert layout.hand == "[123m] [456p] [789s] 2233z +3z" and layout.loose == (14,), layout.to_dict()
 
 
+@pytest.mark.parametrize(("short", "kept"), [(1.0, True), (0.85, True), (0.78, True), (0.6, False)])
+def test_a_lone_flower_partly_hidden_behind_the_hand_is_the_hands(short: float, kept: bool) -> None:
+    """A flower lying alone just above the hand, partly hidden behind its tiles or boxed short: its box is the hand's
+    tiles' in width and ``short`` of their height. Down to ``SHORT`` (0.75) its shape does not make it loose (before:
+    loose from 0.87 down; fresh seated 000082, 000086 through the detector)."""
+    dets = shoot(HAND + lay("4f", y=-H - 4, x=4 * W))
+    x0, y0, x1, y1 = dets[-1].box
+    dets[-1] = Detection("4f", 0.9, (x0, y1 - short * (y1 - y0), x1, y1), False)
+    layout = read_layout(dets)
+    assert layout.hand == (f"{HAND_TEXT} 4f" if kept else HAND_TEXT), layout.to_dict()
+    assert layout.loose == (() if kept else (len(dets) - 1,))
+
+
 def test_a_lone_flower_lying_askew_is_loose() -> None:
     dets = shoot(HAND + [("4f", 1100.0, 300.0, False)])
     x0, y0, x1, y1 = dets[-1].box

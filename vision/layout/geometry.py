@@ -30,6 +30,7 @@ from vision.layout.tuning import (
     PERSPECTIVE,
     ROW_GAP,
     SHAPE_TOL,
+    SHORT,
     SIDEWAYS,
     STANDS,
     STEADY,
@@ -468,6 +469,19 @@ def shows_side(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0) -> 
         return False
     w, h = t.wh[i] / (ref * t.sized(i))
     return bool(abs(h - 1) <= slack * t.shape_tol and 1 <= w <= 1.5)
+
+
+def cut_short(t: Tiles, i: int, ref: np.ndarray | None) -> bool:
+    """Whether tile ``i``'s box is an upright tile's cut short: one side as the hand's upright tiles', the other from
+    ``SHORT`` of theirs up to it (a tile partly hidden behind the hand's, or boxed short). False where the rows lie
+    near 45 degrees (their boxes then hardly tell a tile's sides apart, nor one lying askew)."""
+    phi = math.radians(t.angle)
+    if ref is None or t.side[i] or abs(math.cos(phi) ** 2 - math.sin(phi) ** 2) < 0.5:
+        return False
+    r = t.wh[i] / (ref * t.sized(i))
+    fits = np.abs(r - 1) <= t.shape_tol
+    short = (r >= SHORT) & (r <= 1)
+    return bool(fits.any() and np.all(fits | short))
 
 
 def single_loose(t: Tiles, i: int, ref: np.ndarray | None, slack: float = 1.0, askew: float = 0.0) -> bool:

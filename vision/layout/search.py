@@ -9,7 +9,16 @@ from itertools import product
 
 from vision.layout.flowers import hand_flowers
 from vision.layout.frame import Frame, frame_of
-from vision.layout.geometry import DetectionLike, Tiles, gap_between, median, seen_low, shows_side, single_loose
+from vision.layout.geometry import (
+    DetectionLike,
+    Tiles,
+    cut_short,
+    gap_between,
+    median,
+    seen_low,
+    shows_side,
+    single_loose,
+)
 from vision.layout.melds import MISSED_BACK, back_apart, classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
@@ -82,7 +91,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             # (seen low, a flower lying beside a standing row is shaped otherwise: where it lies decides, below)
             # (near the hand a winning tile may be set down askew)
             askew = single_loose(t, i, ref, slack, ASKEW_WIN if close else 0.0) and not (low and is_flower[i]) \
-                and not (shows_side(t, i, ref, slack) and not is_flower[i])  # (a standing tile showing its side)
+                and not (shows_side(t, i, ref, slack) and not is_flower[i]) \
+                and not (is_flower[i] and cut_short(t, i, ref))  # (a standing tile showing its side; a flower hidden)
             if (apart and (t.labels[i] == BACK or askew)) or far:
                 loose.add(i)
     row_groups = [[g for g in gs if not (len(g) == 1 and g[0] in loose)] for gs in row_groups]

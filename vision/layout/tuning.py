@@ -15,6 +15,9 @@ ASKEW_WIN = 20.0  # ... or, near the hand (a winning tile set apart), an upright
 DUP_IOU = 0.6  # boxes overlapping this much are the same tile
 DUP_SHIFT = 0.3  # ... or one mostly inside the other, their centres this share of the smaller box's sides apart
 BORDER = 0.3  # the winning tile and the melds are set apart by at least this gap; a narrower border costs
+# a lone flower whose box is the hand's upright tiles' in one side and from this share of theirs in the other is not
+# loose by its shape (``geometry.cut_short``: partly hidden behind the hand, or boxed short)
+SHORT = 0.75
 NEAR_GAP = 0.6  # a lone tile nearer than this to a group is not judged loose before the reading
 WIN_GAP = 1.5  # a winning tile is set apart by at most this much
 OVERLAP = 0.35  # neighbours in a row overlapping by this share of a tile width are one tile
