@@ -161,6 +161,25 @@ def test_a_lone_flower_partly_hidden_behind_the_hand_is_the_hands(short: float, 
     assert layout.loose == (() if kept else (len(dets) - 1,))
 
 
+def test_a_pair_beside_the_melds_is_the_hands_though_its_boxes_are_narrower() -> None:
+    """A hand of four melds seen from a seat: the concealed tile and the winning tile beside it, a pair, lie in a row
+    of their own past the melds' end, farther from the camera, their boxes 16% narrower than the melds'. Alone in
+    their groups, the one judged by its shape was loose, and no hand was read; a tile beside another of its name is
+    now not alone (before: loose; fresh seated 000001, whose kong then lost a tile to make the count)."""
+    melds = lay("4*56p", "9999p", "7777m", "555z", gaps=(0.5, 0.5, 0.5))
+    pair = lay("4p", "4p", x=melds[-1][1] + W, y=-0.9 * H, gaps=(0.2,))
+    dets = shoot(melds + pair)
+    for k in (-2, -1):  # narrower, about their middles
+        x0, y0, x1, y1 = dets[k].box
+        dets[k] = Detection("4p", 0.9, (x0 + 0.08 * (x1 - x0), y0, x1 - 0.08 * (x1 - x0), y1), False)
+    layout = read_layout(dets)
+    want = normal("[456p] [555z] [7777m] [9999p] 4p +4p")
+    assert normal(layout.hand) == want and layout.loose == (), layout.to_dict()
+    # two tiles of other names so placed are judged by their shape as before: loose
+    dets[-1] = Detection("7s", 0.9, dets[-1].box, False)
+    assert read_layout(dets).loose == (len(dets) - 2, len(dets) - 1)
+
+
 def test_a_lone_flower_lying_askew_is_loose() -> None:
     dets = shoot(HAND + [("4f", 1100.0, 300.0, False)])
     x0, y0, x1, y1 = dets[-1].box

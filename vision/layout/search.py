@@ -62,6 +62,9 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
     ref = t.ref
 
     low = seen_low(t)  # the hand stands, seen from low: its flowers lie flat in front of it or beside it
+
+    def alike(i: int, j: int) -> bool:  # two flowers, or two tiles of one name
+        return is_flower[i] and is_flower[j] or t.labels[i] == t.labels[j] != BACK
     # single tiles that cannot be part of the hand: askew, sideways alone, a back alone, or far from their row
     loose: set[int] = set()
     for gs in row_groups:
@@ -69,16 +72,17 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
             if len(g) != 1:
                 continue
             i = g[0]
-            # gaps to the neighbours; to neighbouring groups of two or more (for a flower, to a flower too: flowers
-            # lying side by side may be boxed apart, and one of them shaped unlike the hand's tiles)
+            # gaps to the neighbours; to neighbouring groups of two or more, and to a single tile alike (flowers
+            # lying side by side may be boxed apart, and one of them shaped unlike the hand's tiles; a tile beside
+            # another of its name may be a pair, the winning tile set down beside its partner)
             gaps, near = [], []
             if k > 0:
                 gaps.append(gap_between(t, gs[k - 1][-1], i))
-                if len(gs[k - 1]) > 1 or is_flower[i] and is_flower[gs[k - 1][-1]]:
+                if len(gs[k - 1]) > 1 or alike(i, gs[k - 1][-1]):
                     near.append(gaps[-1])
             if k + 1 < len(gs):
                 gaps.append(gap_between(t, i, gs[k + 1][0]))
-                if len(gs[k + 1]) > 1 or is_flower[i] and is_flower[gs[k + 1][0]]:
+                if len(gs[k + 1]) > 1 or alike(i, gs[k + 1][0]):
                     near.append(gaps[-1])
             far = bool(gaps) and min(gaps) > FAR_GAP * t.u and not is_flower[i]
             # a tile close to a group may belong to a meld split by a noisy gap: the reading decides
