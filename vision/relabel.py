@@ -54,6 +54,10 @@ WHITE_COST = 0.7
 # 0.01 to 0.45 (a tile of a group 0.012 beside 0.06 and 0.04), to a coloured back none (under 0.01) or, rarely, 0.017
 WHITE_TWIN = 0.02
 WHITE_GROUP = "white:"  # the change that reads a group's backs as blank white dragons, or its white dragons as backs
+# a change whose reading leaves a concealed kong's tile unknown (four backs) is taken only where no change dearer by
+# at most this reads the kong's tile (a kong shown back, 5z, 5z, back, one face named back: the box of the other left
+# out read three backs)
+KNOWN_COST = 0.35
 SEVENTEEN_COST = 0.7  # a 17-tile reading not complete as it is: renamings costing at most this that make it so
 PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of four kongs and a pair)
 
@@ -120,8 +124,9 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
     white_of = {(tiles[0], WHITE_GROUP + twin): tiles for tiles, twin in whites}
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
+    unknown = None  # the first acceptable reading whose concealed kong shows four backs: a dearer one may tell it
     for cost, changes in trials[:MAX_TRIES]:
-        if cost > most:
+        if cost > most or unknown is not None and cost > unknown[0] + KNOWN_COST:
             break
         renamed, changed, dropped = _applied(dets, changes, white_of)
         if dropped:  # read without the boxes left out, in a frame of their own
@@ -137,8 +142,11 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
                     if seconds else f"the first reading makes no complete hand; read {said}: the likeliest change "
                     "that makes one")
             layout = replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed)))
-            return _white_kongs_face_down(layout, renamed, reframe(frame, renamed), complete, ok)
-    return None
+            found = _white_kongs_face_down(layout, renamed, reframe(frame, renamed), complete, ok)
+            if not found[0].unknown_kongs:
+                return found
+            unknown = unknown or (cost, found)
+    return None if unknown is None else unknown[1]
 
 
 def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_of: dict[tuple[int, str], list[int]]

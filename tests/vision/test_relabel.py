@@ -90,16 +90,21 @@ def test_at_most_max_changes_tiles_are_renamed() -> None:
 
 
 def test_a_sideways_tile_read_upright_is_turned_when_that_makes_the_hand() -> None:
-    # [777p] shown with its middle tile sideways; read upright (p sideways 0.3), that tile seems to leave gaps on
+    # [456s] shown with its middle tile sideways; read upright (p sideways 0.3), that tile seems to leave gaps on
     # both sides (an upright tile is narrower), the meld falls apart and the count is wrong; turned, it reads
-    hand = lay("123m789p5z", "5z", "4*56s", "77*7p", gaps=(0.8, 0.8, 0.8))
+    # (a pung's middle tile so read needs no turning: a tile beside another of its name is not alone, and the reading
+    # takes the three)
+    hand = lay("123m789p5z", "5z", "45*6s", "77*7p", gaps=(0.8, 0.8, 0.8))
     dets = [replace(d, sideways_p=0.97 if d.sideways else 0.02) for d in ranked(shoot(hand), {})]
-    i = next(k for k, d in enumerate(dets) if d.sideways and d.label == "7p")
+    pung = next(k for k, d in enumerate(dets) if d.sideways and d.label == "7p")
+    upright = [replace(d, sideways=False, sideways_p=0.3) if k == pung else d for k, d in enumerate(dets)]
+    assert read_layout(upright).hand == "[777p] [456s] 123m789p5z +5z"
+    i = next(k for k, d in enumerate(dets) if d.sideways and d.label == "5s")
     dets[i] = replace(dets[i], sideways=False, sideways_p=0.3)
     assert read_layout(dets).problem.code == "tile_count"
     layout, used = relabel(dets)
     assert layout.hand == "[777p] [456s] 123m789p5z +5z"
-    assert layout.renamed == (i,) and used[i].sideways and used[i].label == "7p"
+    assert layout.renamed == (i,) and used[i].sideways and used[i].label == "5s"
     assert any(f"tile {i} sideways" in n for n in layout.notes)
     # without a probability for the flag, it is not turned
     layout, _ = relabel([replace(d, sideways_p=None) for d in dets])
@@ -136,6 +141,22 @@ def test_a_box_the_finder_was_unsure_of_is_left_out_when_that_makes_the_hand() -
     # a face the finder was sure of stays: no change makes the hand
     dets[11] = replace(dets[11], label="9p", confidence=0.6, ranked=(("9p", 0.97),))
     assert relabel(dets)[0].hand_with(kong_tiles=["9p"]) is None
+
+
+def test_a_kong_whose_face_was_named_back_is_read_with_its_tile_before_one_of_four_backs() -> None:
+    """A concealed kong shown back, 5z, 5z, back, one 5z named back (5z its second name) and the other doubted by
+    the finder: leaving the doubted one out reads three backs, a kong of unknown tile, at a lower cost than renaming
+    the back 5z. A reading that leaves a kong's tile unknown now yields to one dearer by at most ``KNOWN_COST`` that
+    tells it (before: "(????)", fresh seated 000066 through the detector)."""
+    hand = lay("123m456p789s7z", "7z", "backback5zback", gaps=(0.8, 0.6))
+    dets = ranked(shoot(hand), {12: [("back", 0.53), ("5z", 0.27)], 13: [("5z", 0.52), ("back", 0.29)]})
+    dets[13] = replace(dets[13], confidence=0.34)
+    layout, _ = relabel(dets)
+    assert layout.hand == "(5555z) 123m456p789s7z +7z" and layout.renamed == (12,), layout.to_dict()
+    # where the back is named far likelier so, its kong stays unknown
+    dets[12] = replace(dets[12], ranked=(("back", 0.9), ("5z", 0.05)))
+    layout, _ = relabel(dets)
+    assert layout.unknown_kongs == 1 and 12 not in layout.renamed, layout.to_dict()
 
 
 def test_a_back_filling_the_gap_before_the_winning_tile_is_left_out_however_sure() -> None:
