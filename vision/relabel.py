@@ -9,10 +9,11 @@ shadow at the hand's end) left out (not in a whole table), and a white-backed se
 white dragons or the reverse (``WHITE_COST``), one, two or three at a time (tiles in or near the first reading's
 rows only), the likeliest change first (the product of the probabilities taken; leaving a box out costs its being
 no tile, ``1 - confidence``), and the first change whose layout is legal and complete is the answer, with a note
-naming each tile changed; a box left out is loose. A photo whose tiles make no hand under any of them keeps the
-first reading and its problem, so that a client can show it. Two legal readings are read again: a 17-tile hand not
-complete as it lies, by the renamings at most ``SEVENTEEN_COST`` that complete it; and an exposed kong of blank white
-dragons, none turned, in a white-backed set, as a concealed kong of four backs.
+naming each tile changed; a box left out is loose. A change whose reading leaves a concealed kong's tile unknown
+yields to one dearer by at most ``KNOWN_COST`` that reads it. A photo whose tiles make no hand under any of them
+keeps the first reading and its problem, so that a client can show it. Two legal readings are read again: a 17-tile
+hand not complete as it lies, by the renamings at most ``SEVENTEEN_COST`` that complete it; and an exposed kong of
+blank white dragons, none turned, in a white-backed set, as a concealed kong of four backs.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
 that decided a duplicate or an overlap reads the same rows again with the new names.
 A photo of a whole table (``TABLE_TILES`` or more, walls aside) whose rows read no complete hand is first read a

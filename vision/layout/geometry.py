@@ -84,6 +84,8 @@ class Tiles:
     def __post_init__(self) -> None:
         if len(self.scale) != len(self.labels):
             self.scale = np.ones(len(self.labels))
+        if len(self.stands) != len(self.labels):
+            self.stands = np.full(len(self.labels), np.nan)
 
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
