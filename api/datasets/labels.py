@@ -185,10 +185,14 @@ def _list(value: Any, name: str, most: int) -> list[Any]:
     return value
 
 
+# a detection object's fields beside its box, known and not kept: a recognition's detections may be given as boxes
+DETECTED = ("confidence", "alternatives", "sideways_p", "stands")
+
+
 def _box(obj: Any, where: str, width: int, height: int) -> Box:
     if not isinstance(obj, dict):
         raise BadLabelsError(f"{where} must be an object {{\"tile\", \"box\", \"sideways\"}}")
-    unknown = sorted(set(obj) - {"tile", "box", "sideways", "confidence"})
+    unknown = sorted(set(obj) - {"tile", "box", "sideways", *DETECTED})
     if unknown:
         raise BadLabelsError(f"{where}: unknown field {unknown[0]!r}")
     tile = obj.get("tile")

@@ -95,7 +95,12 @@ LAYOUT_SCHEMA: dict[str, Any] = {
             "type": "object", "required": ["tile", "box"], "additionalProperties": False, "properties": {
                 "tile": {"enum": list(NAMES)},
                 "box": {"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "number"}},
-                "sideways": {"type": "boolean"}, "confidence": {"type": "number"}}}},
+                "sideways": {"type": "boolean"}, "confidence": {"type": "number"},
+                # a recognition's detections as they come: their alternatives and sideways_p not read, their
+                # stands read as the layout reads a photo's
+                "alternatives": {"type": "array", "items": {"type": "object"}},
+                "sideways_p": {"type": "number"},
+                "stands": {"type": "number", "minimum": 0, "maximum": 1}}}},
         "win": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
     },
 }

@@ -60,3 +60,28 @@ def test_not_json(client):
 def test_a_tile_that_is_an_object_is_bad_labels_not_500(client):
     body = {"image": {"width": 640, "height": 120}, "detections": [{"tile": {}, "box": [0, 0, 10, 10]}]}
     assert error_of(client.post("/v1/layout", json=body)) == (422, "bad_labels")
+
+
+def test_a_recognitions_detections_read_as_it_read_them(client):
+    """A recognition's detections posted as they come (``alternatives``, ``sideways_p`` and ``stands`` beside each
+    box; before: "unknown field"), their ``stands`` read as the layout reads a photo's: a hand standing, its lone
+    flower lying flat past its end, keeps the flower (without ``stands``, one flower alone does not tell)."""
+    from tests.vision.support import HAND_TEXT, W, lay, shoot
+    from vision.detection import Detection
+
+    standing = shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,)))
+    left, foot = standing[0].box[0], standing[0].box[3]
+    flower = Detection("8f", 0.9, (left - 1.8 * W, foot + 5.4, left - 0.5 * W, foot + 5.4 + 1.1 * W), False)
+    image = {"width": 4000, "height": 3000}
+    dets = [{"tile": d.label, "box": list(d.box), "sideways": d.sideways, "confidence": 0.9,
+             "alternatives": [{"tile": "9p", "p": 0.02}], "sideways_p": 0.01, "stands": 0.97} for d in standing]
+    dets.append({"tile": "8f", "box": list(flower.box), "sideways": False, "stands": 0.03})
+    body = client.post("/v1/layout", json={"image": image, "detections": dets}).json()
+    assert body["hand"] == f"{HAND_TEXT} 8f", body
+    for d in dets:
+        del d["stands"]
+    assert client.post("/v1/layout", json={"image": image, "detections": dets}).json()["hand"] == HAND_TEXT
+    dets[0]["stands"] = 1.5
+    r = client.post("/v1/layout", json={"image": image, "detections": dets})
+    assert error_of(r) == (422, "bad_labels") and "detections[0].stands" in r.json()["error"]["message"], r.text
+
