@@ -32,7 +32,7 @@ def read_layout(boxes: Labels, stands: list[float | None] | None = None) -> Layo
     return read_hand(dets, complete=is_complete_tiles)[0]
 
 
-def stands_of(detections: list[Any]) -> list[float | None]:
+def stands_given(detections: list[Any]) -> list[float | None]:
     """Each detection's ``stands`` (a recognition's detections carry it where the face network was asked), checked:
     a probability from 0 to 1, or absent."""
     out: list[float | None] = []
@@ -72,7 +72,7 @@ async def layout(request: Request) -> dict[str, Any]:
         raise BadLabelsError('the body must be {"image": {"width", "height"}, "detections": [...]}')
     fields = {"image": body.get("image"), "boxes": body["detections"], "win": body.get("win")}
     boxes = Labels.from_json(fields)
-    lay = read_layout(boxes, stands_of(body["detections"]))
+    lay = read_layout(boxes, stands_given(body["detections"]))
     hand = lay.hand
     if boxes.win is not None:  # the winning tile named by the annotator, not set apart
         hand = lay.hand_with(win=boxes.boxes[boxes.win].tile)
