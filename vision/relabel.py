@@ -13,7 +13,8 @@ naming each tile changed; a box left out is loose. A change whose reading leaves
 yields to one dearer by at most ``KNOWN_COST`` that reads it. A photo whose tiles make no hand under any of them
 keeps the first reading and its problem, so that a client can show it. Two legal readings are read again: a 17-tile
 hand not complete as it lies, by the renamings at most ``SEVENTEEN_COST`` that complete it; and an exposed kong of
-blank white dragons, none turned, in a white-backed set, as a concealed kong of four backs.
+blank white dragons, none turned, in a white-backed set, as a concealed kong of four backs; and a concealed kong
+read from three backs (its fourth missed) in a white-backed set, as a pung of blank white dragons.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
 that decided a duplicate or an overlap reads the same rows again with the new names.
 A photo of a whole table (``TABLE_TILES`` or more, walls aside) whose rows read no complete hand is first read a
@@ -32,6 +33,7 @@ from typing import Any
 
 from vision.layout import Complete, Layout, group_melds
 from vision.layout.frame import Frame, frame_of, reframe
+from vision.layout.melds import MISSED_BACK
 from vision.layout.table import table_parts
 from vision.layout.tuning import TABLE_TILES
 from vision.names import BACK, WHITE
@@ -97,7 +99,7 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False, g
                                      taken=complete)
             if better is not None:
                 return better
-        return _white_kongs_face_down(first, dets, frame, complete, ok)
+        return _white_twins(first, dets, frame, complete, ok)
     whole = len(frame.kept) >= TABLE_TILES
     if whole:  # a whole table: its tiles lie both ways, and the hand along either
         across = group_melds(dets, complete=complete, frame=frame_of(dets, deduped=frame, turned=True))
@@ -143,7 +145,7 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
                     if seconds else f"the first reading makes no complete hand; read {said}: the likeliest change "
                     "that makes one")
             layout = replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted(changed)))
-            found = _white_kongs_face_down(layout, renamed, reframe(frame, renamed), complete, ok)
+            found = _white_twins(layout, renamed, reframe(frame, renamed), complete, ok)
             if not found[0].unknown_kongs:
                 return found
             unknown = unknown or (cost, found)
@@ -166,6 +168,38 @@ def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_o
                 renamed[j] = _rename(dets[j], name.removeprefix(WHITE_GROUP))
             changed |= set(tiles)
     return renamed, changed, dropped
+
+
+def _white_twins(read: Layout, dets: list[Any], frame: Frame, complete: Complete,
+                 ok: Callable[[Layout], bool]) -> tuple[Layout, list[Any]]:
+    """``read`` with a white-backed set's white tiles read again: three backs as a pung of blank white dragons
+    (``_white_pungs_face_up``), four blank white dragons none turned as a concealed kong
+    (``_white_kongs_face_down``)."""
+    read, dets = _white_pungs_face_up(read, dets, frame, complete, ok)
+    return _white_kongs_face_down(read, dets, reframe(frame, dets), complete, ok)
+
+
+def _white_pungs_face_up(read: Layout, dets: list[Any], frame: Frame, complete: Complete,
+                         ok: Callable[[Layout], bool]) -> tuple[Layout, list[Any]]:
+    """``read`` (a legal, complete reading of ``dets``) with each concealed kong read from three backs (its fourth,
+    the finder missed: ``melds.MISSED_BACK``) read as a pung of blank white dragons instead, in a set whose backs are
+    white (``WHITE_TWIN``): there three white tiles are likelier a pung of its blank white dragons than a kong whose
+    back the finder missed, and the hand is then read whole. ``read``'s notes and renamings are kept."""
+    pungs = [list(m.detections) for m in read.melds if not m.known and len(m.detections) == MISSED_BACK
+             and all(dets[j].label == BACK for j in m.detections) and _twins(dets, m.detections, WHITE)]
+    if not pungs or read.left_out:
+        return read, dets
+    renamed = list(dets)
+    for j in (j for p in pungs for j in p):
+        renamed[j] = _rename(dets[j], WHITE)
+    layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
+    if not ok(layout) or layout.unknown_kongs != read.unknown_kongs - len(pungs):
+        return read, dets
+    said = "; ".join("tiles " + ", ".join(map(str, p)) for p in pungs)
+    note = (f"three white tiles read as a pung of blank white dragons ({said}; a white back and a blank white dragon "
+            "look alike), not as a concealed kong whose fourth back the finder missed")
+    notes = (*layout.notes, *(n for n in read.notes if n not in layout.notes), note)
+    return replace(layout, notes=notes, renamed=tuple(sorted({*read.renamed, *(j for p in pungs for j in p)}))), renamed
 
 
 def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete: Complete,

@@ -217,6 +217,23 @@ def test_four_blank_white_tiles_none_turned_are_a_concealed_kong_in_a_white_back
         "likeliest change that makes one" in layout.notes[-2] and layout.notes[-1].startswith("four blank white")
 
 
+def test_three_white_tiles_named_back_are_a_pung_of_white_dragons_in_a_white_backed_set() -> None:
+    """An exposed pung of blank white dragons in a set whose backs are white, named back three times (their twin 5z
+    given 0.3 of each): read first as a concealed kong whose fourth back the finder missed (legal, complete, its tile
+    unknown); read instead as the pung, the hand whole (before: "(????)"; ``bench.eval_tile_sets``' white-backed
+    hands through the detector 0.475 -> 0.825)."""
+    backs = {k: [("back", 0.68), ("5z", 0.3)] for k in range(11, 14)}
+    dets = ranked(shoot(lay("123m456p789s1z", "1z", "backbackback", gaps=(0.8, 0.8))), backs)
+    assert read_layout(dets).unknown_kongs == 1
+    layout, used = relabel(dets)
+    assert layout.hand == "[555z] 123m456p789s1z +1z" and layout.renamed == (11, 12, 13), layout.to_dict()
+    assert {used[k].label for k in range(11, 14)} == {"5z"}
+    assert "three white tiles read as a pung of blank white dragons (tiles 11, 12, 13" in layout.notes[-1]
+    # coloured backs (the classifier gives them no 5z): a concealed kong whose fourth back was missed, as before
+    layout, _ = relabel(ranked(dets, {}))
+    assert layout.unknown_kongs == 1 and layout.renamed == ()
+
+
 def test_a_seventeen_tile_hand_takes_a_nearly_as_likely_name_that_completes_it() -> None:
     # a Fuzhou hand is legal with any 17 tiles (its gold stands in for any), so the first reading stands; but where a
     # tile's second name is nearly as likely (at least half: SEVENTEEN_COST) and makes the hand complete as it lies,
