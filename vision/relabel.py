@@ -187,19 +187,9 @@ def _white_pungs_face_up(read: Layout, dets: list[Any], frame: Frame, complete: 
     back the finder missed, and the hand is then read whole. ``read``'s notes and renamings are kept."""
     pungs = [list(m.detections) for m in read.melds if not m.known and len(m.detections) == MISSED_BACK
              and all(dets[j].label == BACK for j in m.detections) and _twins(dets, m.detections, WHITE)]
-    if not pungs or read.left_out:
-        return read, dets
-    renamed = list(dets)
-    for j in (j for p in pungs for j in p):
-        renamed[j] = _rename(dets[j], WHITE)
-    layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
-    if not ok(layout) or layout.unknown_kongs != read.unknown_kongs - len(pungs):
-        return read, dets
-    said = "; ".join("tiles " + ", ".join(map(str, p)) for p in pungs)
-    note = (f"three white tiles read as a pung of blank white dragons ({said}; a white back and a blank white dragon "
-            "look alike), not as a concealed kong whose fourth back the finder missed")
-    notes = (*layout.notes, *(n for n in read.notes if n not in layout.notes), note)
-    return replace(layout, notes=notes, renamed=tuple(sorted({*read.renamed, *(j for p in pungs for j in p)}))), renamed
+    return _read_as(read, dets, frame, complete, ok, pungs, WHITE, -1,
+                    "three white tiles read as a pung of blank white dragons ({}; a white back and a blank white "
+                    "dragon look alike), not as a concealed kong whose fourth back the finder missed")
 
 
 def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete: Complete,
@@ -211,19 +201,28 @@ def _white_kongs_face_down(read: Layout, dets: list[Any], frame: Frame, complete
     kongs = [list(m.detections) for m in read.melds if m.kind == "kong" and set(m.tiles) == {WHITE}
              and not any(dets[j].sideways for j in m.detections)
              and _twins(dets, m.detections, BACK)]
-    if not kongs or read.left_out:
+    return _read_as(read, dets, frame, complete, ok, kongs, BACK, +1,
+                    "four blank white tiles with none turned read as a concealed kong's backs ({}; a white back and a "
+                    "blank white dragon look alike), not as an exposed kong of white dragons")
+
+
+def _read_as(read: Layout, dets: list[Any], frame: Frame, complete: Complete, ok: Callable[[Layout], bool],
+             groups: list[list[int]], name: str, unknown: int, why: str) -> tuple[Layout, list[Any]]:
+    """``read`` with the tiles of ``groups`` named ``name``, where that reading is legal and complete and has
+    ``unknown`` more kongs of unknown tile per group, noted by ``why`` (its ``{}`` the groups' tiles); else ``read``
+    as it is (so too where boxes were left out)."""
+    if not groups or read.left_out:
         return read, dets
     renamed = list(dets)
-    for j in (j for k in kongs for j in k):
-        renamed[j] = _rename(dets[j], BACK)
+    for j in (j for g in groups for j in g):
+        renamed[j] = _rename(dets[j], name)
     layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
-    if not ok(layout) or layout.unknown_kongs != read.unknown_kongs + len(kongs):
+    if not ok(layout) or layout.unknown_kongs != read.unknown_kongs + unknown * len(groups):
         return read, dets
-    said = "; ".join("tiles " + ", ".join(map(str, k)) for k in kongs)
-    note = (f"four blank white tiles with none turned read as a concealed kong's backs ({said}; a white back and a "
-            "blank white dragon look alike), not as an exposed kong of white dragons")
-    notes = (*layout.notes, *(n for n in read.notes if n not in layout.notes), note)
-    return replace(layout, notes=notes, renamed=tuple(sorted({*read.renamed, *(j for k in kongs for j in k)}))), renamed
+    said = "; ".join("tiles " + ", ".join(map(str, g)) for g in groups)
+    notes = (*layout.notes, *(n for n in read.notes if n not in layout.notes), why.format(said))
+    changed = tuple(sorted({*read.renamed, *(j for g in groups for j in g)}))
+    return replace(layout, notes=notes, renamed=changed), renamed
 
 
 def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]]:
