@@ -57,6 +57,10 @@ WHITE_COST = 0.7
 # 0.01 to 0.45 (a tile of a group 0.012 beside 0.06 and 0.04), to a coloured back none (under 0.01) or, rarely, 0.017
 WHITE_TWIN = 0.02
 WHITE_GROUP = "white:"  # the change that reads a group's backs as blank white dragons, or its white dragons as backs
+# ... and where a white-backed set's groups may be so read, this many times MAX_TRIES layouts are read at most (its
+# blank white dragons, named back, need their group and a lone winning tile renamed together: white-backed hands
+# through the detector 33 -> 36 of 40; reading twice as many for every photo doubled the slowest photos' layout time)
+WHITE_TRIES = 2
 # a change whose reading leaves a concealed kong's tile unknown (four backs) is taken only where no change dearer by
 # at most this reads the kong's tile (a kong shown back, 5z, 5z, back, one face named back: the box of the other left
 # out read three backs)
@@ -128,7 +132,7 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
     unknown = None  # the first acceptable reading whose concealed kong shows four backs: a dearer one may tell it
-    for cost, changes in trials[:MAX_TRIES]:
+    for cost, changes in trials[:MAX_TRIES * (WHITE_TRIES if whites else 1)]:
         if cost > most or unknown is not None and cost > unknown[0] + KNOWN_COST:
             break
         renamed, changed, dropped = _applied(dets, changes, white_of)

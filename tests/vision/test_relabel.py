@@ -234,6 +234,46 @@ def test_three_white_tiles_named_back_are_a_pung_of_white_dragons_in_a_white_bac
     assert layout.unknown_kongs == 1 and layout.renamed == ()
 
 
+WHITE_BACKED_16 = [  # the detections of bench.eval_tile_sets' white_backs scene 16 (held-out style, white backs)
+    ("back", 0.4985, (375, 265, 515, 456), False, (("back", 0.5818), ("5z", 0.3797)), 0.0),
+    ("back", 0.4476, (459, 559, 606, 745), False, (("back", 0.5782), ("5z", 0.4007)), 0.0),
+    ("back", 0.4421, (559, 319, 709, 516), False, (("back", 0.5936), ("5z", 0.3689)), 0.0),
+    ("6m", 0.8241, (573, 584, 718, 786), False, (("6m", 0.99),), 0.0113),
+    ("back", 0.5063, (671, 349, 817, 547), False, (("back", 0.6153), ("5z", 0.347)), 0.0),
+    ("6m", 0.8651, (684, 613, 826, 814), False, (("6m", 0.9958),), 0.009),
+    ("5s", 0.8085, (777, 376, 931, 580), False, (("5s", 0.92),), 0.0194),
+    ("back", 0.5239, (792, 647, 940, 843), False, (("back", 0.5985), ("5z", 0.3618)), 0.0),
+    ("4s", 0.6538, (888, 408, 1040, 613), False, (("4s", 0.9702),), 0.0119),
+    ("3m", 0.7974, (943, 688, 1084, 872), False, (("3m", 0.9763),), 0.032),
+    ("3s", 0.7977, (1004, 438, 1148, 635), False, (("3s", 0.9496),), 0.0063),
+    ("2m", 0.2673, (1048, 715, 1185, 872), True, (("2m", 0.5201), ("2s", 0.0921), ("3s", 0.0907), ("4s", 0.088)),
+     0.5042),
+    ("2m", 0.6428, (1092, 736, 1230, 890), True, (("2m", 0.8384), ("3m", 0.0406), ("1m", 0.0197), ("2f", 0.0135)),
+     0.8202),
+    ("1p", 0.793, (1103, 473, 1256, 672), False, (("1p", 0.9633),), 0.0333),
+    ("1m", 0.8069, (1202, 761, 1342, 947), False, (("1m", 0.9175), ("2m", 0.0559)), 0.0258),
+    ("1p", 0.7531, (1215, 498, 1369, 697), False, (("1p", 0.9692),), 0.0395),
+]
+
+
+def test_a_white_backed_sets_pair_and_winning_tile_named_back_are_read_within_more_tries() -> None:
+    """A white-backed set's pair of blank white dragons and its winning 5z, set apart, all named back: the group's
+    backs and the lone back must be renamed together (a white group and a renaming, cost 1.13), beyond the first
+    ``MAX_TRIES`` changes; where white groups may be renamed, ``WHITE_TRIES`` times as many are read (before: no
+    hand)."""
+    import vision.relabel as rl
+    from vision.detection import Detection
+
+    dets = [Detection(*d) for d in WHITE_BACKED_16]
+    layout, _ = relabel(dets)
+    assert layout.hand == "[123m] (6666m) 11p345s55z +5z", layout.to_dict()
+    rl.WHITE_TRIES, before = 1, rl.WHITE_TRIES
+    try:
+        assert relabel(dets)[0].hand is None
+    finally:
+        rl.WHITE_TRIES = before
+
+
 def test_a_seventeen_tile_hand_takes_a_nearly_as_likely_name_that_completes_it() -> None:
     # a Fuzhou hand is legal with any 17 tiles (its gold stands in for any), so the first reading stands; but where a
     # tile's second name is nearly as likely (at least half: SEVENTEEN_COST) and makes the hand complete as it lies,
