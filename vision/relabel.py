@@ -239,8 +239,8 @@ def _white_groups(layout: Layout, dets: list[Any]) -> list[tuple[list[int], str]
         for g in row.groups:
             for label, twin in ((WHITE, BACK), (BACK, WHITE)):
                 tiles = [j for j in g if dets[j].label == label]
-                if tiles and _twins(dets, tiles, twin):
-                    out.append((tiles, twin))
+                if tiles and _twins(dets, tiles, twin) and not (twin == BACK and any(dets[j].sideways for j in g)):
+                    out.append((tiles, twin))  # (a group with a tile turned is exposed: none of it is a back)
     return out
 
 

@@ -274,6 +274,35 @@ def test_a_white_backed_sets_pair_and_winning_tile_named_back_are_read_within_mo
         rl.WHITE_TRIES = before
 
 
+WHITE_BACKED_30 = [  # scene 30: an exposed pung of blank white dragons, one turned, and a concealed kong's four backs
+    ("5z", 0.6606, (171, 729, 290, 907), False, (("5z", 0.7157), ("back", 0.2608)), 0.0122),
+    ("1m", 0.8877, (215, 941, 333, 1117), False, (("1m", 0.9608), ("7p", 0.0104)), 0.0166),
+    ("5z", 0.5096, (302, 767, 459, 908), True, (("5z", 0.6013), ("back", 0.3623)), 0.9806),
+    ("2m", 0.8847, (338, 937, 463, 1117), False, (("2m", 0.9752),), 0.0156),
+    ("5z", 0.6836, (462, 726, 585, 902), False, (("5z", 0.7422), ("back", 0.2344)), 0.0101),
+    ("3m", 0.8279, (463, 934, 595, 1114), False, (("3m", 0.9609),), 0.0246),
+    ("9p", 0.9005, (594, 936, 718, 1110), False, (("9p", 0.9802),), 0.0115),
+    ("4p", 0.8716, (644, 722, 766, 904), False, (("4p", 0.9722),), 0.0074),
+    ("5p", 0.8581, (766, 720, 890, 898), False, (("5p", 0.9631),), 0.008),
+    ("9p", 0.9256, (834, 928, 957, 1112), False, (("9p", 0.9939),), 0.0087),
+    ("6p", 0.7819, (894, 758, 1060, 898), True, (("6p", 0.8849), ("8p", 0.04), ("7p", 0.0114)), 0.9922),
+    ("5z", 0.5943, (1125, 714, 1246, 891), False, (("5z", 0.648), ("back", 0.3261)), 0.0119),
+    ("5z", 0.7394, (1254, 708, 1372, 890), False, (("5z", 0.8669), ("back", 0.1162)), 0.0173),
+    ("5z", 0.8049, (1371, 708, 1495, 888), False, (("5z", 0.8531), ("back", 0.1311)), 0.0091),
+    ("5z", 0.7481, (1498, 705, 1623, 887), False, (("5z", 0.7952), ("back", 0.1879)), 0.0063),
+]
+
+
+def test_a_white_group_with_a_tile_turned_is_not_read_as_backs() -> None:
+    """Seven tiles named 5z in a white-backed set: an exposed pung of blank white dragons (one tile turned) and a
+    concealed kong's four white backs. Only the kong's group may be read as backs: a group with a tile turned is an
+    exposed meld, and no back lies turned (before: both read as backs, the pung as a kong of three backs)."""
+    from vision.detection import Detection
+
+    layout, _ = relabel([Detection(*d) for d in WHITE_BACKED_30])
+    assert layout.hand_with(kong_tiles=["6s"]) == "[456p] [555z] (6666s) 123m9p +9p", layout.to_dict()
+
+
 def test_a_seventeen_tile_hand_takes_a_nearly_as_likely_name_that_completes_it() -> None:
     # a Fuzhou hand is legal with any 17 tiles (its gold stands in for any), so the first reading stands; but where a
     # tile's second name is nearly as likely (at least half: SEVENTEEN_COST) and makes the hand complete as it lies,
