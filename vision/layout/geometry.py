@@ -256,11 +256,12 @@ def fit_scale(t: Tiles, rows: list[list[int]], by_height: bool = True) -> np.nda
         x = t.xy[row, 0]
         # the boxes must grow along the row (a tile's height goes with its inverse depth): spacings alone, gaps
         # between groups and sideways tiles among them, can fall near a line that is no perspective
-        grows = _growth(x, t.size[row])
+        grows = _growth(x, _theil_sen(x, t.size[row]))
         steep = abs(math.log(grows)) > math.log(1 + GROWTH)
         if not steep and high is not None:  # (heights scattered about their line, as boxes noisy from above, do not)
-            higher = _growth(x, high[row])
-            if abs(math.log(higher)) > math.log(1 + GROWTH_HIGH) and _steadiness(x, high[row]) >= STEADY:
+            line = _theil_sen(x, high[row])
+            higher = _growth(x, line)
+            if abs(math.log(higher)) > math.log(1 + GROWTH_HIGH) and _steadiness(x, high[row], line) >= STEADY:
                 grows, steep = higher, True
         if not steep:
             continue
@@ -280,32 +281,38 @@ def fit_scale(t: Tiles, rows: list[list[int]], by_height: bool = True) -> np.nda
     return scale
 
 
-def _growth(x: np.ndarray, size: np.ndarray) -> float:
-    """How much ``size`` grows along the row at ``x``: its Theil-Sen line's last value over its first."""
-    a, b = _theil_sen(x, size)
+def _growth(x: np.ndarray, line: tuple[float, float]) -> float:
+    """How much a size grows along the row at ``x``: its Theil-Sen ``line``'s last value over its first."""
+    a, b = line
     return max((a + b * x[-1]) / max(a + b * x[0], 1e-9), 1e-9)
 
 
-def _steadiness(x: np.ndarray, size: np.ndarray) -> float:
-    """How steadily ``size`` grows along the row at ``x``: its Theil-Sen line's rise along the row over the sizes'
-    scatter about it (their MAD, as a standard deviation).
+def _steadiness(x: np.ndarray, size: np.ndarray, line: tuple[float, float]) -> float:
+    """How steadily ``size`` grows along the row at ``x``: its Theil-Sen ``line``'s rise along the row over the
+    sizes' scatter about it (their MAD, as a standard deviation).
 
     >>> x = np.arange(8.0)
     >>> noisy = np.array([1, 1.1, 0.9, 1.05, 1.2, 0.95, 1.1, 1.25])
-    >>> bool(_steadiness(x, 1 + 0.05 * x) > 100), round(float(_steadiness(x, noisy)), 1)
+    >>> steady = 1 + 0.05 * x
+    >>> bool(_steadiness(x, steady, _theil_sen(x, steady)) > 100), round(float(_steadiness(x, noisy,
+    ...                                                                                   _theil_sen(x, noisy))), 1)
     (True, 1.0)
     """
-    a, b = _theil_sen(x, size)
+    a, b = line
     off = size - (a + b * x)
     scatter = 1.4826 * float(np.median(np.abs(off - np.median(off))))
     return abs(b * (x[-1] - x[0])) / max(scatter, 1e-9)
 
 
+def _across(t: Tiles) -> int:
+    """The side of a box (0: its width, 1: its height in the photo) that lies across the rows."""
+    return int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))
+
+
 def _heights(t: Tiles) -> np.ndarray:
     """Each box's height across the row relative to the upright boxes' median (a sideways tile's as an upright
     one's: its height across the row is a tile's width)."""
-    across = int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))
-    high = t.wh[:, across] * np.where(t.side, SIDEWAYS, 1.0)
+    high = t.wh[:, _across(t)] * np.where(t.side, SIDEWAYS, 1.0)
     return high / max(median(high), 1e-9)
 
 
@@ -458,7 +465,7 @@ def seen_low(t: Tiles) -> bool:
     flowers = [i for i, name in enumerate(t.labels) if name.endswith("f") and not t.side[i]]
     if t.ref is None or len(flowers) < 2:
         return False
-    across = int(abs(math.cos(math.radians(t.angle))) >= abs(math.sin(math.radians(t.angle))))  # the box's side
+    across = _across(t)
     shape = t.wh[flowers, across] / np.maximum(t.wh[flowers, 1 - across], 1e-6)
     return median(shape) < FLAT * t.ref[across] / max(float(t.ref[1 - across]), 1e-6)
 
