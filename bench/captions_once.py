@@ -1,15 +1,18 @@
-"""What the caption reader's two savings save: a photo's caption runs read once (``CaptionReader.remembering``), and
-its runs read two at once, each on a thread of its own (``vision.captions.RUNS``). Each photo is detected with the
-saving and without it, the two taking turns in one process, its detections checked to be the same.
+"""What the caption reader's savings save: a photo's caption runs read once (``CaptionReader.remembering``), its runs
+read two at once, each on a thread of its own (``vision.captions.RUNS``), and its recogniser's steps folded into
+fewer (``training/folds.py``). Each photo is detected with the saving and without it, the two taking turns in one
+process, its detections checked to be the same.
 
-    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3] [--saving once|runs]
+    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3] [--saving once|runs|folds] [--unfolded PATH]
 
 A photo is named more than once (as it lies, then as seen from above, its sideways tiles' halves joined), and its
 tiles' captions are read each time; within one ``detect`` a run of lines read before takes its first reading
 (``--saving once``, the default). The runs a naming reads are read two at once, on the two cores (``--saving runs``;
-without it, one after another on the caller's thread). The photos are every image under the folders
-(``bench.eval_cases make`` writes such folders). Printed: the photos whose detections differ (none expected), the
-time of all of them together with and without (medians of ``--rounds``) and its ratio, the median photo's ratio, and
+without it, one after another on the caller's thread). The shipped recogniser is built folded (``--saving folds
+--unfolded PATH``: against its build unfolded, ``python -m training caption WHEEL --unfolded --out PATH``). The
+photos are every image under the folders (``bench.eval_cases make`` writes such folders). Printed: the photos whose
+detections differ (none expected), the time of all of them together with and without (medians of ``--rounds``) and
+its ratio, the median photo's ratio, and
 p50 / p90 / max of each.
 """
 
@@ -18,8 +21,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 from bench.photo import pct
@@ -50,8 +53,25 @@ def _one_at_a_time(_reader: object) -> Iterator[None]:
         vision.captions.RUNS = runs
 
 
+def _unfolded(path: Path) -> Callable[[object], AbstractContextManager]:
+    """A block within which the caption reader reads with the recogniser at ``path`` (its build unfolded: ``python -m
+    training caption WHEEL --unfolded --out PATH``) in place of its own."""
+    @contextmanager
+    def block(reader: object) -> Iterator[None]:
+        from vision.sessions import session, session_options
+
+        own = reader._session  # noqa: SLF001 - the bench swaps the recogniser
+        reader._session = session(path, session_options().captions)  # noqa: SLF001
+        try:
+            yield
+        finally:
+            reader._session = own  # noqa: SLF001
+    return block
+
+
 # each saving: what it is called, what it is called without it, and the block within which it is not made
-SAVINGS = {"once": ("once", "every time", _every_time), "runs": ("two at once", "one at a time", _one_at_a_time)}
+SAVINGS = {"once": ("once", "every time", _every_time), "runs": ("two at once", "one at a time", _one_at_a_time),
+           "folds": ("folded", "unfolded", None)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", type=Path, nargs="+", required=True, help="folders of photos (searched below)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--saving", choices=sorted(SAVINGS), default="once", help="the saving measured (default: once)")
+    ap.add_argument("--unfolded", type=Path, help="with --saving folds: the caption reader built unfolded")
     args = ap.parse_args(argv)
+    if (args.saving == "folds") != (args.unfolded is not None):
+        ap.error("--saving folds compares with --unfolded PATH, and --unfolded goes with it alone")
     photos = sorted(p for d in args.photos for p in d.rglob("*") if p.suffix.lower() in SUFFIXES)
     if not photos:
         ap.error(f"no photos ({', '.join(SUFFIXES)}) under {', '.join(map(str, args.photos))}")
@@ -70,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     if reader is None:
         ap.error("the detector has no caption reader")
     saved, unsaved, without = SAVINGS[args.saving]
+    without = without or _unfolded(args.unfolded)
     times: dict[str, dict[Path, list[float]]] = {how: {p: [] for p in photos} for how in (saved, unsaved)}
     differ = set()
     det.detect(photos[0])  # warm

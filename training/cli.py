@@ -116,7 +116,7 @@ def _show(args: argparse.Namespace) -> int:
 def _caption(args: argparse.Namespace) -> int:
     from training.caption import build
 
-    path = build(args.wheel, args.out)
+    path = build(args.wheel, args.out, folds=not args.unfolded)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
 
@@ -546,6 +546,8 @@ def parser() -> argparse.ArgumentParser:
                 "recogniser -> models/caption_reader.onnx")
     p.add_argument("wheel", type=Path, help="the rapidocr-onnxruntime 1.4.4 wheel (pip download)")
     p.add_argument("--out", type=Path, default=paths.MODELS / "caption_reader.onnx")
+    p.add_argument("--unfolded", action="store_true", help="keep the recogniser's steps as exported, unfolded "
+                   "(training/folds.py), to compare with: python -m bench.captions_once --saving folds")
 
     p = command("card", _card, "write the model card, models/README.md, from the runs' records and the benchmark "
                 "(its notes and reproduce commands kept as they are)")

@@ -38,3 +38,30 @@ def test_a_photo_reads_the_same_with_its_caption_runs_read_two_at_once(tmp_path:
     out = capsys.readouterr().out
     assert "1 photos, 1 rounds; detections differing: 0" in out and "two at once" in out and "one at a time" in out
     assert vision.captions.RUNS == runs == 2  # put back
+
+
+@pytest.mark.skipif(not (RAW / "6-2.png").exists(), reason="../shared/real not beside")
+def test_a_photo_reads_the_same_with_another_build_of_the_recogniser_swapped_in_and_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--saving folds`` reads each photo with the recogniser at ``--unfolded`` in the caption reader's place, then
+    puts its own back (here a copy of the shipped one stands in for the unfolded build, which needs the OCR wheel)."""
+    from bench.captions_once import main
+    from training import paths
+    from vision.detector import TileDetector
+
+    shutil.copy(RAW / "6-2.png", tmp_path)
+    other = shutil.copy(paths.MODELS / "caption_reader.onnx", tmp_path / "unfolded.onnx")
+    kept = {}
+    made = TileDetector.__init__
+
+    def init(self: TileDetector, *args: object, **kwargs: object) -> None:
+        made(self, *args, **kwargs)
+        kept["reader"], kept["session"] = self._captions, self._captions._session
+
+    monkeypatch.setattr(TileDetector, "__init__", init)
+    with pytest.raises(SystemExit):  # --unfolded goes with --saving folds, and it with --unfolded
+        main(["--photos", str(tmp_path), "--saving", "folds"])
+    assert main(["--photos", str(tmp_path), "--rounds", "1", "--saving", "folds", "--unfolded", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert "1 photos, 1 rounds; detections differing: 0" in out and "folded" in out and "unfolded" in out
+    assert kept["reader"]._session is kept["session"]  # its own put back

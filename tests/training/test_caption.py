@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -92,3 +93,15 @@ def test_the_largest_weights_are_stored_as_int8_one_scale_per_character(tmp_path
     logits = x @ (q * scale) + b.astype(np.float16).astype(np.float32)
     want = np.exp(logits - logits.max(-1, keepdims=True))
     assert session.run(None, {"x": x})[0] == pytest.approx(want / want.sum(-1, keepdims=True), abs=1e-5)
+
+
+def test_the_shipped_caption_reader_is_built_folded() -> None:
+    """``models/caption_reader.onnx`` is the build of today: its hard-swishes as x * HardSigmoid(x), its learnable
+    affine blocks folded into the convolutions beside them (``training/folds.py``)."""
+    import onnx
+
+    from training import paths
+
+    ops = Counter(n.op_type for n in onnx.load(paths.MODELS / "caption_reader.onnx").graph.node)
+    assert ops["HardSigmoid"] == 2 + 28 and ops["Clip"] == 0  # its two squeeze-and-excites', and 28 hard-swishes
+    assert ops["Add"] == 107 - 28 - 28 - 12  # each hard-swish's shift, and the folded affines' shifts
