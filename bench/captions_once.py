@@ -1,19 +1,20 @@
-"""What the caption reader's savings save: a photo's caption runs read once (``CaptionReader.remembering``), its runs
-read two at once, each on a thread of its own (``vision.captions.RUNS``), and its recogniser's steps folded into
-fewer (``training/folds.py``). Each photo is detected with the saving and without it, the two taking turns in one
-process, its detections checked to be the same.
+"""What the caption reader's savings save: a photo's caption runs read once (``CaptionReader.remembering``), its
+tiles' captions read once in its two namings (``Named.captions``), its runs read two at once, each on a thread of its
+own (``vision.captions.RUNS``), and its recogniser's steps folded into fewer (``training/folds.py``). Each photo is
+detected with the saving and without it, the two taking turns in one process, its detections checked to be the same.
 
-    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3] [--saving once|runs|folds] [--unfolded PATH]
+    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3] [--saving once|carried|runs|folds]
+                                  [--unfolded PATH]
 
 A photo is named more than once (as it lies, then as seen from above, its sideways tiles' halves joined), and its
 tiles' captions are read each time; within one ``detect`` a run of lines read before takes its first reading
-(``--saving once``, the default). The runs a naming reads are read two at once, on the two cores (``--saving runs``;
-without it, one after another on the caller's thread). The shipped recogniser is built folded (``--saving folds
---unfolded PATH``: against its build unfolded, ``python -m training caption WHEEL --unfolded --out PATH``). The
-photos are every image under the folders (``bench.eval_cases make`` writes such folders). Printed: the photos whose
-detections differ (none expected), the time of all of them together with and without (medians of ``--rounds``) and
-its ratio, the median photo's ratio, and
-p50 / p90 / max of each.
+(``--saving once``, the default); the naming of its look as from above takes what the first naming read of its
+tiles' captions, reading only the tiles that naming did not (``--saving carried``). The runs a naming reads are read
+two at once, on the two cores (``--saving runs``; without it, one after another on the caller's thread). The shipped
+recogniser is built folded (``--saving folds --unfolded PATH``: against its build unfolded, ``python -m training
+caption WHEEL --unfolded --out PATH``). The photos are every image under the folders (``bench.eval_cases make``
+writes such folders). Printed: the photos whose detections differ (none expected), the time of all of them together
+with and without (medians of ``--rounds``) and its ratio, the median photo's ratio, and p50 / p90 / max of each.
 """
 
 from __future__ import annotations
@@ -69,9 +70,27 @@ def _unfolded(path: Path) -> Callable[[object], AbstractContextManager]:
     return block
 
 
+@contextmanager
+def _read_again(_reader: object) -> Iterator[None]:
+    """Within it, the naming of a photo's look as from above reads its tiles' captions again, as if the first naming
+    had read none (``TileDetector._named``'s ``captions`` dropped)."""
+    from vision.detector import TileDetector
+
+    named = TileDetector._named  # noqa: SLF001 - the bench turns the saving off
+
+    def again(self: TileDetector, *args: object, captions: object = None, **kwargs: object) -> object:
+        return named(self, *args, **kwargs)
+
+    TileDetector._named = again  # noqa: SLF001
+    try:
+        yield
+    finally:
+        TileDetector._named = named  # noqa: SLF001
+
+
 # each saving: what it is called, what it is called without it, and the block within which it is not made
 SAVINGS = {"once": ("once", "every time", _every_time), "runs": ("two at once", "one at a time", _one_at_a_time),
-           "folds": ("folded", "unfolded", None)}
+           "folds": ("folded", "unfolded", None), "carried": ("carried", "read again", _read_again)}
 
 
 def main(argv: list[str] | None = None) -> int:

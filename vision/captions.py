@@ -18,7 +18,7 @@ import hashlib
 import os
 import string
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
@@ -137,6 +137,9 @@ class FlowersRead(NamedTuple):
     captioned: np.ndarray  # (N,) bool
 
 
+Verdicts = dict[int, tuple[int, bool]]  # a naming's tiles read: by tile, the flower named (0: none) and by caption
+
+
 class Steps(NamedTuple):
     """A text line as the recogniser read it, step by step (T steps), kept as its readings need it: the likeliest of
     all its columns (the blank, 0, and each character) and that column's probability, for a character; the
@@ -181,7 +184,8 @@ class CaptionReader:
             self._memo.runs = before
 
     def named(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, p: np.ndarray, up: np.ndarray,
-              half: np.ndarray, ask: np.ndarray, c: DetectorConfig, faces: Faces | None = None) -> np.ndarray:
+              half: np.ndarray, ask: np.ndarray, c: DetectorConfig, faces: Faces | None = None,
+              known: Verdicts | None = None) -> tuple[np.ndarray, Verdicts]:
         """The names ``p`` (N, 43) of the tiles at ``boxes`` in the photo ``rgb``, with the flower named by its caption
         or its character given ``caption_weight`` of each tile ``ask`` (those that may be a flower and are named
         unsurely: ``caption_unsure``) whose caption or character is read; when an English caption is, the set captions
@@ -192,9 +196,12 @@ class CaptionReader:
         upright by the up head, is upside down (NaN: not read): a tile is read at both ends, or at one where the
         flower reader is sure which (``caption_sure``). ``faces``: the tiles' faces, where the classifier named them
         cut flat (``Faces.flat``): the tiles are read so cut too, as the classifier and the readers saw them (a
-        flower lying in front of a standing hand, seen low: its box holds its side too, under the caption)."""
-        read = partial(self._read, rgb, boxes, tilt, up, half, c=c, faces=faces if faces is not None and faces.flat
-                       else None)
+        flower lying in front of a standing hand, seen low: its box holds its side too, under the caption).
+        ``known``: what an earlier naming of the same tiles read (its ``Verdicts``): those tiles are not read again,
+        their verdicts taken. Returns the names, and the verdicts of every tile read (``known``'s among them)."""
+        verdicts = dict(known or {})
+        read = partial(self._read_once, known or {}, verdicts, partial(
+            self._read, rgb, boxes, tilt, up, half, c=c, faces=faces if faces is not None and faces.flat else None))
         unsure = _likeliest_flowers(p, ask)
         named, captioned = read(unsure, captions=True)
         # ... and the tiles named a flower however surely, for their English captions alone: a caption read corrects
@@ -213,7 +220,7 @@ class CaptionReader:
             by_character, _ = read(more, captions=False)
             ask, named = np.r_[ask, more], np.r_[named, by_character]
         if not named.any():
-            return p
+            return p, verdicts
         out = p.copy()
         read = ask[named > 0]  # a caption read as a flower reader sure of that flower
         out[read] = mix_reading(p[read], np.eye(len(FLOWERS) + 1)[named[named > 0] - 1], FLOWERS, c.caption_weight)
@@ -221,7 +228,22 @@ class CaptionReader:
             blank = ask[(named == 0) & ~np.isin(ask, shown)]
             out[blank[:, None], FLOWERS] *= c.uncaptioned
             out[blank] /= out[blank].sum(1, keepdims=True)
-        return out
+        return out, verdicts
+
+    @staticmethod
+    def _read_once(known: Verdicts, verdicts: Verdicts, read: Callable[..., FlowersRead], ask: np.ndarray,
+                   **how: bool) -> FlowersRead:
+        """``read(ask, **how)`` for the tiles of ``ask`` not ``known``, and the verdicts of those that are; each tile
+        read adds its verdict to ``verdicts`` (a tile read twice, for its caption then its character: the flower
+        either named)."""
+        new = np.array([i for i in ask.tolist() if i not in known], int)
+        fresh = read(new, **how) if len(new) else FlowersRead(np.zeros(0, int), np.zeros(0, bool))
+        for i, flower, captioned in zip(new.tolist(), fresh.flower.tolist(), fresh.captioned.tolist(), strict=True):
+            if flower or i not in verdicts:
+                verdicts[i] = flower, captioned
+        got = dict(zip(new.tolist(), zip(fresh.flower.tolist(), fresh.captioned.tolist(), strict=True), strict=True))
+        both = [known[i] if i in known else got[i] for i in ask.tolist()]
+        return FlowersRead(np.array([f for f, _ in both], int), np.array([cap for _, cap in both], bool))
 
     def _read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
               ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True,

@@ -36,7 +36,7 @@ from vision.backs import (
     tops,
     unsure_boxes,
 )
-from vision.captions import CaptionReader
+from vision.captions import CaptionReader, Verdicts
 from vision.clearer import brightened, clearest, for_faults, sharpness, sureness
 from vision.config import DetectorConfig
 from vision.crops import (
@@ -84,7 +84,8 @@ RANKED_MIN = 0.01  # ... down to this probability
 class Named(NamedTuple):
     """A photo's tiles named (``TileDetector._named``): the names' probabilities (N, 43), the up directions' (N, 4),
     the crops named (N, 3, S, S: each tile cut straight, as it lies), the tilts they were cut at (N, radians), the
-    classifier that named them, and their faces where the face network found them (``vision/faces.py``)."""
+    classifier that named them, their faces where the face network found them (``vision/faces.py``), and what their
+    captions named where read (``CaptionReader.named``'s verdicts)."""
 
     p: np.ndarray
     up: np.ndarray
@@ -92,6 +93,7 @@ class Named(NamedTuple):
     tilt: np.ndarray
     classifier: object
     faces: Faces | None = None
+    captions: Verdicts | None = None
 
 
 class Seen(NamedTuple):
@@ -248,12 +250,13 @@ class TileDetector:
         return network_input(crop_tiles(rgb, boxes, self._crop, tilt=tilt)), tilt
 
     def _named(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None,
-               conf: np.ndarray | None = None, seen: Seen | None = None, clearer: bool = False) -> Named:
+               conf: np.ndarray | None = None, seen: Seen | None = None, clearer: bool = False,
+               captions: Verdicts | None = None) -> Named:
         """``classify``'s names and up directions, with the crops named and the tilts they were cut at, by
         ``classifier`` (None: the photo's; with a learnt set, the fine-tuned classifier where the photo shows that
         set, else the shipped one: ``vision/learnt.py``). ``conf``: the finder's confidences in ``boxes`` (None: true
         boxes). ``seen``: the tiles already cut and looked at (``_seen``; None: ``_seen`` with ``classifier`` and
-        ``clearer``)."""
+        ``clearer``). ``captions``: what an earlier naming of these tiles read of their captions (not read again)."""
         if len(boxes) == 0:
             return Named(np.zeros((0, len(NAMES))), np.zeros((0, 4)), np.zeros((0, 3, self._crop, self._crop)),
                          np.zeros(0), classifier or self._classifier)
@@ -268,9 +271,10 @@ class TileDetector:
             p, upside = self._read(reader, rgb, boxes, tilt, x, p, up)
             if reader.flowers:
                 half = np.where(np.isnan(upside), half, upside)
+        read = None
         if self._captions is not None:
-            p = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS, c.caption_unsure), c,
-                                     faces)
+            p, read = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS, c.caption_unsure),
+                                           c, faces, captions)
         for reader in (r for r in self._readers if r.seats):  # after the captions, which it would make seem sure
             p = self._read(reader, rgb, boxes, tilt, x, p, up)[0]
         if c.learnt_agree or not learnt:
@@ -281,7 +285,7 @@ class TileDetector:
                 p = coloured_backs(p, x, centres, widths, learnt and self._learnt.backs_coloured is True)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
-        return Named(p, up, x, tilt, chosen, faces)
+        return Named(p, up, x, tilt, chosen, faces, read)
 
     def _seen(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None, clearer: bool = False) -> Seen:
         """The tiles at ``boxes`` (one or more) cut straight (``cut``) and looked at by ``classifier`` (None: the
@@ -339,7 +343,8 @@ class TileDetector:
         if best is None:
             return named
         _, angle, img, faces, seen = best
-        again = self._named(img, faces, named.classifier, seen=seen)  # the whole naming goes on from that look
+        # the whole naming goes on from that look, its tiles' captions as the first naming read them
+        again = self._named(img, faces, named.classifier, seen=seen, captions=named.captions)
         if sureness(again.p) <= sure:
             return named
         return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)

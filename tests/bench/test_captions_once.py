@@ -65,3 +65,17 @@ def test_a_photo_reads_the_same_with_another_build_of_the_recogniser_swapped_in_
     out = capsys.readouterr().out
     assert "1 photos, 1 rounds; detections differing: 0" in out and "folded" in out and "unfolded" in out
     assert kept["reader"]._session is kept["session"]  # its own put back
+
+
+@pytest.mark.skipif(not (RAW / "6-2.png").exists(), reason="../shared/real not beside")
+def test_a_photo_reads_the_same_with_its_captions_carried_into_its_second_naming(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from bench.captions_once import main
+    from vision.detector import TileDetector
+
+    shutil.copy(RAW / "6-2.png", tmp_path)
+    named = TileDetector._named
+    assert main(["--photos", str(tmp_path), "--rounds", "1", "--saving", "carried"]) == 0
+    out = capsys.readouterr().out
+    assert "1 photos, 1 rounds; detections differing: 0" in out and "carried" in out and "read again" in out
+    assert TileDetector._named is named  # put back

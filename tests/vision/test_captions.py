@@ -444,5 +444,36 @@ def test_a_flower_seen_low_is_read_from_its_face_cut_flat() -> None:
     p = np.full((1, len(NAMES)), 0.2 / (len(NAMES) - 2))
     p[0, NAMES.index("5f")], p[0, NAMES.index("1s")] = 0.45, 0.35
     named = [NAMES[int(reader.named(photo, boxes, tilt, p, np.eye(4)[:1], np.full(1, np.nan), np.arange(1),
-                                    DetectorConfig(), seen).argmax())] for seen in (faces, faces._replace(flat=False))]
+                                    DetectorConfig(), seen)[0].argmax())]
+             for seen in (faces, faces._replace(flat=False))]
     assert named == ["6f", "5f"]
+
+
+@needs_model
+def test_a_naming_takes_what_an_earlier_naming_of_its_tiles_read() -> None:
+    """A tile an earlier naming read (its verdicts: ``Named.captions``) is not read again: the naming of a photo's look
+    as from above takes the first naming's verdicts. Tiles not read before are read, and every verdict is returned."""
+    from vision.detector import NAMES, DetectorConfig
+
+    words = ["PLUM", None, "WINTER"]
+    photo = np.concatenate([_tile(w) for w in words], axis=1)
+    boxes = np.array([[128.0 * k + 14, 2, 128 * k + 114, 125] for k in range(3)])
+    p = np.full((3, len(NAMES)), 0.2 / (len(NAMES) - 2))
+    p[:, NAMES.index("5f")], p[:, NAMES.index("1s")] = 0.45, 0.35
+    reader, args = _reader(), (boxes, np.zeros(3), p, np.eye(4)[[0, 0, 0]], np.full(3, 0.0))
+    named, verdicts = reader.named(photo, *args, np.arange(3), DetectorConfig())
+    assert [NAMES[k] for k in named.argmax(1)] == ["5f", "1s", "4f"]
+    assert verdicts == {0: (5, True), 1: (0, False), 2: (4, True)}
+    lines = []
+    run = reader._run
+
+    def counted(batch: list) -> list:
+        lines.extend(batch)
+        return run(batch)
+
+    reader._run = counted
+    blank = np.full_like(photo, 128)  # a look in which nothing can be read: the verdicts are taken
+    again, carried = reader.named(blank, *args, np.arange(3), DetectorConfig(), known=verdicts)
+    assert not lines and carried == verdicts and np.allclose(again, named)
+    _, some = reader.named(photo, *args, np.arange(3), DetectorConfig(), known={0: (5, True)})  # 1 and 2 read
+    assert len(lines) > 0 and some == verdicts
