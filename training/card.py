@@ -219,9 +219,9 @@ CAPTION_TEXT = (
     "on PyPI: all its 6625 outputs kept (the blank and 6624 characters: Chinese, digits, Latin letters, "
     "symbols), its weights stored as float16 and its four largest (the last layer, three of 480 x 480) as int8, "
     "one scale per output (`python -m training caption WHEEL`; 4.0 MB, 10.9 as shipped by the wheel; float16 "
-    "alone 5.5 MB), its hard-swishes and learnable affine blocks folded into fewer steps (`training/folds.py`: the same "
-    "function in 0.78 of the time). Until 2026-11-28 its last layer was cut to the blank, the digits and the Latin "
-    "letters (3.9 MB); a "
+    "alone 5.5 MB), its hard-swishes and learnable affine blocks folded into fewer steps (`training/folds.py`: "
+    "the same function in 0.78 of the time). Until 2026-11-28 its last layer was cut to the blank, the digits and "
+    "the Latin letters (3.9 MB); a "
     "caption is still read among those alone, their probabilities taken among them, so it reads as the cut one "
     "did. Nothing is fetched at run time.",
     "- detection: a tile whose flower probability (after the character, flower and mark readers) is 0.2 or more "

@@ -1,4 +1,5 @@
-"""What is saved for one photo: its boxes (tile name, xyxy pixels of the upright image, sideways), the melds
+"""What is saved for one photo: its boxes (tile name, xyxy pixels of the upright image, sideways; whether the tile
+stands, where the detector said), the melds
 and the winning tile the layout read from them, the hand in notation, the photo's group (one hand, photographed
 perhaps several times) and its status. ``Labels.from_json`` checks a client's object and names what is wrong.
 
@@ -33,11 +34,14 @@ _TILES = "1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..8f or back"
 
 @dataclass(frozen=True, slots=True)
 class Box:
-    """One tile: its name, its box (x0, y0, x1, y1 in pixels of the upright photo) and whether it lies sideways."""
+    """One tile: its name, its box (x0, y0, x1, y1 in pixels of the upright photo), whether it lies sideways, and
+    the probability that it stands on its edge where the detector said (its recognition's ``stands``; None: not
+    said), which the layout reads as it reads a photo's."""
 
     tile: str
     box: tuple[float, float, float, float]
     sideways: bool = False
+    stands: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +66,10 @@ class Labels:
     status: str = "todo"
 
     @classmethod
-    def from_json(cls, obj: Any, width: int | None = None, height: int | None = None) -> Labels:
-        """Read and check a labels object; ``width``/``height`` (the stored photo's) win over the object's own."""
+    def from_json(cls, obj: Any, width: int | None = None, height: int | None = None, boxes_named: str = "boxes"
+                  ) -> Labels:
+        """Read and check a labels object; ``width``/``height`` (the stored photo's) win over the object's own.
+        ``boxes_named``: what the client called the boxes, as a wrong one is named (``/v1/layout``: detections)."""
         if not isinstance(obj, dict):
             raise BadLabelsError("the labels must be a JSON object with 'boxes'")
         unknown = sorted(set(obj) - set(FIELDS))
@@ -74,8 +80,8 @@ class Labels:
             if not isinstance(image, dict) or not all(_int(image.get(k)) for k in ("width", "height")):
                 raise BadLabelsError("'image' must be {\"width\": ..., \"height\": ...} in pixels")
             width, height = image["width"], image["height"]
-        boxes = _list(obj.get("boxes", []), "boxes", MAX_BOXES)
-        read = tuple(_box(b, f"boxes[{i}]", width, height) for i, b in enumerate(boxes))
+        boxes = _list(obj.get("boxes", []), boxes_named, MAX_BOXES)
+        read = tuple(_box(b, f"{boxes_named}[{i}]", width, height) for i, b in enumerate(boxes))
         melds = tuple(_meld(m, f"melds[{i}]", len(read)) for i, m in enumerate(_list(obj.get("melds", []), "melds",
                                                                                      MAX_BOXES)))
         win = obj.get("win")
@@ -107,7 +113,7 @@ class Labels:
         """The labels object (the wire shape and the sidecar's), without the photo's name and version."""
         return {
             "image": {"width": self.width, "height": self.height},
-            "boxes": [{"tile": b.tile, "box": list(b.box), "sideways": b.sideways} for b in self.boxes],
+            "boxes": [_box_json(b) for b in self.boxes],
             "melds": [{"kind": m.kind, "boxes": list(m.boxes)} for m in self.melds],
             "win": self.win,
             "hand": self.hand,
@@ -155,7 +161,8 @@ class Labels:
         """Labels from a recognition object (``api.photo.recognize``'s): its boxes, and the melds and winning
         tile its layout read."""
         image = rec["image"]
-        return cls.from_json({"boxes": [{k: d[k] for k in ("tile", "box", "sideways")} for d in rec["detections"]],
+        return cls.from_json({"boxes": [{k: d[k] for k in ("tile", "box", "sideways", "stands") if k in d}
+                                        for d in rec["detections"]],
                               **reading(rec["layout"]), "hand": rec.get("hand"), "group": group, "status": status},
                              image["width"], image["height"])
 
@@ -186,13 +193,21 @@ def _list(value: Any, name: str, most: int) -> list[Any]:
 
 
 # a detection object's fields beside its box, known and not kept: a recognition's detections may be given as boxes
-DETECTED = ("confidence", "alternatives", "sideways_p", "stands")
+DETECTED = ("confidence", "alternatives", "sideways_p")
+
+
+def _box_json(b: Box) -> dict[str, Any]:
+    """A box as the labels object holds it: ``stands`` only where the detector said."""
+    out = {"tile": b.tile, "box": list(b.box), "sideways": b.sideways}
+    if b.stands is not None:
+        out["stands"] = b.stands
+    return out
 
 
 def _box(obj: Any, where: str, width: int, height: int) -> Box:
     if not isinstance(obj, dict):
         raise BadLabelsError(f"{where} must be an object {{\"tile\", \"box\", \"sideways\"}}")
-    unknown = sorted(set(obj) - {"tile", "box", "sideways", *DETECTED})
+    unknown = sorted(set(obj) - {"tile", "box", "sideways", "stands", *DETECTED})
     if unknown:
         raise BadLabelsError(f"{where}: unknown field {unknown[0]!r}")
     tile = obj.get("tile")
@@ -212,7 +227,11 @@ def _box(obj: Any, where: str, width: int, height: int) -> Box:
     sideways = obj.get("sideways", False)
     if not isinstance(sideways, bool):
         raise BadLabelsError(f"{where}.sideways must be true or false")
-    return Box(tile, (x0, y0, x1, y1), sideways)
+    stands = obj.get("stands")
+    if stands is not None and (isinstance(stands, bool) or not isinstance(stands, int | float)
+                               or not 0 <= stands <= 1):
+        raise BadLabelsError(f"{where}.stands must be a probability from 0 to 1, or absent")
+    return Box(tile, (x0, y0, x1, y1), sideways, None if stands is None else float(stands))
 
 
 def _meld(obj: Any, where: str, count: int) -> Meld:

@@ -24,24 +24,11 @@ from vision.relabel import read_hand
 
 router = APIRouter(prefix="/layout", tags=["photo"])
 
-def read_layout(boxes: Labels, stands: list[float | None] | None = None) -> Layout:
-    """The layout of the boxes (the one call into the layout stage), each standing as ``stands`` says (the
-    recognition's ``stands``; None: not known)."""
-    stands = stands or [None] * len(boxes.boxes)
-    dets = [Detection(b.tile, 1.0, b.box, b.sideways, stands=s) for b, s in zip(boxes.boxes, stands, strict=True)]
+def read_layout(boxes: Labels) -> Layout:
+    """The layout of the boxes (the one call into the layout stage), each standing as its ``stands`` says (the
+    recognition's; None: not known)."""
+    dets = [Detection(b.tile, 1.0, b.box, b.sideways, stands=b.stands) for b in boxes.boxes]
     return read_hand(dets, complete=is_complete_tiles)[0]
-
-
-def stands_given(detections: list[Any]) -> list[float | None]:
-    """Each detection's ``stands`` (a recognition's detections carry it where the face network was asked), checked:
-    a probability from 0 to 1, or absent."""
-    out: list[float | None] = []
-    for i, d in enumerate(detections):
-        p = d.get("stands") if isinstance(d, dict) else None
-        if p is not None and (isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1):
-            raise BadLabelsError(f"detections[{i}].stands must be a probability from 0 to 1, or absent")
-        out.append(None if p is None else float(p))
-    return out
 
 
 def why_no_hand(layout: Layout, count: int) -> str | None:
@@ -71,8 +58,8 @@ async def layout(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict) or not isinstance(body.get("detections"), list):
         raise BadLabelsError('the body must be {"image": {"width", "height"}, "detections": [...]}')
     fields = {"image": body.get("image"), "boxes": body["detections"], "win": body.get("win")}
-    boxes = Labels.from_json(fields)
-    lay = read_layout(boxes, stands_given(body["detections"]))
+    boxes = Labels.from_json(fields, boxes_named="detections")
+    lay = read_layout(boxes)
     hand = lay.hand
     if boxes.win is not None:  # the winning tile named by the annotator, not set apart
         hand = lay.hand_with(win=boxes.boxes[boxes.win].tile)

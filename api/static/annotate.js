@@ -297,7 +297,10 @@ function clearPhoto() {
 
 function fromRecord(rec) {
   return {
-    boxes: rec.boxes.map((b) => ({ tile: b.tile, box: b.box.slice(), sideways: b.sideways })),
+    // a box keeps what the detector said of it (``stands``: whether the tile stands) through renaming and moving,
+    // so that the layout reads the boxes as it read the photo; a box drawn anew has none
+    boxes: rec.boxes.map((b) => ({ tile: b.tile, box: b.box.slice(), sideways: b.sideways,
+                                   ...(b.stands == null ? {} : { stands: b.stands }) })),
     win: rec.win, hand: rec.hand, group: rec.group, status: rec.status,
   };
 }

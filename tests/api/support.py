@@ -34,6 +34,10 @@ class FakeDetector:
         self.peak = 0
         self._lock = threading.Lock()
 
+    def stands(self, i: int) -> float | None:
+        """What the fake says of whether its ``i``-th tile stands: nothing."""
+        return None
+
     def detect(self, image: Any) -> list[Detection]:
         with self._lock:
             self.calls += 1
@@ -46,11 +50,19 @@ class FakeDetector:
             out = []
             for i, label in enumerate(self.labels):
                 x = 10 + 40 * i + (40 if i == len(self.labels) - 1 else 0)
-                out.append(Detection(label, 0.95, (float(x), 20.0, float(x + 36), 70.0)))
+                out.append(Detection(label, 0.95, (float(x), 20.0, float(x + 36), 70.0), stands=self.stands(i)))
             return out
         finally:
             with self._lock:
                 self.active -= 1
+
+
+class FakeStandingDetector(FakeDetector):
+    """``FakeDetector`` whose tiles stand, as the face network says (``Detection.stands``): 0.9 and more, each its
+    own."""
+
+    def stands(self, i: int) -> float | None:
+        return round(0.9 + 0.005 * i, 4)
 
 
 class FixedDetector:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
+from tests.api.support import FakeStandingDetector
 from tests.browser.support import CHROMIUM, browser, open_page, service
 
 TOKEN = "browser-test-token-0123456789"
@@ -60,8 +61,10 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
     from ultralytics.data.utils import check_det_dataset
 
     photos = [table_photo(tmp_path / "hand-a.jpg", 0), table_photo(tmp_path / "hand-b.jpg", 40)]
+    stands = [FakeStandingDetector().stands(i) for i in range(len(ROW))]
     problems: list[str] = []
-    with service(tmp_path / "data", TOKEN) as url, browser(tmp_path / "profile") as context:
+    with service(tmp_path / "data", TOKEN, detector="tests.api.support:FakeStandingDetector") as url, \
+            browser(tmp_path / "profile") as context:
         page = context.new_page()
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
         page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" and not
@@ -77,8 +80,11 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
         # correct a label and a sideways flag by keyboard; undo and redo
         page.locator("#stage").focus()
         page.keyboard.press("Tab")  # the first box
-        page.keyboard.type("1m")
+        # renamed, a box keeps what the detector said of its tile (it stands), and the layout is asked with it
+        with page.expect_request(lambda r: r.url.endswith("/v1/layout") and '"1m"' in (r.post_data or "")) as asked:
+            page.keyboard.type("1m")
         assert page.input_value("#tile") == "1m"
+        assert [d.get("stands") for d in asked.value.post_data_json["detections"]] == stands
         page.keyboard.press("Tab")  # the second box
         page.keyboard.press("r")
         assert page.is_checked("#sideways")
@@ -168,6 +174,7 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
     assert listed == ["hands-renamed"]
     assert [p.name.rsplit("-", 1)[0] for p in (tmp_path / "data" / ".deleted").iterdir()] == ["scratch"]
     assert [b["tile"] for b in stored["boxes"]][:2] == ["1m", "3m"] and stored["boxes"][1]["sideways"] is True
+    assert [b["stands"] for b in stored["boxes"]] == stands  # saved as the detector said
     assert stored["saved_by"] == "tester" and stored["status"] == "labelled"
 
     with zipfile.ZipFile(zip_path) as zf:

@@ -42,8 +42,9 @@ def test_our_export_comes_back_whole(tmp_path: Path):
     store.add_photo("set1", "a.jpg", photo(1), labels(group="h1", status="reviewed", hand="234m456p34567s99s+8s",
                                                       melds=[{"kind": "chow", "boxes": [0, 1, 2]}]), "x")
     sideways = labels(group="h1")
-    sideways = type(sideways).from_json({**sideways.to_json(), "boxes": [
-        {**b, "sideways": i == 3} for i, b in enumerate(sideways.to_json()["boxes"])]})
+    sideways = type(sideways).from_json({**sideways.to_json(), "boxes": [  # and whether two stand, as detected
+        {**b, "sideways": i == 3, **({"stands": 0.9 - i / 10} if i < 2 else {})}
+        for i, b in enumerate(sideways.to_json()["boxes"])]})
     store.add_photo("set1", "b.png", photo(2, "PNG"), sideways, "x")
     write_zip(store, "set1", tmp_path / "set1.zip")
     store.create("copy", "x")
@@ -54,6 +55,7 @@ def test_our_export_comes_back_whole(tmp_path: Path):
     for name in ("a.jpg", "b.png"):
         assert store.labels_of("copy", name) == store.labels_of("set1", name)
     assert store.labels_of("copy", "b.png").boxes[3].sideways
+    assert [b.stands for b in store.labels_of("copy", "b.png").boxes[:3]] == [0.9, 0.8, None]
 
 
 def test_importing_twice_adds_nothing(tmp_path: Path):

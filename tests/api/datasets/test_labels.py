@@ -49,6 +49,9 @@ def test_the_yolo_file_holds_class_centre_and_size():
     ({"boxes": [{"tile": "1m", "box": [0, 0, 5, float("nan")]}]}, r"boxes\[0\].box must be"),
     ({"boxes": [{"tile": "1m", "box": [0, 0, 5, 5], "sideways": "yes"}]}, r"sideways must be true or false"),
     ({"boxes": [{"tile": "1m", "box": [0, 0, 5, 5], "colour": 1}]}, r"unknown field 'colour'"),
+    ({"boxes": [{"tile": "1m", "box": [0, 0, 5, 5], "stands": 1.5}]}, r"boxes\[0\].stands must be a probability"),
+    ({"boxes": [{"tile": "1m", "box": [0, 0, 5, 5], "stands": True}]}, r"boxes\[0\].stands must be a probability"),
+    ({"boxes": [{"tile": "1m", "box": [0, 0, 5, 5], "stands": "0.5"}]}, r"boxes\[0\].stands must be a probability"),
     ({"boxes": "none"}, r"'boxes' must be a list"),
     ({"boxes": [{"tile": "1m", "box": [0, 0, 5, 5]}] * 501}, r"at most 500"),
     ({"melds": [{"kind": "pung", "boxes": [0, 1, 9]}]}, r"melds\[0\].boxes must be 3 or 4 different box indices"),
@@ -80,3 +83,19 @@ def test_a_bad_yolo_line_is_named(text, message):
 def test_reading_takes_the_layouts_melds_and_winning_tile():
     layout = {"melds": [{"kind": "chow", "detections": [4, 5, 6]}], "win_detection": None}
     assert reading(layout) == {"melds": [{"kind": "chow", "boxes": [4, 5, 6]}], "win": None}
+
+
+def test_a_box_keeps_whether_its_tile_stands_where_the_detector_said():
+    """``stands`` (a recognition's: the probability that the tile stands) is kept with its box, written back where
+    said and left out where not; a recognition's labels take it from its detections."""
+    said = {**GOOD, "boxes": [{**GOOD["boxes"][0], "stands": 0.97}, *GOOD["boxes"][1:3],
+                              {**GOOD["boxes"][3], "stands": None}]}
+    lab = Labels.from_json(said)
+    assert [b.stands for b in lab.boxes] == [0.97, None, None, None]
+    out = lab.to_json()
+    assert out["boxes"][0]["stands"] == 0.97 and "stands" not in out["boxes"][1] and "stands" not in out["boxes"][3]
+    assert Labels.from_json(out) == lab
+    rec = {"image": GOOD["image"], "hand": None, "layout": {"melds": [], "win_detection": None},
+           "detections": [{"tile": "1m", "box": [0, 0, 5, 5], "sideways": False, "confidence": 0.9, "stands": 0.2},
+                          {"tile": "2m", "box": [5, 0, 9, 5], "sideways": False, "confidence": 0.9}]}
+    assert [b.stands for b in Labels.from_reading(rec).boxes] == [0.2, None]
