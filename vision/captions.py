@@ -238,10 +238,10 @@ class CaptionReader:
         either named)."""
         new = np.array([i for i in ask.tolist() if i not in known], int)
         fresh = read(new, **how) if len(new) else FlowersRead(np.zeros(0, int), np.zeros(0, bool))
-        for i, flower, captioned in zip(new.tolist(), fresh.flower.tolist(), fresh.captioned.tolist(), strict=True):
+        got = dict(zip(new.tolist(), zip(fresh.flower.tolist(), fresh.captioned.tolist(), strict=True), strict=True))
+        for i, (flower, captioned) in got.items():
             if flower or i not in verdicts:
                 verdicts[i] = flower, captioned
-        got = dict(zip(new.tolist(), zip(fresh.flower.tolist(), fresh.captioned.tolist(), strict=True), strict=True))
         both = [known[i] if i in known else got[i] for i in ask.tolist()]
         return FlowersRead(np.array([f for f, _ in both], int), np.array([cap for _, cap in both], bool))
 
