@@ -6,9 +6,9 @@ The caption reader is a text-line recogniser (PaddleOCR's PP-OCRv4 mobile recogn
 ``training/caption.py``). A tile's English caption is read in the band under its picture, among the Latin letters and
 digits; where that names no flower, its character in the band across its top, then in its two top corners where
 that names none, among every character the recogniser knows (a brush-drawn 冬 it takes for 券 names nothing). A tile
-is read at both ends, as if the classifier's up head were right and as if it were wrong by half a turn (it is, on a
-third of an unseen style's flowers), or at the one end the flower reader points to where it is sure (the second end's
-top only where the first's lines named none: ``CHARACTER_LINES``); a band whose text is a caption word, or a top or
+is read for its caption at both ends, as if the classifier's up head were right and as if it were wrong by half a
+turn (it is, on a third of an unseen style's captioned flowers), or at the one end the flower reader points to where
+it is sure; for its character at the first end (``CHARACTER_LINES``); a band whose text is a caption word, or a top or
 corner holding one flower's character, names that flower.
 """
 
@@ -311,7 +311,7 @@ class CaptionReader:
             if n:
                 caption[i] = n if caption[i] in (0, n) else -1
         # the top band of a tile whose caption named no flower (a captioned set prints no character), then its
-        # corners where it named none; then the other end's top band only where those named none (``CHARACTER_LINES``)
+        # corners where it named none (``CHARACTER_LINES``)
         for k, cut in CHARACTER_LINES if characters else ():
             asked = [i for i, tile_ends in enumerate(ends)
                      if len(tile_ends) > k and caption[i] == 0 and character[i] == 0]
@@ -397,8 +397,11 @@ def _top(tile: np.ndarray) -> list[np.ndarray]:
 # (and as many with the second end's band or corners after them, or with the corners first). Where nothing names a
 # flower (a brush-drawn set's characters), these lines are 1.75 times as wide as the corners of both ends (a band
 # reads as 120 pixels, a corner 48): camerash's six whole sets of 143 to 156 tiles take 1.26 times as long (medians
-# of 5); the second end's band is kept for the tiles the up head turns upside down
-CHARACTER_LINES = ((0, _top), (0, _corners), (1, _top))
+# of 5). The second end's band, read after these until 2026-11-30 for the tiles the up head might turn upside down,
+# named no flower more: the 193 picture flowers, their photos upright and turned half a turn (161 of 193 right each
+# way, with it or without), and camerash's held-out flowers read alike without it; it was a fifth of the lines read
+# on photos from in front (``docs/photo.md``, "A tile's character read at its first end")
+CHARACTER_LINES = ((0, _top), (0, _corners))
 
 
 def _decoded(steps: Steps | None, columns: np.ndarray | None, chars: str) -> list[tuple[str, float]]:
