@@ -193,10 +193,11 @@ class CaptionReader:
         flowers of the tiles asked that name none are weighed by ``uncaptioned``; when a character is, the set prints
         them, and the other tiles with ``character_gate`` of a flower are read for theirs too.
         ``up``: the up head's probabilities (N, 4); ``half``: the flower reader's probability that each tile, turned
-        upright by the up head, is upside down (NaN: not read): a tile is read at both ends, or at one where the
-        flower reader is sure which (``caption_sure``). ``faces``: the tiles' faces, where the classifier named them
-        cut flat (``Faces.flat``): the tiles are read so cut too, as the classifier and the readers saw them (a
-        flower lying in front of a standing hand, seen low: its box holds its side too, under the caption).
+        upright by the up head, is upside down (NaN: not read): a tile is read for its caption at both ends, or at
+        one where the flower reader is sure which (``caption_sure``), and for its character at the first.
+        ``faces``: the tiles' faces, where the classifier named them cut flat (``Faces.flat``): the tiles are read so
+        cut too, as the classifier and the readers saw them (a flower lying in front of a standing hand, seen low:
+        its box holds its side too, under the caption).
         ``known``: what an earlier naming of the same tiles read (its ``Verdicts``): those tiles are not read again,
         their verdicts taken. Returns the names, and the verdicts of every tile read (``known``'s among them)."""
         verdicts = dict(known or {})
@@ -248,8 +249,9 @@ class CaptionReader:
     def _read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
               ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True,
               faces: Faces | None = None) -> FlowersRead:
-        """``tiles_flowers`` of the tiles ``ask`` (``faces``: all the tiles' faces, cut flat), each read at both ends,
-        or at the one the flower reader is sure of (``half``, ``caption_sure``); where that names no flower and the up
+        """``tiles_flowers`` of the tiles ``ask`` (``faces``: all the tiles' faces, cut flat), each read at both ends
+        (its caption; its character at the first), or at the one the flower reader is sure of (``half``,
+        ``caption_sure``); where that names no flower and the up
         head (``up``) gives its likeliest turn less than ``caption_across`` and its second a quarter turn from it,
         read at both ends of the second too."""
         sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
