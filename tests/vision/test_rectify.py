@@ -41,7 +41,7 @@ def test_the_stretched_photo_holds_each_tile_cut_to_its_face() -> None:
     # an upright tile 30 wide, 45 high (face shortened and its near side below it), and one lying across, 45 x 30
     boxes = np.array([[100.0, 50.0, 130.0, 95.0], [140.0, 60.0, 185.0, 90.0], [60.0, 50.0, 90.0, 95.0]])
     img, faces = rectified(rgb, boxes, np.zeros(3), 0.0, 1.5)
-    assert img.shape == (300, 300, 3)
+    assert img.shape == (259, 300, 3)  # the canvas is 300 x 300; drawn to twice the longest tile below the faces
     widths, heights = faces[:, 2] - faces[:, 0], faces[:, 3] - faces[:, 1]
     assert widths.tolist() == [30.0, 45.0, 30.0]
     assert heights.round(1).tolist() == [40.0, 33.8, 40.0]  # an upright face 3:4, one lying across 4:3
@@ -49,10 +49,35 @@ def test_the_stretched_photo_holds_each_tile_cut_to_its_face() -> None:
     # turned a quarter, the photo's width becomes its height and the tiles' sides swap: the first is 45 across and
     # its face no longer than the tile (30), the second upright now, its face 3:4
     img, faces = rectified(rgb, boxes, np.zeros(3), 90.0, 1.0)
-    assert img.shape == (300, 200, 3)
+    assert img.shape[0] <= 300 and img.shape[1] <= 200  # the canvas is 200 x 300, drawn where the tiles are
     assert (faces[:, 2:] - faces[:, :2]).round(1).tolist() == [[45.0, 30.0], [30.0, 40.0], [45.0, 30.0]]
     # no box: nothing to cut
     assert rectified(rgb, np.zeros((0, 4)), np.zeros(0), 0.0, 1.3)[1].shape == (0, 4)
+
+
+def test_the_canvas_is_drawn_only_around_the_tiles_and_their_crops_are_the_whole_canvass(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawn only ``REACH`` beyond the faces, the canvas holds the pixels of the whole one there (the faces moved with
+    it; OpenCV's fixed-point map, shifted, rounds a few a grey level the other way), so every crop of them is the
+    same within a grey level: a hand in the middle of a big photo, turned and stretched."""
+    from vision import rectify
+    from vision.crops import crop_tiles
+
+    rng = np.random.default_rng(5)
+    rgb = rng.integers(0, 256, (900, 1400, 3), dtype=np.uint8)
+    boxes = np.array([[500.0 + 32 * k, 400.0 + 3 * k, 530.0 + 32 * k, 445.0 + 3 * k] for k in range(14)])
+    tilt = np.full(14, 0.05)
+    img, faces = rectified(rgb, boxes, tilt, 20.0, 1.6)
+    monkeypatch.setattr(rectify, "REACH", 1e6)  # the whole canvas
+    whole, at = rectified(rgb, boxes, tilt, 20.0, 1.6)
+    assert img.size < whole.size / 4
+    x0, y0 = (at - faces)[0, :2].astype(int)
+    assert np.allclose(at - faces, [x0, y0, x0, y0]) and (x0, y0) != (0, 0)
+    off = np.abs(img.astype(int) - whole[y0:y0 + img.shape[0], x0:x0 + img.shape[1]]).max(2)
+    assert off.max() <= 1 and (off > 0).mean() < 0.01
+    for margin in (1.0, 1.15):
+        off = crop_tiles(img, faces, 96, margin, tilt).astype(int) - crop_tiles(whole, at, 96, margin, tilt)
+        assert np.abs(off).max() <= 1 and (off != 0).mean() < 0.01
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped weights in models/")
