@@ -26,10 +26,10 @@ def rectified(rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, angle: float
               stretch: float) -> tuple[np.ndarray, np.ndarray]:
     """``rgb`` turned by ``angle`` (``upright.upright_turns``) and stretched up-down ``stretch`` times, on a canvas that
     holds all of it (edges replicated), drawn only where the tiles are (``REACH`` beyond their faces: the crops cut
-    of them are those of the whole canvas); and the faces' boxes in it (N, 4): each tile of ``boxes`` (its own
-    sides from its ``tilt``, ``crops.tile_sides``) centred where its box's middle goes, cut at its top to the
-    length of a face of its width (upright: width / ``FACE``; one lying across, ``ACROSS``: width * ``FACE``), and
-    no longer than the tile.
+    of them are those of the whole canvas, within OpenCV's rounding of a grey level); and the faces' boxes in it
+    (N, 4): each tile of ``boxes`` (its own sides from its ``tilt``, ``crops.tile_sides``) centred where its box's
+    middle goes, cut at its top to the length of a face of its width (upright: width / ``FACE``; one lying across,
+    ``ACROSS``: width * ``FACE``), and no longer than the tile.
 
     >>> rgb = np.zeros((1000, 2000, 3), np.uint8)
     >>> img, faces = rectified(rgb, np.array([[10.0, 10.0, 40.0, 70.0]]), np.zeros(1), 0.0, 1.5)
@@ -54,10 +54,11 @@ def rectified(rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, angle: float
     top = middle[:, 1] - length / 2
     faces = np.c_[middle[:, 0] - across / 2, top, middle[:, 0] + across / 2, top + face]
     x0, y0, x1, y1 = 0, 0, int(size[0]), int(size[1])
-    if len(boxes):  # the canvas drawn where the tiles are: the same pixels there, the rest never cut
+    if len(boxes):  # the canvas drawn where the tiles are (the rest is never cut), a pixel at least
         reach = REACH * float(np.maximum(across, length).max())
         x0, y0 = (max(0, int(np.floor(v - reach))) for v in faces[:, :2].min(0))
         x1, y1 = (min(lim, int(np.ceil(v + reach))) for v, lim in zip(faces[:, 2:].max(0), size, strict=True))
+        x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
         m[:, 2] -= (x0, y0)
     img = cv2.warpAffine(rgb, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return img, faces - (x0, y0, x0, y0)
