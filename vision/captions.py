@@ -251,9 +251,8 @@ class CaptionReader:
               faces: Faces | None = None) -> FlowersRead:
         """``tiles_flowers`` of the tiles ``ask`` (``faces``: all the tiles' faces, cut flat), each read at both ends
         (its caption; its character at the first), or at the one the flower reader is sure of (``half``,
-        ``caption_sure``); where that names no flower and the up
-        head (``up``) gives its likeliest turn less than ``caption_across`` and its second a quarter turn from it,
-        read at both ends of the second too."""
+        ``caption_sure``); where that names no flower and the up head (``up``) gives its likeliest turn less than
+        ``caption_across`` and its second a quarter turn from it, read at both ends of the second too."""
         sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
         read = self.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
                                   both=~sure, captions=captions, characters=characters,

@@ -179,8 +179,9 @@ def _white_twins(read: Layout, dets: list[Any], frame: Frame, complete: Complete
     """``read`` with a white-backed set's white tiles read again: three backs as a pung of blank white dragons
     (``_white_pungs_face_up``), four blank white dragons none turned as a concealed kong
     (``_white_kongs_face_down``)."""
-    read, dets = _white_pungs_face_up(read, dets, frame, complete, ok)
-    return _white_kongs_face_down(read, dets, reframe(frame, dets), complete, ok)
+    read, renamed = _white_pungs_face_up(read, dets, frame, complete, ok)
+    frame = frame if renamed is dets else reframe(frame, renamed)  # (most photos: none renamed, the frame as it was)
+    return _white_kongs_face_down(read, renamed, frame, complete, ok)
 
 
 def _white_pungs_face_up(read: Layout, dets: list[Any], frame: Frame, complete: Complete,
