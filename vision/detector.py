@@ -186,20 +186,24 @@ class TileDetector:
     def _standing(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
                   ) -> tuple[np.ndarray, np.ndarray, Seen | None]:
         """The tiles found (``boxes``, ``conf``) and ``seen``; or, where the face network found ``rows_standing`` of
-        them or more standing (a hand named unsurely: ``_seen``), or where the tile finder may have boxed their parts
-        (``rows_parts``), the row finder's boxes, seen (before either is read and named in full: the first boxes'
-        reading would be thrown away)."""
+        them or more standing (a hand named unsurely: ``_seen``), or where the tile finder, unsure, may have boxed their
+        parts (``rows_parts``) or the row finder is the surer of the two and some tiles stand (``rows_surer``), the row
+        finder's boxes, seen (before either is read and named in full: the first boxes' reading would be thrown
+        away)."""
         c = self.config
         if self._row_finder is None:
             return boxes, conf, seen
-        standing = bool(c.rows_standing) and seen is not None and seen.faces is not None and \
-            seen.faces.standing >= c.rows_standing
-        unsure = bool(c.rows_parts) and FEW <= len(boxes) < c.rows_most and float(np.median(conf)) < c.rows_unsure
+        share = seen.faces.standing if seen is not None and seen.faces is not None else 0.0
+        standing = bool(c.rows_standing) and share >= c.rows_standing
+        unsure = bool(c.rows_parts or c.rows_surer) and FEW <= len(boxes) < c.rows_most and \
+            float(np.median(conf)) < c.rows_unsure
         if not standing and not unsure:
             return boxes, conf, seen
         rows, rows_conf = Finding(self._row_finder, None, c).find(rgb)
-        if not standing and not (len(rows) < (c.set_tiles or np.inf) and
-                                 parts_held(boxes, rows, rows_conf) >= c.rows_parts):
+        if not standing and not (len(rows) < (c.set_tiles or np.inf) and (
+                (bool(c.rows_parts) and parts_held(boxes, rows, rows_conf) >= c.rows_parts) or
+                (bool(c.rows_surer) and share >= c.rows_surer and FEW <= len(rows) < c.set_tiles and
+                 float(np.median(rows_conf)) > float(np.median(conf))))):
             return boxes, conf, seen
         return rows, rows_conf, self._seen(rgb, rows, clearer=True) if len(rows) else None
 

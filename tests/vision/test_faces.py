@@ -239,10 +239,10 @@ class StandInFinder:
         return self.found.copy(), np.full(len(self.found), self.sure if conf < 0.9 else self.sure + 0.05)
 
 
-def found_by(boxes: np.ndarray, rows: np.ndarray | None, stands: bool, sure: float = 0.9,
+def found_by(boxes: np.ndarray, rows: np.ndarray | None, stands: bool, sure: float = 0.9, rows_sure: float = 0.9,
              **settings: object) -> tuple[list, dict]:
     """The detections of ``smooth_faces``' photo whose tile finder boxes ``boxes`` (``sure``) and row finder ``rows``
-    (None: none), its faces found standing or not; and how many looks each finder took."""
+    (None: none; ``rows_sure``), its faces found standing or not; and how many looks each finder took."""
     from PIL import Image
 
     rgb = smooth_faces()[0]
@@ -250,7 +250,7 @@ def found_by(boxes: np.ndarray, rows: np.ndarray | None, stands: bool, sure: flo
     faces = Corners([[0.4, 0.2], [0.6, 0.2], [0.6, 0.8], [0.4, 0.8]], size=32, stands=stands)
     det = TileDetector.from_parts(
         FaceClassifier(), crop=32, faces=FaceReader(faces), finder=StandInFinder("tile", boxes, asked, sure),
-        row_finder=StandInFinder("row", rows, asked) if rows is not None else None,
+        row_finder=StandInFinder("row", rows, asked, rows_sure) if rows is not None else None,
         config=plain(zoom_imgsz=0, turn_at=0, fine_imgsz=0, zoom_out=1.0, unsure_backs=0, join_halves=False,
                      **settings))
     return det.detect(Image.fromarray(rgb)), asked
@@ -287,11 +287,28 @@ def test_the_row_finders_boxes_are_taken_where_the_tile_finder_boxed_their_parts
     assert [d.box for d in found] == [tuple(b) for b in boxes.tolist()] and asked["row"] == 1
     for tile_finder, sure, settings, looked in (
             (parts, 0.9, {}, 0),  # the tile finder sure of its boxes: the row finder not asked
-            (parts, 0.5, {"rows_parts": 0.0}, 0),  # the rule off
+            (parts, 0.5, {"rows_parts": 0.0}, 1),  # the rule off: asked for the surer finder's, not taken
+            (parts, 0.5, {"rows_parts": 0.0, "rows_surer": 0.0}, 0),  # both off
             (parts, 0.5, {"rows_parts": 0.2, "rows_most": 20}, 0),  # too many boxes for a hand's
             (boxes + [1, 0, 1, 0], 0.5, {}, 1)):  # the same tiles boxed by both: asked, not taken
         found, asked = found_by(tile_finder, boxes, stands=False, sure=sure, **settings)
         assert len(found) == len(tile_finder) and asked["row"] == looked
+
+
+def test_the_row_finders_boxes_are_taken_where_it_is_the_surer_and_some_tiles_stand() -> None:
+    _, boxes, _ = smooth_faces()
+    rows = boxes + [2, 0, 2, 0]
+    # the face network's 40% rule off: the row finder taken as the surer finder alone
+    found, asked = found_by(boxes, rows, stands=True, sure=0.5, rows_standing=0.0)
+    assert found[0].box[0] == 12.0 and asked["row"] == 1
+    for stands, sure, rows_sure, settings, looked in (
+            (False, 0.5, 0.9, {}, 1),  # no tile stands: asked, not taken
+            (True, 0.5, 0.9, {"rows_surer": 0.0}, 1),  # the rule off
+            (True, 0.6, 0.55, {}, 1),  # the tile finder the surer
+            (True, 0.9, 0.95, {}, 0)):  # the tile finder sure of its boxes: the row finder not asked
+        found, asked = found_by(boxes, rows, stands=stands, sure=sure, rows_sure=rows_sure, rows_standing=0.0,
+                                **settings)
+        assert found[0].box[0] == 10.0 and asked["row"] == looked, (stands, sure, rows_sure, settings)
 
 
 class ShrunkFinder:
