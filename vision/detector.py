@@ -200,12 +200,23 @@ class TileDetector:
         if not standing and not unsure:
             return boxes, conf, seen
         rows, rows_conf = Finding(self._row_finder, None, c).find(rgb)
-        if not standing and not (len(rows) < (c.set_tiles or np.inf) and (
-                (bool(c.rows_parts) and parts_held(boxes, rows, rows_conf) >= c.rows_parts) or
-                (bool(c.rows_surer) and share >= c.rows_surer and FEW <= len(rows) < c.set_tiles and
-                 float(np.median(rows_conf)) > float(np.median(conf))))):
+        if not standing and not self._rows_taken(boxes, conf, rows, rows_conf, share):
             return boxes, conf, seen
         return rows, rows_conf, self._seen(rgb, rows, clearer=True) if len(rows) else None
+
+    def _rows_taken(self, boxes: np.ndarray, conf: np.ndarray, rows: np.ndarray, rows_conf: np.ndarray,
+                    share: float) -> bool:
+        """Whether the row finder's boxes (``rows``, ``rows_conf``) are taken in place of the tile finder's unsure ones
+        (``boxes``, ``conf``), ``share`` of whose tiles the face network found standing: where they are a hand's (fewer
+        than ``set_tiles``) and hold the tile finder's as parts (``rows_parts``), or where they are the surer (their
+        median confidence the higher), FEW or more, and ``rows_surer`` of the tiles or more stand."""
+        c = self.config
+        if len(rows) >= (c.set_tiles or np.inf):
+            return False
+        if c.rows_parts and parts_held(boxes, rows, rows_conf) >= c.rows_parts:
+            return True
+        return bool(c.rows_surer) and share >= c.rows_surer and FEW <= len(rows) < c.set_tiles and \
+            float(np.median(rows_conf)) > float(np.median(conf))
 
     def _shrunk(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
                 ) -> tuple[np.ndarray, np.ndarray, Seen | None]:
