@@ -124,11 +124,12 @@ class DetectorConfig:
     rows_unsure: float = 0.72
     rows_most: int = 80
     rows_parts: float = 0.2
-    # ... or where the row finder is the surer of the two (its boxes' median confidence above the tile finder's), it
-    # boxes a hand (FEW or more, fewer than ``set_tiles``: none where that is 0) and the face network finds this share
-    # of the tiles or more standing (0: never): rows standing on a busy cloth, of which the tile finder boxed the
-    # cloth's squares, or half the tiles (fresh rows from in front, shot low and seated, 500 photos: 17 so read, 67
-    # tiles more read right and 2 fewer, 2 hands more; ``layout_eval``'s 500 hands as many; ``docs/photo.md``)
+    # ... or where the row finder is the surer of the two (``finder.surer``: its boxes' median confidence the higher,
+    # or more of them boxed 0.4 or more), it boxes a hand (FEW or more, fewer than ``set_tiles``: none where that is 0)
+    # and the face network finds this share of the tiles or more standing (0: never): rows standing on a busy cloth,
+    # of which the tile finder boxed the cloth's squares, or half the tiles (fresh rows from in front, shot low and
+    # seated, 500 photos: 23 so read, 87 tiles more read right and 2 fewer, 3 hands more; ``layout_eval``'s 500 hands
+    # as many; ``docs/photo.md``)
     rows_surer: float = 0.05
     # ... and a photo boxed, by either finder, in more pieces than a hand photo shows and fewer than ``rows_most``
     # (``set_tiles`` or more), their median confidence under ``rows_unsure``, is looked at by the tile finder shrunk

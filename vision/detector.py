@@ -53,7 +53,7 @@ from vision.detection import Detection
 from vision.discs import round_boxes
 from vision.errors import ModelNotFoundError
 from vision.faces import FaceReader, Faces, stands_of
-from vision.finder import Finder, parts_asked, parts_held, parts_taken
+from vision.finder import Finder, parts_asked, parts_held, parts_taken, surer
 from vision.finding import FAR_SURE, FEW, Finding
 from vision.gaps import gap_boxes, row_gaps
 from vision.halves import with_halves
@@ -208,15 +208,15 @@ class TileDetector:
                     share: float) -> bool:
         """Whether the row finder's boxes (``rows``, ``rows_conf``) are taken in place of the tile finder's unsure ones
         (``boxes``, ``conf``), ``share`` of whose tiles the face network found standing: where they are a hand's (fewer
-        than ``set_tiles``) and hold the tile finder's as parts (``rows_parts``), or where they are the surer (their
-        median confidence the higher), FEW or more, and ``rows_surer`` of the tiles or more stand."""
+        than ``set_tiles``) and hold the tile finder's as parts (``rows_parts``), or where they are the surer
+        (``finder.surer``), FEW or more, and ``rows_surer`` of the tiles or more stand."""
         c = self.config
         if len(rows) >= (c.set_tiles or np.inf):
             return False
         if c.rows_parts and parts_held(boxes, rows, rows_conf) >= c.rows_parts:
             return True
         return bool(c.rows_surer) and share >= c.rows_surer and FEW <= len(rows) < c.set_tiles and \
-            float(np.median(rows_conf)) > float(np.median(conf))
+            surer(rows_conf, conf)
 
     def _shrunk(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
                 ) -> tuple[np.ndarray, np.ndarray, Seen | None]:

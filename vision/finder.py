@@ -41,6 +41,9 @@ PARTS_SHARE, PARTS_HELD = 0.5, 0.8
 # a box lies within a tile as its part when PART_INSIDE or more of its area is inside the tile's box and its area is
 # under PART_AREA of the tile's (``parts_held``); the tiles counted are those boxed WHOLE_SURE or more
 PART_INSIDE, PART_AREA, WHOLE_SURE = 0.8, 0.5, 0.5
+# one finder's look is the surer of two when its boxes' median confidence is the higher, or it boxes more of them
+# SURER_BOX or more (``surer``)
+SURER_BOX = 0.4
 
 
 class Finder:
@@ -217,6 +220,23 @@ def parts_held(boxes: np.ndarray, wholes: np.ndarray, wholes_conf: np.ndarray) -
     area = areas(boxes)[:, None]
     part = (overlaps(boxes, wholes) >= PART_INSIDE * np.maximum(area, 1e-9)) & (area < PART_AREA * areas(wholes))
     return float(part.any(0).mean())
+
+
+def surer(conf: np.ndarray, other: np.ndarray) -> bool:
+    """Whether a look whose boxes' confidences are ``conf`` is the surer than one of ``other``: their median is the
+    higher, or more of its boxes are boxed SURER_BOX or more (False where it boxed nothing).
+
+    >>> surer(np.array([0.6, 0.7, 0.8]), np.array([0.5, 0.6, 0.9]))  # the higher median
+    True
+    >>> surer(np.array([0.5, 0.5, 0.45]), np.array([0.9, 0.1, 0.55]))  # three boxed 0.4 or more against two
+    True
+    >>> surer(np.array([0.3, 0.6]), np.array([0.6, 0.5, 0.2])), surer(np.zeros(0), np.array([0.5]))
+    (False, False)
+    """
+    if len(conf) == 0:
+        return False
+    median = float(np.median(other)) if len(other) else 0.0
+    return float(np.median(conf)) > median or int((conf >= SURER_BOX).sum()) > int((other >= SURER_BOX).sum())
 
 
 def areas(boxes: np.ndarray) -> np.ndarray:
