@@ -123,7 +123,8 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None,
                     "and its boxes taken (`DetectorConfig.rows_standing`); so is a hand whose boxes the tile finder is "
                     "unsure of, and its boxes taken where they hold the tile finder's as parts of tiles "
                     "(`DetectorConfig.rows_parts`), or where the row finder is the surer and some tiles stand "
-                    "(`DetectorConfig.rows_surer`)" if row_finder else ""))
+                    "(`DetectorConfig.rows_surer`), or where it found fewer than a hand's tiles, standing "
+                    "(`DetectorConfig.rows_few`)" if row_finder else ""))
     return lines
 
 
@@ -443,7 +444,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                                         "standing, and its boxes are taken (`DetectorConfig.rows_standing`); and "
                                         "where the tile finder, unsure, boxed the tiles' parts "
                                         "(`DetectorConfig.rows_parts`) or is the less sure of the two, some tiles "
-                                        "standing (`DetectorConfig.rows_surer`)"),
+                                        "standing (`DetectorConfig.rows_surer`), or found fewer than a hand's "
+                                        "tiles, standing (`DetectorConfig.rows_few`)"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),

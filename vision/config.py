@@ -131,6 +131,12 @@ class DetectorConfig:
     # seated, 500 photos: 23 so read, 87 tiles more read right and 2 fewer, 3 hands more; ``layout_eval``'s 500 hands
     # as many; ``docs/photo.md``)
     rows_surer: float = 0.05
+    # ... and a photo in which the tile finder found half a hand's tiles or more but fewer than a hand's (FEW // 2 to
+    # FEW - 1 boxes), of which the face network finds ``rows_standing`` or more standing, is looked at by the row finder
+    # too (where ``rows_few``), and its boxes taken where they are a hand's (FEW or more, fewer than ``set_tiles``): a
+    # row standing of which the tile finder found 6 to 9 tiles (fresh photos, 500: 5 so read, 31 tiles more read right,
+    # none fewer); camerash's raw close-up of 8 tiles lying, 0.12 standing, is not asked (``docs/photo.md``)
+    rows_few: bool = True
     # ... and a photo boxed, by either finder, in more pieces than a hand photo shows and fewer than ``rows_most``
     # (``set_tiles`` or more), their median confidence under ``rows_unsure``, is looked at by the tile finder shrunk
     # this many times into a plain canvas (0 or 1: not), and that look is taken where it boxes a hand's tiles (FEW to

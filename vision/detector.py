@@ -187,9 +187,9 @@ class TileDetector:
                   ) -> tuple[np.ndarray, np.ndarray, Seen | None]:
         """The tiles found (``boxes``, ``conf``) and ``seen``; or, where the face network found ``rows_standing`` of
         them or more standing (a hand named unsurely: ``_seen``), or where the tile finder, unsure, may have boxed their
-        parts (``rows_parts``) or the row finder is the surer of the two and some tiles stand (``rows_surer``), the row
-        finder's boxes, seen (before either is read and named in full: the first boxes' reading would be thrown
-        away)."""
+        parts (``rows_parts``) or the row finder is the surer of the two and some tiles stand (``rows_surer``), or where
+        it found fewer than a hand's tiles, standing, and the row finder a hand's (``rows_few``), the row finder's
+        boxes, seen (before either is read and named in full: the first boxes' reading would be thrown away)."""
         c = self.config
         if self._row_finder is None:
             return boxes, conf, seen
@@ -197,12 +197,27 @@ class TileDetector:
         standing = bool(c.rows_standing) and share >= c.rows_standing
         unsure = bool(c.rows_parts or c.rows_surer) and FEW <= len(boxes) < c.rows_most and \
             float(np.median(conf)) < c.rows_unsure
-        if not standing and not unsure:
+        few = self._few_standing(rgb, boxes, seen)
+        if not standing and not unsure and not few:
             return boxes, conf, seen
         rows, rows_conf = Finding(self._row_finder, None, c).find(rgb)
-        if not standing and not self._rows_taken(boxes, conf, rows, rows_conf, share):
+        if few:  # a row standing of which the tile finder found fewer than a hand's tiles
+            taken = FEW <= len(rows) < c.set_tiles
+        else:
+            taken = standing or self._rows_taken(boxes, conf, rows, rows_conf, share)
+        if not taken:
             return boxes, conf, seen
         return rows, rows_conf, self._seen(rgb, rows, clearer=True) if len(rows) else None
+
+    def _few_standing(self, rgb: np.ndarray, boxes: np.ndarray, seen: Seen | None) -> bool:
+        """Whether the tile finder found half a hand's tiles or more but fewer than a hand's (FEW // 2 to FEW - 1
+        ``boxes``) and the face network finds ``rows_standing`` of them or more standing (``rows_few``): a row standing
+        of which it missed tiles, not a close-up of a few tiles lying."""
+        c = self.config
+        if not (c.rows_few and c.rows_standing and self._faces is not None and seen is not None and
+                FEW // 2 <= len(boxes) < FEW):
+            return False
+        return self._faces.faces(rgb, boxes, seen.tilt).standing >= c.rows_standing
 
     def _rows_taken(self, boxes: np.ndarray, conf: np.ndarray, rows: np.ndarray, rows_conf: np.ndarray,
                     share: float) -> bool:

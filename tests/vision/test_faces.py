@@ -311,6 +311,20 @@ def test_the_row_finders_boxes_are_taken_where_it_is_the_surer_and_some_tiles_st
         assert found[0].box[0] == 10.0 and asked["row"] == looked, (stands, sure, rows_sure, settings)
 
 
+def test_a_row_standing_of_which_the_tile_finder_found_fewer_than_a_hands_tiles_is_read_by_the_row_finder() -> None:
+    _, boxes, _ = smooth_faces()
+    rows = boxes + [2, 0, 2, 0]
+    found, asked = found_by(boxes[:6], rows, stands=True)  # 6 of the 10 found, standing: the row finder's 10 taken
+    assert len(found) == 10 and found[0].box[0] == 12.0 and asked["row"] == 1
+    for tile_finder, row_finder, stands, settings, looked in (
+            (boxes[:6], rows[:9], True, {}, 1),  # the row finder finds no hand's tiles either: asked, not taken
+            (boxes[:6], rows, False, {}, 0),  # the tiles lie: a close-up of a few tiles, not asked
+            (boxes[:6], rows, True, {"rows_few": False}, 0),  # the rule off
+            (boxes[:4], rows, True, {}, 0)):  # fewer than half a hand's tiles: not asked
+        found, asked = found_by(tile_finder, row_finder, stands=stands, **settings)
+        assert len(found) == len(tile_finder) and asked["row"] == looked, (len(tile_finder), stands, settings)
+
+
 class ShrunkFinder:
     """A finder that boxes ``parts`` in the photo (``sure`` sure) and, in the photo shrunk ``times`` times into a felt
     canvas (``zoomed_out``), ``wholes`` (``whole_sure``), where the photo lies on that canvas; it counts its looks."""
