@@ -223,7 +223,7 @@ def parts_held(boxes: np.ndarray, wholes: np.ndarray, wholes_conf: np.ndarray) -
 
 
 def surer(conf: np.ndarray, other: np.ndarray) -> bool:
-    """Whether a look whose boxes' confidences are ``conf`` is the surer than one of ``other``: their median is the
+    """Whether a look whose boxes' confidences are ``conf`` is surer than one of ``other``: their median is the
     higher, or more of its boxes are boxed SURER_BOX or more (False where it boxed nothing).
 
     >>> surer(np.array([0.6, 0.7, 0.8]), np.array([0.5, 0.6, 0.9]))  # the higher median
