@@ -230,7 +230,7 @@ class TileDetector:
             return False
         if c.rows_parts and parts_held(boxes, rows, rows_conf) >= c.rows_parts:
             return True
-        return bool(c.rows_surer) and share >= c.rows_surer and FEW <= len(rows) < c.set_tiles and \
+        return bool(c.rows_surer and c.set_tiles) and share >= c.rows_surer and len(rows) >= FEW and \
             surer(rows_conf, conf)
 
     def _shrunk(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, seen: Seen | None
