@@ -115,15 +115,19 @@ def _chroma(rgb: np.ndarray) -> np.ndarray:
 
 
 def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths: np.ndarray,
-                   set_coloured: bool = False) -> np.ndarray:
+                   set_coloured: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The names ``p`` (N, names) with backs and white dragons told apart by colour: ``crops`` are the tiles cut
     straight (N, 3, S, S, 0..1), ``centres`` their boxes' centres (N, 2) and ``widths`` their faces' widths (N,), in
     pixels of the photo; ``set_coloured``: the set's backs are known to be coloured (a learnt set's,
-    ``vision/learnt.py``), as two coloured backs shown tell. A name changed swaps the two names' probabilities."""
+    ``vision/learnt.py``), as two coloured backs shown tell. A name changed swaps the two names' probabilities.
+    And which tiles their colour alone renamed (N, bool): a coloured top named 5z made a back, a white top named back
+    made a 5z where the set's backs are coloured (not where it lies beside a white dragon: its set's backs may be
+    white)."""
     named = p.argmax(1)
     faces = (named != BACK) & (p.max(1) >= SURE_FACE)
+    told = np.zeros(len(p), bool)
     if faces.sum() < 2 or not np.isin(named, (BACK, WHITE)).any():
-        return p
+        return p, told
     # the tops of the tiles named back or 5z, the only ones asked of below (the others: neither white nor coloured)
     either = np.isin(named, (BACK, WHITE))
     top, is_white, is_coloured = np.zeros((len(p), 3), crops.dtype), np.zeros(len(p), bool), np.zeros(len(p), bool)
@@ -131,7 +135,7 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     is_white[either], is_coloured[either] = colours(top[either], ground(crops[faces]))
     out = p.copy()
     to_back = (named == WHITE) & is_coloured & (p[:, BACK] >= BACK_DOUBT)
-    out[to_back] = _swapped(out[to_back])
+    out[to_back], told[to_back] = swapped(out[to_back]), True
     named = out.argmax(1)
     backs = named == BACK
     # the set's backs are coloured: two of one colour, clearly coloured or named surely and not white
@@ -141,8 +145,8 @@ def coloured_backs(p: np.ndarray, crops: np.ndarray, centres: np.ndarray, widths
     room = SET_COPIES - int((named == WHITE).sum())
     candidates = np.flatnonzero(backs & is_white & (set_colour | beside_white) & (p[:, WHITE] >= WHITE_DOUBT))
     for i in candidates[np.argsort(-p[candidates, WHITE])][:max(room, 0)]:
-        out[i] = _swapped(out[i])
-    return out
+        out[i], told[i] = swapped(out[i]), set_colour
+    return out, told
 
 
 def backs_coloured(crops: np.ndarray, backs: np.ndarray) -> bool | None:
@@ -192,7 +196,7 @@ def kong_backs(p: np.ndarray, centres: np.ndarray, widths: np.ndarray) -> np.nda
             continue
         last = [int(m) for m in np.flatnonzero(near[k[0]]) if m != j]
         if len(last) == 1 and count[last[0]] == 1 and ends[last[0]]:
-            out[i] = _swapped(out[i])
+            out[i] = swapped(out[i])
     return out
 
 
@@ -419,7 +423,7 @@ def _pair(tops: np.ndarray) -> bool:
     return bool(near.any())
 
 
-def _swapped(q: np.ndarray) -> np.ndarray:
+def swapped(q: np.ndarray) -> np.ndarray:
     """``q`` with the probabilities of back and 5z exchanged (rows or one row)."""
     q = q.copy()
     q[..., [BACK, WHITE]] = q[..., [WHITE, BACK]]

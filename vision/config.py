@@ -262,6 +262,11 @@ class DetectorConfig:
     # (``vision/backs.py``): in a set whose backs are white, the fine-tuned classifiers of ``mjscore train`` read them
     # as its blank white dragon (bench/learn.py's dr_58, 60 hands: 10 of 13 backs read 5z were such ends)
     kong_backs: bool = True
+    # ... and a tile the colour so renamed in the photo's own look keeps that name where its names are averaged with a
+    # second look at the photo (``rectify_below``) and the average names it the other of the two: the second look
+    # judged other crops, and the average undid the verdict (fr_seat 000004: a white dragon named back 0.49 and 5z
+    # 0.46, made a 5z by its white top beside the set's pale pink backs, named back 0.91 seen as from above, read back)
+    backs_after_average: bool = True
     # a box named back holding a round thing (a coin, a chip, a counter: ``vision/discs.py``) is no tile. On the 1360
     # guard photos (``docs/photo.md``) 78 of the 571 boxes named back where no tile is, and none of the 12,108 backs
     # that are tiles; asked of every name, it took 5 faces (a 1p's circle, a round flower)
@@ -275,6 +280,14 @@ class DetectorConfig:
     # ... and, where the photo shows no such backs, the finder looks again for both ends of a concealed kong whose two
     # backs it missed, shown as a lone pair (``lone_pairs`` and ``kong_ends`` in ``vision/backs.py``)
     lone_pairs: bool = True
+    # ... taken where the finder, looking again, boxes something at this many of its two ends (1 or 2): on a busy
+    # cloth it may box one (fr_seat 000048: back, 7s, 7s, back on a purple and green check, the ends named back 0.98,
+    # one boxed); where it boxes neither, the table named back is not taken (``docs/photo.md``)
+    kong_ends_seen: int = 1
+    # ... and where a lone pair's ends are taken, the photo shows its set's backs: the other backs of their colour the
+    # finder missed are looked for as where it shows them (``unsure_backs``, ``back_regions``; fr_seat 000048: four
+    # backs of a concealed kong shown face down above the 7s kong, boxed by the finder at 0.1 once)
+    backs_after_kong_ends: bool = True
     # ... and the set's backs are looked for where the photo shows one back only, named surely and doubted by the
     # finder, of no colour of the faces (a concealed kong of four purple backs, one found at 0.31, three boxed at 0.26
     # to 0.30: ``bench.eval_layout --detector``'s photo 486). That photo reads right now, every other of the 500 alike;
@@ -346,6 +359,9 @@ class DetectorConfig:
             raise ValueError(msg)
         if not all(len(v) == 2 and v[0] > 0.0 and v[1] > 0.0 for v in self.sharpen):
             msg = f"DetectorConfig.sharpen must be (amount, sigma) pairs, each above 0, got {self.sharpen!r}"
+            raise ValueError(msg)
+        if self.kong_ends_seen not in (1, 2):
+            msg = f"DetectorConfig.kong_ends_seen must be 1 or 2 (of a kong's two ends), got {self.kong_ends_seen!r}"
             raise ValueError(msg)
         if not self.stretches or not all(v > 0.0 for v in self.stretches):
             msg = f"DetectorConfig.stretches must be one or more, each above 0, got {self.stretches!r}"

@@ -24,6 +24,8 @@ import numpy as np
 
 from vision.agreement import agree
 from vision.backs import (
+    BACK,
+    WHITE,
     backs_to_look_for,
     coloured_backs,
     kong_backs,
@@ -33,6 +35,7 @@ from vision.backs import (
     pair_ends,
     seen,
     shown_backs,
+    swapped,
     tops,
     unsure_boxes,
 )
@@ -84,8 +87,9 @@ RANKED_MIN = 0.01  # ... down to this probability
 class Named(NamedTuple):
     """A photo's tiles named (``TileDetector._named``): the names' probabilities (N, 43), the up directions' (N, 4),
     the crops named (N, 3, S, S: each tile cut straight, as it lies), the tilts they were cut at (N, radians), the
-    classifier that named them, their faces where the face network found them (``vision/faces.py``), and what their
-    captions named where read (``CaptionReader.named``'s verdicts)."""
+    classifier that named them, their faces where the face network found them (``vision/faces.py``), what their
+    captions named where read (``CaptionReader.named``'s verdicts), and which tiles the colour of their tops alone
+    renamed, a back a 5z or a 5z a back (``backs.coloured_backs``; None: not told apart)."""
 
     p: np.ndarray
     up: np.ndarray
@@ -94,6 +98,7 @@ class Named(NamedTuple):
     classifier: object
     faces: Faces | None = None
     captions: Verdicts | None = None
+    told: np.ndarray | None = None
 
 
 class Seen(NamedTuple):
@@ -309,13 +314,14 @@ class TileDetector:
             p = self._read(reader, rgb, boxes, tilt, x, p, up)[0]
         if c.learnt_agree or not learnt:
             p = agree(p, look, c.alike, c.alike_weight, FLOWERS if c.flowers_once else None)
+        told = None
         if c.backs_by_colour or c.kong_backs:  # backs and white dragons told apart (``vision/backs.py``)
             centres, widths = (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, tilt).min(1)
             if c.backs_by_colour:  # a back is coloured, a face is not
-                p = coloured_backs(p, x, centres, widths, learnt and self._learnt.backs_coloured is True)
+                p, told = coloured_backs(p, x, centres, widths, learnt and self._learnt.backs_coloured is True)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
-        return Named(p, up, x, tilt, chosen, faces, read)
+        return Named(p, up, x, tilt, chosen, faces, read, told)
 
     def _seen(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None, clearer: bool = False) -> Seen:
         """The tiles at ``boxes`` (one or more) cut straight (``cut``) and looked at by ``classifier`` (None: the
@@ -377,7 +383,12 @@ class TileDetector:
         again = self._named(img, faces, named.classifier, seen=seen, captions=named.captions)
         if sureness(again.p) <= sure:
             return named
-        return named._replace(p=(named.p + again.p) / 2, up=(named.up + turned_back(again.up, angle)) / 2)
+        p = (named.p + again.p) / 2
+        if c.backs_after_average and named.told is not None:  # the photo's own look named these by colour alone
+            flipped = (p.argmax(1) != named.p.argmax(1)) & np.isin(p.argmax(1), (BACK, WHITE))
+            undone = np.flatnonzero(named.told & flipped)
+            p[undone] = swapped(p[undone])
+        return named._replace(p=p, up=(named.up + turned_back(again.up, angle)) / 2)
 
     def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found
@@ -457,11 +468,16 @@ class TileDetector:
                                    tile_sides(boxes, named.tilt).min(1))
         if colour is not None:
             return self._backs_of(colour, rgb, boxes, conf, named)
-        out = self._kong_ends(rgb, boxes, conf, named) if self.config.lone_pairs else (boxes, conf, p, up)
-        if len(out[0]) == len(boxes) and self.config.learnt_backs and named.classifier is self._classifier and \
+        if self.config.lone_pairs:
+            more, more_conf, grown, colour, looked = self._kong_ends(rgb, boxes, conf, named)
+            if colour is not None and self.config.backs_after_kong_ends:  # the photo shows its set's backs now
+                return self._backs_of(colour, rgb, more, more_conf, grown, looked)
+            if colour is not None:
+                return more, more_conf, grown.p, grown.up
+        if self.config.learnt_backs and named.classifier is self._classifier and \
                 self._learnt is not None and self._learnt.back is not None and shown_backs(p).sum() < 2:
             return self._backs_of(self._learnt.back, rgb, boxes, conf, named)
-        return out
+        return boxes, conf, p, up
 
     def _missed_in_rows(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, p: np.ndarray, up: np.ndarray,
                         classifier: object) -> tuple[np.ndarray, ...]:
@@ -483,14 +499,15 @@ class TileDetector:
         return (np.concatenate([boxes, low[pick[take]]]), np.concatenate([conf, low_conf[pick[take]]]),
                 np.r_[p, q.p[take]], np.r_[up, q.up[take]])
 
-    def _backs_of(self, colour: np.ndarray, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
-                  ) -> tuple[np.ndarray, ...]:
+    def _backs_of(self, colour: np.ndarray, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named,
+                  looked: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
         """``boxes``, ``conf`` and their names and up directions (``named``), with the boxes the finder, looking
         again, was unsure of that are backs of ``colour`` in a row with them (``unsure_boxes``, ``missed_backs``), and
         then the backs of ``colour`` it did not box, or boxed two at a time, found by their tops (``back_regions``,
-        ``vision/regions.py``)."""
+        ``vision/regions.py``). ``looked``: the boxes it was unsure of and their confidences, where it has looked
+        again already (None: it looks)."""
         p, up = named.p, named.up
-        low, low_conf = self._finding.unsure(rgb, boxes)
+        low, low_conf = looked or self._finding.unsure(rgb, boxes)
         pick = unsure_boxes(boxes, p, low, low_conf)
         if len(pick):
             q = self._named(rgb, low[pick], named.classifier)  # named as the photo's tiles were
@@ -503,28 +520,34 @@ class TileDetector:
                             self.config.conf)
 
     def _kong_ends(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
-                   ) -> tuple[np.ndarray, ...]:
-        """``boxes``, ``conf`` and their names and up directions (``named``), with both ends of each concealed kong
-        whose two backs the finder missed: a lone pair of faces, whose ends, placed a step beyond it, are named back
-        surely, are of one colour that is not the faces', and are boxed by the finder looking again (``lone_pairs``,
-        ``pair_ends``, ``kong_ends`` and ``seen`` in ``vision/backs.py``). An end takes the confidence of the finder's
-        box nearest it."""
-        p, up = named.p, named.up
-        pairs = lone_pairs(p, (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, named.tilt).min(1))
+                   ) -> tuple[np.ndarray, np.ndarray, Named, np.ndarray | None, tuple | None]:
+        """``boxes``, ``conf`` and their names (``named``: its names, up directions, crops and tilts), with both ends
+        of each concealed kong whose two backs the finder missed: a lone pair of faces, whose ends, placed a step
+        beyond it, are named back surely, are of one colour that is not the faces', and of which ``kong_ends_seen``
+        are boxed by the finder looking again (``lone_pairs``, ``pair_ends``, ``kong_ends`` and ``seen`` in
+        ``vision/backs.py``). An end takes the confidence of the finder's box nearest it (one it did not box: its
+        other end's). And the colour of the ends taken (3,: the median of their tops) and the finder's boxes looking
+        again with their confidences, None where none is taken."""
+        none = boxes, conf, named, None, None
+        pairs = lone_pairs(named.p, (boxes[:, :2] + boxes[:, 2:]) / 2, tile_sides(boxes, named.tilt).min(1))
         ends = pair_ends(boxes, pairs)
         middles = (ends[..., :2] + ends[..., 2:]) / 2
         ends = ends[((middles >= 0) & (middles < rgb.shape[1::-1])).all((1, 2))]  # both ends on the photo
         if len(ends) == 0:
-            return boxes, conf, p, up
+            return none
         q = self._named(rgb, ends.reshape(-1, 4), named.classifier)
-        kongs = kong_ends(p, named.crops, q.p.reshape(len(ends), 2, -1), tops(q.crops).reshape(len(ends), 2, 3))
+        kongs = kong_ends(named.p, named.crops, q.p.reshape(len(ends), 2, -1), tops(q.crops).reshape(len(ends), 2, 3))
         if not kongs.any():
-            return boxes, conf, p, up
+            return none
         low, low_conf = self._finding.unsure(rgb, boxes)
-        near = seen(ends.reshape(-1, 4), low)
-        take = np.repeat(kongs, 2) & (near >= 0).reshape(-1, 2).all(1).repeat(2)
+        near = seen(ends.reshape(-1, 4), low).reshape(-1, 2)
+        take = np.repeat(kongs & ((near >= 0).sum(1) >= self.config.kong_ends_seen), 2)
+        if not take.any():
+            return none
+        near = np.where(near >= 0, near, near.max(1, keepdims=True)).reshape(-1)  # an end unseen: as its other end
+        grown = Named(*(np.concatenate([a, b[take]]) for a, b in zip(named[:4], q[:4], strict=True)), named.classifier)
         return (np.concatenate([boxes, ends.reshape(-1, 4)[take]]), np.concatenate([conf, low_conf[near[take]]]),
-                np.concatenate([p, q.p[take]]), np.concatenate([up, q.up[take]]))
+                grown, np.median(tops(q.crops[take]), axis=0), (low, low_conf))
 
     def detect(self, image: ImageInput) -> list[Detection]:
         """All tiles of ``image`` (a path, bytes or PIL image), boxes in pixels of the upright full image."""

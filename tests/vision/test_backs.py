@@ -47,7 +47,7 @@ def _row(n: int, gap: float = 1.02, start: float = 0.0) -> np.ndarray:
 
 def _read(p: np.ndarray, crops: list[np.ndarray], centres: np.ndarray) -> list[str]:
     names = list(CLASS_ID)
-    out = coloured_backs(p, np.stack(crops), centres, np.full(len(crops), 60.0))
+    out, _ = coloured_backs(p, np.stack(crops), centres, np.full(len(crops), 60.0))
     return [names[k] for k in out.argmax(1)]
 
 
@@ -55,8 +55,11 @@ def test_a_white_back_beside_white_dragons_is_a_white_dragon() -> None:
     faces = [_crop(IVORY, INK) for _ in range(4)]  # 1m 2m 3m 4p: the faces' ground is ivory
     pung = [_crop(IVORY, light=0.95), _crop(IVORY, light=1.05), _crop(IVORY, light=0.9)]
     centres = np.concatenate([_row(4), _row(3, start=5.5)])
-    read = _read(_doubted(_named(["1m", "2m", "3m", "4p", "5z", "5z", "back"]), [6]), faces + pung, centres)
-    assert read[4:] == ["5z", "5z", "5z"]
+    p = _doubted(_named(["1m", "2m", "3m", "4p", "5z", "5z", "back"]), [6])
+    assert _read(p, faces + pung, centres)[4:] == ["5z", "5z", "5z"]
+    # renamed for its place, not by its colour alone: the set's backs may be white (layout_eval 000020: a back of a
+    # white-backed set's kong beside a 5z misread), and a second look at the photo may name it otherwise
+    assert not coloured_backs(p, np.stack(faces + pung), centres, np.full(7, 60.0))[1].any()
 
 
 def test_a_white_back_where_the_sets_backs_are_coloured_is_a_white_dragon() -> None:
@@ -82,6 +85,34 @@ def test_white_backs_where_the_sets_pale_backs_are_named_surely_are_white_dragon
     assert _read(doubted, faces + backs + pung, centres) == names
 
 
+def test_a_tile_told_apart_by_colour_keeps_its_name_when_averaged_with_a_second_look(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """fr_seat 000004, seen from a seat: the photo's own look named a white dragon back 0.49 and 5z 0.46, and its
+    white top beside the set's pale pink backs made it a 5z (``coloured_backs``); the second look at the photo, seen
+    as from above, named it back 0.91 and 5z 0.07, which colour does not change (below WHITE_DOUBT). Averaged, it
+    read back: the colour's verdict is kept. A tile the colour did not rename takes the average (fv_front 000020: a
+    red-framed white dragon named 5z 0.86 by the photo's look is no verdict on its colour)."""
+    from vision.config import DetectorConfig
+    from vision.detector import Named, TileDetector
+
+    crops = np.stack([_crop(IVORY, INK) for _ in range(7)] + [_crop(PINK), _crop(PINK, light=0.95), _crop(IVORY)])
+    boxes = np.array([[x, 100.0, x + 60, 180] for x in (*range(0, 427, 61), 520, 581, 700)])  # FEW tiles
+    hand = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "back", "back"]
+    first, second = _named([*hand, "5z"]), _named([*hand, "back"])
+    first[9, BACK], first[9, WHITE], second[9, BACK], second[9, WHITE] = 0.46, 0.49, 0.91, 0.07
+    up = np.tile([1.0, 0, 0, 0], (10, 1))
+    rgb = np.zeros((300, 800, 3), np.uint8)
+    names = list(CLASS_ID)
+    for rule, told, read in ((True, True, "5z"), (False, True, "back"), (True, False, "back")):
+        det = TileDetector.from_parts(None, crop=32, config=DetectorConfig(
+            rectify_below=1.01, stretches=(1.5,), faces_look=False, backs_after_average=rule))
+        monkeypatch.setattr(det, "_looked_at", lambda x, _c: (second[:len(x)], up[:len(x)], np.zeros((len(x), 4))))
+        monkeypatch.setattr(det, "_named", lambda *_a, **_k: Named(second, up, crops, np.zeros(10), None))
+        told_by_colour = np.arange(10) == 9 if told else np.zeros(10, bool)
+        again = det._seen_from_above(rgb, boxes, Named(first, up, crops, np.zeros(10), None, told=told_by_colour))
+        assert [names[k] for k in again.p.argmax(1)] == [*hand, read], (rule, told)
+
+
 def test_white_backs_of_a_set_whose_backs_are_known_coloured_are_white_dragons() -> None:
     """A learnt set's backs are coloured (``vision/learnt.py``): its photo's pung of blank white dragons, read as
     backs the classifier doubts, with no coloured back shown and no 5z beside them, is a pung of white dragons."""
@@ -91,10 +122,11 @@ def test_white_backs_of_a_set_whose_backs_are_known_coloured_are_white_dragons()
     p = _doubted(_named(["1m", "2m", "3m", "4p", "back", "back", "back"]), [4, 5, 6])
     names = list(CLASS_ID)
     for known, read in ((False, "back"), (True, "5z")):
-        out = coloured_backs(p, np.stack(faces + pung), centres, np.full(7, 60.0), set_coloured=known)
+        out, told = coloured_backs(p, np.stack(faces + pung), centres, np.full(7, 60.0), set_coloured=known)
         assert [names[k] for k in out.argmax(1)] == ["1m", "2m", "3m", "4p", read, read, read]
+        assert told.tolist() == [False] * 4 + [known] * 3  # renamed by their colour alone
     p[6, BACK], p[6, WHITE] = 0.95, 0.04  # read a back surely: a white thing on the table, not made a 5z
-    out = coloured_backs(p, np.stack(faces + pung), centres, np.full(7, 60.0), set_coloured=True)
+    out, _ = coloured_backs(p, np.stack(faces + pung), centres, np.full(7, 60.0), set_coloured=True)
     assert [names[k] for k in out.argmax(1)][4:] == ["5z", "5z", "back"]
 
 
@@ -171,7 +203,7 @@ def test_no_more_white_dragons_are_read_than_a_set_holds() -> None:
 
 def test_nothing_changes_without_faces_to_compare() -> None:
     p = _named(["back", "5z"])
-    assert np.array_equal(coloured_backs(p, np.stack([_crop(IVORY), _crop(GREEN)]), _row(2), np.full(2, 60.0)), p)
+    assert np.array_equal(coloured_backs(p, np.stack([_crop(IVORY), _crop(GREEN)]), _row(2), np.full(2, 60.0))[0], p)
     assert WHITE != BACK
 
 
@@ -242,13 +274,13 @@ def _photo(colours: dict[float, tuple], things: tuple[tuple, ...] = ()) -> Image
 
 
 def _detect(tiles: list[tuple], colours: dict[float, tuple], floor: float = 0.1, one_back: bool = True,
-            regions: bool = True, things: tuple[tuple, ...] = ()) -> tuple[list, list]:
+            regions: bool = True, things: tuple[tuple, ...] = (), **config: object) -> tuple[list, list]:
     from vision.detector import DetectorConfig, TileDetector
 
     finder = _Finder(tiles)
     det = TileDetector.from_parts(_ByColour(), crop=64, finder=finder, config=DetectorConfig(
         first_imgsz=416, zoom_imgsz=0, zoom_out=0, turn_at=0, turns=1, unsure_backs=floor, one_back=one_back,
-        back_regions=regions))
+        back_regions=regions, **config))
     return [(d.label, d.box[0]) for d in det.detect(_photo(colours, things))], finder.asked
 
 
@@ -355,20 +387,38 @@ def test_both_backs_of_a_concealed_kong_the_finder_missed_are_taken_beside_its_l
     assert len(read) == 5 and asked == [0.3]
 
 
-def test_a_lone_pairs_ends_are_taken_only_where_both_are_backs_the_finder_boxed() -> None:
+def test_a_lone_pairs_ends_are_taken_only_where_both_are_backs_the_finder_boxed_one() -> None:
     pair = [(160, 0.9), (220, 0.9)]
     # nothing at the ends: the table (named back by the stand-in, of no face's colour) is not taken
     read, asked = _detect(pair, {160: IVORY, 220: IVORY})
     assert [x for _, x in read] == [160, 220] and asked == [0.3, 0.1]
-    # one end boxed: not taken
-    read, _ = _detect([*pair, (280, 0.2)], {100: PURPLE, 160: IVORY, 220: IVORY, 280: PURPLE})
+    # one end boxed (fr_seat 000048, on a busy check): taken, the other end at the boxed one's confidence; where both
+    # must be boxed (``kong_ends_seen``), not taken
+    one_end = {100: PURPLE, 160: IVORY, 220: IVORY, 280: PURPLE}
+    read, asked = _detect([*pair, (280, 0.2)], one_end)
+    assert read == [("back", 100), ("1m", 160), ("1m", 220), ("back", 280)] and asked == [0.3, 0.1]
+    read, _ = _detect([*pair, (280, 0.2)], one_end, kong_ends_seen=2)
     assert [x for _, x in read] == [160, 220]
+    with pytest.raises(ValueError, match="kong_ends_seen must be 1 or 2"):
+        _detect(pair, one_end, kong_ends_seen=0)
     # both boxed, but one is a face: the pair's ends are no kong's backs, and the classifier is not asked again
     read, asked = _detect([*pair, (100, 0.2), (280, 0.2)], {100: PURPLE, 160: IVORY, 220: IVORY, 280: IVORY})
     assert [x for _, x in read] == [160, 220] and asked == [0.3]
     # a pair with a third tile beside it is no lone pair
     read, asked = _detect([*pair, (280, 0.9), (100, 0.2)], {100: PURPLE, 160: IVORY, 220: IVORY, 280: IVORY})
     assert [x for _, x in read] == [160, 220, 280] and asked == [0.3]
+
+
+def test_the_backs_of_a_lone_pairs_colour_are_looked_for_once_its_ends_are_taken() -> None:
+    # back, 1m, 1m, back, one end boxed; then a concealed kong face down, its four backs boxed unsure (fr_seat 000048:
+    # no back found surely, so the photo showed none to look for until the pair's ends were taken)
+    colours = {100: PURPLE, 160: IVORY, 220: IVORY, 280: PURPLE, 360: PURPLE, 420: PURPLE, 480: PURPLE, 540: PURPLE}
+    tiles = [(160, 0.9), (220, 0.9), (280, 0.2), (360, 0.15), (420, 0.15), (480, 0.15), (540, 0.15)]
+    for rule, more in ((True, [360, 420, 480, 540]), (False, [])):
+        read, asked = _detect(tiles, colours, backs_after_kong_ends=rule)
+        assert read == [(n, x) for n, x in [("back", 100), ("1m", 160), ("1m", 220), ("back", 280)] +
+                        [("back", x) for x in more]]
+        assert asked == [0.3, 0.1]  # the finder's look again for the ends serves the backs too
 
 
 def test_a_learnt_sets_backs_are_looked_for_in_its_photos_that_show_none() -> None:
