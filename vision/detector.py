@@ -194,14 +194,18 @@ class TileDetector:
         them or more standing (a hand named unsurely: ``_seen``), or where the tile finder, unsure, may have boxed their
         parts (``rows_parts``) or the row finder is the surer of the two and some tiles stand (``rows_surer``), or where
         it found fewer than a hand's tiles, standing, and the row finder a hand's (``rows_few``), the row finder's
-        boxes, seen (before either is read and named in full: the first boxes' reading would be thrown away)."""
+        boxes, seen (before either is read and named in full: the first boxes' reading would be thrown away). Where
+        the face network looked and finds fewer than ``rows_surer`` standing, and the tile finder doubted its boxes
+        only a little (``rows_lying_doubt``), that doubt alone does not ask the row finder."""
         c = self.config
         if self._row_finder is None:
             return boxes, conf, seen
         share = seen.faces.standing if seen is not None and seen.faces is not None else 0.0
         standing = bool(c.rows_standing) and share >= c.rows_standing
+        lying = seen is not None and seen.faces is not None and share < c.rows_surer and len(conf) and \
+            float(np.median(conf)) >= c.rows_lying_doubt
         unsure = bool(c.rows_parts or c.rows_surer) and FEW <= len(boxes) < c.rows_most and \
-            float(np.median(conf)) < c.rows_unsure
+            float(np.median(conf)) < c.rows_unsure and not lying
         few = self._few_standing(rgb, boxes, seen)
         if not standing and not unsure and not few:
             return boxes, conf, seen

@@ -283,16 +283,21 @@ def test_a_photo_of_tiles_standing_is_looked_at_again_by_the_row_finder() -> Non
 def test_the_row_finders_boxes_are_taken_where_the_tile_finder_boxed_their_parts() -> None:
     _, boxes, _ = smooth_faces()
     parts = np.concatenate([boxes + [4, 4, -4, -44], boxes + [4, 44, -4, -4]])  # each tile's upper and lower half
-    found, asked = found_by(parts, boxes, stands=False, sure=0.5)  # faces not seen standing: no face network's say
+    small = {"faces_side": 40.0}  # parts too small for the face network to look at (the fresh photos' were)
+    found, asked = found_by(parts, boxes, stands=False, sure=0.5, **small)
     assert [d.box for d in found] == [tuple(b) for b in boxes.tolist()] and asked["row"] == 1
-    for tile_finder, sure, settings, looked in (
-            (parts, 0.9, {}, 0),  # the tile finder sure of its boxes: the row finder not asked
-            (parts, 0.5, {"rows_parts": 0.0}, 1),  # the rule off: asked for the surer finder's, not taken
-            (parts, 0.5, {"rows_parts": 0.0, "rows_surer": 0.0}, 0),  # both off
-            (parts, 0.5, {"rows_parts": 0.2, "rows_most": 20}, 0),  # too many boxes for a hand's
-            (boxes + [1, 0, 1, 0], 0.5, {}, 1)):  # the same tiles boxed by both: asked, not taken
+    for tile_finder, sure, settings, looked, kept in (
+            (parts, 0.9, small, 0, 20),  # the tile finder sure of its boxes: the row finder not asked
+            (parts, 0.5, {**small, "rows_parts": 0.0}, 1, 20),  # the rule off: asked for the surer finder's, not taken
+            (parts, 0.5, {**small, "rows_parts": 0.0, "rows_surer": 0.0}, 0, 20),  # both off
+            (parts, 0.5, {**small, "rows_parts": 0.2, "rows_most": 20}, 0, 20),  # too many boxes for a hand's
+            # the face network looked and found none standing, the tile finder doubted its boxes a little: not asked
+            (parts, 0.65, {}, 0, 20),
+            (parts, 0.5, {}, 1, 10),  # ... doubted them more (eval_cases' perspective 000009, 0.56): asked, taken
+            (parts, 0.65, {"rows_lying_doubt": 1.0}, 1, 10),  # the rule off: asked, taken
+            (boxes + [1, 0, 1, 0], 0.5, {}, 1, 10)):  # the same tiles boxed by both: asked, not taken
         found, asked = found_by(tile_finder, boxes, stands=False, sure=sure, **settings)
-        assert len(found) == len(tile_finder) and asked["row"] == looked
+        assert len(found) == kept and asked["row"] == looked, settings
 
 
 def test_the_row_finders_boxes_are_taken_where_it_is_the_surer_and_some_tiles_stand() -> None:
@@ -303,6 +308,8 @@ def test_the_row_finders_boxes_are_taken_where_it_is_the_surer_and_some_tiles_st
     assert found[0].box[0] == 12.0 and asked["row"] == 1
     for stands, sure, rows_sure, settings, looked in (
             (False, 0.5, 0.9, {}, 1),  # no tile stands: asked, not taken
+            (False, 0.65, 0.9, {}, 0),  # ... the tile finder's boxes doubted a little: not asked
+            (False, 0.65, 0.9, {"rows_lying_doubt": 1.0}, 1),  # ... where that rule is off: asked, not taken
             (True, 0.5, 0.9, {"rows_surer": 0.0}, 1),  # the rule off
             (True, 0.6, 0.55, {}, 1),  # the tile finder the surer
             (True, 0.9, 0.95, {}, 0)):  # the tile finder sure of its boxes: the row finder not asked
