@@ -32,6 +32,9 @@ REGION_SHAPE, REGION_LONG = (1.1, 1.75), (0.5, 1.2)
 # that is larger than REGION_ONE of it (those tops were 0.46 to 0.8 of it, two side by side 0.92 to 1.6): then it holds
 # two backs or more, of REGION_TOP each
 REGION_ONE, REGION_TOP = 0.85, 0.62
+# ... a back found tells its top's shape, however nearly square (KNOWN_SQUARE times as long as wide or more: any): the
+# fresh seated photo 000048's teal backs' tops, seen from the seat, were 1.0 to 1.1
+KNOWN_SQUARE = 1.0
 # ``regions_taken``: a box named back over two backs' tops is dropped for them only where the finder was less sure of
 # it than REGION_DOUBT (bench.learn's dr_58, seed 3: such boxes at 0.19 and 0.41; layout_eval's 436, a back at 0.84
 # split by the patches of a kong's backs shaded unevenly)
@@ -41,10 +44,14 @@ REGION_DOUBT = 0.5
 REGION_COVER = 0.5
 
 
-def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray, backs: np.ndarray | None = None
+                   ) -> np.ndarray:
     """Boxes (K, 4, xyxy px of ``rgb``) of the flat patches of the backs' ``colour`` (3, 0..1) in the photo ``rgb``
     (H, W, 3 uint8), one for each back they hold, near the ``tiles`` found (N, 4): within REGION_NEAR of a tile's side
     (the median square root of their boxes' areas) of the box holding them all (``REGION_PX`` and the rest above).
+    A patch centred in the box of one of the ``backs`` found (M, 4) is that back's top: a patch as nearly square as
+    such a top (under REGION_SHAPE's least) is shaped as one back's too (seen from a seat, a back's top is shortened
+    along the line of sight, as a cloth's check is not).
 
     >>> img = np.full((200, 300, 3), 200, np.uint8); img[50:110, 40:85] = img[50:110, 87:132] = (100, 50, 130)
     >>> img[150:190, 200:240] = (100, 50, 130)  # a square (a cloth's check): no back
@@ -88,8 +95,12 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray) -> np
         rect = cv2.minAreaRect(np.stack([xs + x, ys + y], 1).astype(np.float32))
         if stats[k, 4] >= REGION_FILL * rect[1][0] * rect[1][1]:
             patches.append((rect, int(stats[k, 4])))
+    # the tops of the backs found, shaped as one back's however nearly square: the least of their shapes is a top's
+    known = [max(sides) / max(min(sides), 1e-6) for (centre, sides, _), _ in patches if backs is not None and len(
+        backs) and _within(np.array(centre) / scale + [x0, y0], backs) and _shaped(sorted(sides), unit, KNOWN_SQUARE)]
+    least = min([REGION_SHAPE[0], *known])
     # one back's top: the median of the patches shaped as one, unless that is larger than one can be
-    ones = [area for (_, sides, _), area in patches if _shaped(sorted(sides), unit)]
+    ones = [area for (_, sides, _), area in patches if _shaped(sorted(sides), unit, least)]
     one = float(np.median(ones)) if ones else REGION_TOP * unit * unit
     if one > REGION_ONE * unit * unit:  # two backs or more each, their seams not seen
         one /= max(2, round(one / (REGION_TOP * unit * unit)))
@@ -99,7 +110,7 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray) -> np
         t = np.radians(angle)
         along = np.array([np.cos(t), np.sin(t)]) if a >= b else np.array([-np.sin(t), np.cos(t)])
         long, short = max(a, b), min(a, b)
-        if not _shaped(sorted((long / n, short)), unit):
+        if not _shaped(sorted((long / n, short)), unit, least):
             continue
         for j in range(n):  # n parts side by side along the patch's long side
             centre = np.array([cx, cy]) + along * long * ((j + 0.5) / n - 0.5)
@@ -109,11 +120,16 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray) -> np
     return np.clip(np.array(boxes).reshape(-1, 4), 0, [rgb.shape[1], rgb.shape[0]] * 2)
 
 
-def _shaped(sides: list[float], unit: float) -> bool:
-    """Whether a patch's sides (short, long) are a back's top's where a tile's side is ``unit`` (``REGION_SHAPE``,
-    ``REGION_LONG``)."""
-    return (REGION_SHAPE[0] <= sides[1] / max(sides[0], 1e-6) <= REGION_SHAPE[1]
+def _shaped(sides: list[float], unit: float, least: float = REGION_SHAPE[0]) -> bool:
+    """Whether a patch's sides (short, long) are a back's top's where a tile's side is ``unit``: ``least`` to
+    REGION_SHAPE's most times as long as wide, and REGION_LONG long."""
+    return (least <= sides[1] / max(sides[0], 1e-6) <= REGION_SHAPE[1]
             and REGION_LONG[0] * unit <= sides[1] <= REGION_LONG[1] * unit)
+
+
+def _within(point: np.ndarray, boxes: np.ndarray) -> bool:
+    """Whether ``point`` (2,) lies in any of ``boxes`` (M, 4)."""
+    return bool(((boxes[:, :2] <= point) & (point <= boxes[:, 2:])).all(1).any())
 
 
 def regions_known(found: np.ndarray, p: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -187,7 +203,7 @@ def with_regions(rgb: np.ndarray, colour: np.ndarray, boxes: np.ndarray, conf: n
     the backs of ``colour`` found by it (``colour_regions``, ``regions_taken``) and the boxes they replace dropped;
     ``named(boxes)`` names boxes as the photo's tiles were (its ``p``, ``up`` and ``crops``). A back so found takes
     the median confidence of the backs shown (``floor``, the finder's threshold, where none is)."""
-    regions = colour_regions(rgb, colour, boxes) if len(boxes) else np.zeros((0, 4))
+    regions = colour_regions(rgb, colour, boxes, boxes[shown_backs(p)]) if len(boxes) else np.zeros((0, 4))
     known, ask = regions_known(boxes, p, regions)
     if not ask.any():
         return boxes, conf, p, up

@@ -375,6 +375,28 @@ def test_no_back_is_found_by_colour_where_nothing_shaped_as_one_is_of_the_backs_
     assert [x for _, x in read][5:] == pytest.approx([340], abs=3)
 
 
+def test_a_square_patch_of_the_backs_colour_is_a_back_where_the_backs_found_show_square_tops() -> None:
+    """Seen from a seat, a back's top is shortened along the line of sight and may look square (fr_seat 000048: a
+    kong's four teal backs face down, missed by the finder, beside the 7s kong's two backs found). A square patch of
+    the backs' colour is a cloth's check, unless the backs found show tops as square."""
+    from vision.regions import colour_regions
+
+    purple = np.array([100, 50, 130], np.uint8)
+    img = np.full((300, 600, 3), 200, np.uint8)
+    img[45:95, 45:95] = img[45:95, 110:160] = purple  # the top of a back found, and one square beside it
+    faces = np.array([[300.0, 40, 360, 100], [370, 40, 430, 100]])
+    found = np.array([[40.0, 40, 100, 100]])
+    tiles = np.r_[found, faces]
+    assert colour_regions(img, purple / 255, tiles).shape == (0, 4)  # as a cloth's check
+    assert colour_regions(img, purple / 255, tiles, found[:0]).shape == (0, 4)  # no back found
+    regions = colour_regions(img, purple / 255, tiles, found)
+    assert [round((b[0] + b[2]) / 2) for b in regions.tolist()] == pytest.approx([70, 135], abs=2)
+    tall = img.copy()
+    tall[45:95, 45:95], tall[30:100, 45:95] = 200, purple  # the back found shows a top 1.4 times as long as wide
+    assert [round((b[0] + b[2]) / 2) for b in colour_regions(tall, purple / 255, tiles, found).tolist()] == \
+        pytest.approx([70], abs=2)  # ... the square beside it is no back's
+
+
 def test_both_backs_of_a_concealed_kong_the_finder_missed_are_taken_beside_its_lone_pair() -> None:
     # back, 1m, 1m, back, the backs boxed below the finder's threshold, one of them too big; a pung of 1m far off
     colours = {100: PURPLE, 160: IVORY, 220: IVORY, 280: PURPLE, 500: IVORY, 560: IVORY, 620: IVORY}
