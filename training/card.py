@@ -124,7 +124,8 @@ def _finder(runs: Path, finetune: list[str], set_finder: str | None = None,
                     "unsure of, and its boxes taken where they hold the tile finder's as parts of tiles "
                     "(`DetectorConfig.rows_parts`), or where the row finder is the surer and some tiles stand "
                     "(`DetectorConfig.rows_surer`), or where it found fewer than a hand's tiles, standing "
-                    "(`DetectorConfig.rows_few`)" if row_finder else ""))
+                    "(`DetectorConfig.rows_few`); not where the face network finds the tiles lying and the tile "
+                    "finder doubted them only a little (`DetectorConfig.rows_lying_doubt`)" if row_finder else ""))
     return lines
 
 
@@ -445,7 +446,9 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                                         "where the tile finder, unsure, boxed the tiles' parts "
                                         "(`DetectorConfig.rows_parts`) or is the less sure of the two, some tiles "
                                         "standing (`DetectorConfig.rows_surer`), or found fewer than a hand's "
-                                        "tiles, standing (`DetectorConfig.rows_few`)"),
+                                        "tiles, standing (`DetectorConfig.rows_few`); not where the face network "
+                                        "finds the tiles lying and the tile finder doubted them only a little "
+                                        "(`DetectorConfig.rows_lying_doubt`)"),
                     ("tile_classifier.onnx", f"CNN on {crop}x{crop} crops (`training/net.py`): 43 names, "
                                              "up direction, and the features both read (its look); this network and "
                                              "the readers' are stored as int8 (`training/ship.py`)"),

@@ -35,6 +35,10 @@ REGION_ONE, REGION_TOP = 0.85, 0.62
 # ... a back found tells its top's shape, however nearly square (KNOWN_SQUARE times as long as wide or more: any): the
 # fresh seated photo 000048's teal backs' tops, seen from the seat, were 1.0 to 1.1
 KNOWN_SQUARE = 1.0
+# ... but where more than SQUARE_MOST patches are shaped as a top only so (as square as such a top, squarer than
+# REGION_SHAPE's least), they are a cloth's check: eval_cases' seated 000007, a grey and purple check under a grey
+# cloth square named back surely, showed 115; fr_seat 000048's face-down kong 4 (and its kong's two ends)
+SQUARE_MOST = 12
 # ``regions_taken``: a box named back over two backs' tops is dropped for them only where the finder was less sure of
 # it than REGION_DOUBT (bench.learn's dr_58, seed 3: such boxes at 0.19 and 0.41; layout_eval's 436, a back at 0.84
 # split by the patches of a kong's backs shaded unevenly)
@@ -51,7 +55,7 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray, backs
     (the median square root of their boxes' areas) of the box holding them all (``REGION_PX`` and the rest above).
     A patch centred in the box of one of the ``backs`` found (M, 4) is that back's top: a patch as nearly square as
     such a top (under REGION_SHAPE's least) is shaped as one back's too (seen from a seat, a back's top is shortened
-    along the line of sight, as a cloth's check is not).
+    along the line of sight), unless more than SQUARE_MOST are: a cloth's check.
 
     >>> img = np.full((200, 300, 3), 200, np.uint8); img[50:110, 40:85] = img[50:110, 87:132] = (100, 50, 130)
     >>> img[150:190, 200:240] = (100, 50, 130)  # a square (a cloth's check): no back
@@ -99,6 +103,10 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray, backs
     known = [max(sides) / max(min(sides), 1e-6) for (centre, sides, _), _ in patches if backs is not None and len(
         backs) and _within(np.array(centre) / scale + [x0, y0], backs) and _shaped(sorted(sides), unit, KNOWN_SQUARE)]
     least = min([REGION_SHAPE[0], *known])
+    squarer = sum(_shaped(sorted(sides), unit, least) and not _shaped(sorted(sides), unit)
+                  for (_, sides, _), _ in patches)
+    if squarer > SQUARE_MOST:  # a cloth's check repeats; a hand's backs are few
+        least = REGION_SHAPE[0]
     # one back's top: the median of the patches shaped as one, unless that is larger than one can be
     ones = [area for (_, sides, _), area in patches if _shaped(sorted(sides), unit, least)]
     one = float(np.median(ones)) if ones else REGION_TOP * unit * unit

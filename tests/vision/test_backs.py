@@ -395,6 +395,11 @@ def test_a_square_patch_of_the_backs_colour_is_a_back_where_the_backs_found_show
     tall[45:95, 45:95], tall[30:100, 45:95] = 200, purple  # the back found shows a top 1.4 times as long as wide
     assert [round((b[0] + b[2]) / 2) for b in colour_regions(tall, purple / 255, tiles, found).tolist()] == \
         pytest.approx([70], abs=2)  # ... the square beside it is no back's
+    check = img.copy()  # a cloth checked in the backs' colour around them (eval_cases' seated 000007): 13 squares more
+    for k in range(13):
+        x, y = 175 + 55 * (k % 7), 110 + 55 * (k // 7) * 2
+        check[y:y + 50, x:x + 50] = purple
+    assert colour_regions(check, purple / 255, tiles, found).shape == (0, 4)
 
 
 def test_both_backs_of_a_concealed_kong_the_finder_missed_are_taken_beside_its_lone_pair() -> None:
