@@ -133,11 +133,11 @@ class DetectorConfig:
     rows_surer: float = 0.05
     # ... but a photo of whose tiles the face network, looking, finds fewer than ``rows_surer`` standing, boxed by the
     # tile finder at a median confidence of ``rows_lying_doubt`` or more (1: always asked), is not looked at by the
-    # row finder for either rule: tiles lying, doubted a little. Of 32 such photos asked (the fresh ones,
-    # ``eval_cases``', ``layout_eval``'s), the row finder's boxes were taken in one, boxed at 0.56 (``eval_cases``'
-    # perspective 000009, boxed as parts); 29 of the others were boxed at 0.6 to 0.72. Boxed parts too small for the
-    # face network to look at (``faces_side``), and tiles named surely (``faces_below``), are still asked
-    # (``docs/photo.md``)
+    # row finder for either rule: tiles lying, doubted a little. Of 33 such photos asked (the fresh ones,
+    # ``eval_cases``', ``layout_eval``'s), the row finder's boxes were taken in two, boxed at 0.56 and 0.565
+    # (``eval_cases``' perspective 000009, boxed as parts; fv_low 000049); 29 of the others were boxed at 0.6 to 0.72.
+    # Boxed parts too small for the face network to look at (``faces_side``), and tiles named surely
+    # (``faces_below``), are still asked (``docs/photo.md``)
     rows_lying_doubt: float = 0.6
     # ... and a photo in which the tile finder found half a hand's tiles or more but fewer than a hand's (FEW // 2 to
     # FEW - 1 boxes), of which the face network finds ``rows_standing`` or more standing, is looked at by the row finder
