@@ -200,12 +200,13 @@ class TileDetector:
         c = self.config
         if self._row_finder is None:
             return boxes, conf, seen
-        share = seen.faces.standing if seen is not None and seen.faces is not None else 0.0
+        looked = seen is not None and seen.faces is not None  # the face network looked at the tiles
+        share = seen.faces.standing if looked else 0.0
         standing = bool(c.rows_standing) and share >= c.rows_standing
-        lying = seen is not None and seen.faces is not None and share < c.rows_surer and len(conf) and \
-            float(np.median(conf)) >= c.rows_lying_doubt
-        unsure = bool(c.rows_parts or c.rows_surer) and FEW <= len(boxes) < c.rows_most and \
-            float(np.median(conf)) < c.rows_unsure and not lying
+        doubt = float(np.median(conf)) if len(conf) else 1.0
+        lying = looked and share < c.rows_surer and doubt >= c.rows_lying_doubt
+        unsure = bool(c.rows_parts or c.rows_surer) and FEW <= len(boxes) < c.rows_most and doubt < c.rows_unsure \
+            and not lying
         few = self._few_standing(rgb, boxes, seen)
         if not standing and not unsure and not few:
             return boxes, conf, seen
@@ -474,10 +475,9 @@ class TileDetector:
             return self._backs_of(colour, rgb, boxes, conf, named)
         if self.config.lone_pairs:
             more, more_conf, grown, colour, looked = self._kong_ends(rgb, boxes, conf, named)
-            if colour is not None and self.config.backs_after_kong_ends:  # the photo shows its set's backs now
-                return self._backs_of(colour, rgb, more, more_conf, grown, looked)
-            if colour is not None:
-                return more, more_conf, grown.p, grown.up
+            if colour is not None:  # the photo shows its set's backs now
+                return self._backs_of(colour, rgb, more, more_conf, grown, looked) \
+                    if self.config.backs_after_kong_ends else (more, more_conf, grown.p, grown.up)
         if self.config.learnt_backs and named.classifier is self._classifier and \
                 self._learnt is not None and self._learnt.back is not None and shown_backs(p).sum() < 2:
             return self._backs_of(self._learnt.back, rgb, boxes, conf, named)

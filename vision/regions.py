@@ -32,12 +32,11 @@ REGION_SHAPE, REGION_LONG = (1.1, 1.75), (0.5, 1.2)
 # that is larger than REGION_ONE of it (those tops were 0.46 to 0.8 of it, two side by side 0.92 to 1.6): then it holds
 # two backs or more, of REGION_TOP each
 REGION_ONE, REGION_TOP = 0.85, 0.62
-# ... a back found tells its top's shape, however nearly square (KNOWN_SQUARE times as long as wide or more: any): the
-# fresh seated photo 000048's teal backs' tops, seen from the seat, were 1.0 to 1.1
-KNOWN_SQUARE = 1.0
-# ... but where more than SQUARE_MOST patches are shaped as a top only so (as square as such a top, squarer than
-# REGION_SHAPE's least), they are a cloth's check: eval_cases' seated 000007, a grey and purple check under a grey
-# cloth square named back surely, showed 115; fr_seat 000048's face-down kong 4 (and its kong's two ends)
+# ... a back found tells its top's shape, however nearly square (the fresh seated photo 000048's teal backs' tops,
+# seen from the seat, were 1.0 to 1.1 times as long as wide); but where more than SQUARE_MOST patches are shaped as a
+# top only so (as square as such a top, squarer than REGION_SHAPE's least), they are a cloth's check: eval_cases'
+# seated 000007, a grey and purple check under a grey cloth square named back surely, showed 115; fr_seat 000048's
+# face-down kong 4 (and its kong's two ends)
 SQUARE_MOST = 12
 # ``regions_taken``: a box named back over two backs' tops is dropped for them only where the finder was less sure of
 # it than REGION_DOUBT (bench.learn's dr_58, seed 3: such boxes at 0.19 and 0.41; layout_eval's 436, a back at 0.84
@@ -100,8 +99,9 @@ def colour_regions(rgb: np.ndarray, colour: np.ndarray, tiles: np.ndarray, backs
         if stats[k, 4] >= REGION_FILL * rect[1][0] * rect[1][1]:
             patches.append((rect, int(stats[k, 4])))
     # the tops of the backs found, shaped as one back's however nearly square: the least of their shapes is a top's
-    known = [max(sides) / max(min(sides), 1e-6) for (centre, sides, _), _ in patches if backs is not None and len(
-        backs) and _within(np.array(centre) / scale + [x0, y0], backs) and _shaped(sorted(sides), unit, KNOWN_SQUARE)]
+    backs = np.zeros((0, 4)) if backs is None else backs
+    known = [max(sides) / max(min(sides), 1e-6) for (centre, sides, _), _ in patches
+             if _within(np.array(centre) / scale + [x0, y0], backs) and _shaped(sorted(sides), unit, 1.0)]
     least = min([REGION_SHAPE[0], *known])
     squarer = sum(_shaped(sorted(sides), unit, least) and not _shaped(sorted(sides), unit)
                   for (_, sides, _), _ in patches)
@@ -211,7 +211,8 @@ def with_regions(rgb: np.ndarray, colour: np.ndarray, boxes: np.ndarray, conf: n
     the backs of ``colour`` found by it (``colour_regions``, ``regions_taken``) and the boxes they replace dropped;
     ``named(boxes)`` names boxes as the photo's tiles were (its ``p``, ``up`` and ``crops``). A back so found takes
     the median confidence of the backs shown (``floor``, the finder's threshold, where none is)."""
-    regions = colour_regions(rgb, colour, boxes, boxes[shown_backs(p)]) if len(boxes) else np.zeros((0, 4))
+    shown = shown_backs(p)
+    regions = colour_regions(rgb, colour, boxes, boxes[shown]) if len(boxes) else np.zeros((0, 4))
     known, ask = regions_known(boxes, p, regions)
     if not ask.any():
         return boxes, conf, p, up
@@ -220,7 +221,6 @@ def with_regions(rgb: np.ndarray, colour: np.ndarray, boxes: np.ndarray, conf: n
     rp, rup, rtop = np.zeros((k, p.shape[1])), np.zeros((k, 4)), np.tile(colour, (k, 1))
     rp[known, BACK], rp[ask], rup[ask], rtop[ask] = 1.0, q.p, q.up, tops(q.crops)
     keep, take = regions_taken(boxes, p, conf, regions, rp, rtop, colour)
-    shown = shown_backs(p)
     found = float(np.median(conf[shown])) if shown.any() else floor
     return (np.r_[boxes[keep], regions[take]], np.r_[conf[keep], np.full(take.sum(), found)],
             np.r_[p[keep], rp[take]], np.r_[up[keep], rup[take]])
