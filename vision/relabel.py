@@ -132,16 +132,18 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
     trials = sorted((sum(o[0] for o in c), c) for k in range(1, MAX_CHANGES + 1)
                     for c in combinations(options, k) if len({o[1] for o in c}) == k)
     unknown = None  # the first acceptable reading whose concealed kong shows four backs: a dearer one may tell it
+    frames = _Frames(dets, frame)
     for cost, changes in trials[:MAX_TRIES * (WHITE_TRIES if whites else 1)]:
         if cost > most or unknown is not None and cost > unknown[0] + KNOWN_COST:
             break
         renamed, changed, dropped = _applied(dets, changes, white_of)
         if dropped:  # read without the boxes left out, in a frame of their own
             kept = [i for i in range(len(dets)) if i not in dropped]
-            layout = group_melds([renamed[i] for i in kept], complete=complete).of_part(kept, len(dets))
+            part = [renamed[i] for i in kept]
+            layout = group_melds(part, complete=complete, frame=frames.of(kept, part)).of_part(kept, len(dets))
             layout = replace(layout, left_out=tuple(sorted(dropped)))
         else:
-            layout = group_melds(renamed, complete=complete, frame=reframe(frame, renamed))
+            layout = group_melds(renamed, complete=complete, frame=frames.of(range(len(dets)), renamed))
         if ok(layout) and (taken is None or taken([*layout.concealed, layout.win_tile])):
             said = ", ".join(_said(dets, i, name, white_of) for _, i, name in sorted(changes, key=_by_i))
             seconds = all(name == FLIP or name in dict(dets[i].ranked) for _, i, name in changes)
@@ -154,6 +156,30 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
                 return found
             unknown = unknown or (cost, found)
     return None if unknown is None else unknown[1]
+
+
+class _Frames:
+    """The frames of a photo's renamings (``reframe``), each part of its boxes (those not left out) and each set of
+    their sideways flags measured once with the first names: a renaming that flips a tile (or names it a back, never
+    sideways) or leaves a box out reads the rows of the photo measured so, not measured again for each renaming."""
+
+    def __init__(self, dets: list[Any], frame: Frame) -> None:
+        self._dets = dets
+        self._measured: dict[tuple, Frame] = {(tuple(range(len(dets))), frame.sideways): frame}
+
+    def of(self, kept: Sequence[int], renamed: list[Any]) -> Frame:
+        """The frame of the detections ``kept`` (indices into the first ones), renamed and flipped as ``renamed``
+        (one for each of ``kept``)."""
+        first = [self._dets[i] for i in kept]
+        whole = (tuple(kept), tuple(bool(d.sideways) for d in first))
+        if whole not in self._measured:
+            self._measured[whole] = frame_of(first)
+        flags = tuple(bool(d.sideways) for d in renamed)
+        key = (tuple(kept), flags)
+        if key not in self._measured:  # (measured with the rows' direction and neighbours as the boxes unflipped)
+            flipped = [replace(d, sideways=s) for d, s in zip(first, flags, strict=True)]
+            self._measured[key] = frame_of(flipped, deduped=self._measured[whole])
+        return reframe(self._measured[key], renamed)
 
 
 def _applied(dets: list[Any], changes: Sequence[tuple[float, int, str]], white_of: dict[tuple[int, str], list[int]]

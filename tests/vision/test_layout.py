@@ -402,3 +402,24 @@ def test_melds_split_or_joined_by_noisy_gaps_still_read() -> None:
                                                y=-H - 35, x=-20)
     layout = read_layout(shoot(tiles, angle=30))
     assert layout.hand == "[4444m] [999p] [123s] [666z] 2m +2m", layout.to_dict()
+
+
+def test_a_run_split_into_melds_once_is_split_alike_again_until_its_tiles_change() -> None:
+    """``melds.segment`` remembers each run it split on the measured tiles (the reading search asks again for each way
+    it reads the rows); each answer is the caller's own, and a tile renamed, or the tiles measured again, asks anew."""
+    from dataclasses import replace
+
+    from vision.layout.frame import frame_of
+    from vision.layout.melds import segment
+
+    t = frame_of(shoot(lay("123m", "456p", "789s", gaps=(0.8, 0.8)))).tiles
+    run = [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    first = segment(t, run)
+    assert [kind for kind, _ in first] == ["chow"] * 3 and len(t.segments) == 1
+    first[0][1].append(99)  # the caller's own: the next answer is as split
+    assert segment(t, run) == [("chow", [0, 1, 2]), ("chow", [3, 4, 5]), ("chow", [6, 7, 8])]
+    renamed = replace(t, labels=["1m", "1m", "1m", *t.labels[3:]])
+    assert renamed.segments == {} and segment(renamed, run)[0] == ("pung", [0, 1, 2])
+    t.scale = t.scale * 1.0  # measured again: forgotten
+    assert t.segments == {}
+    assert segment(replace(t, labels=["1m", "5m", "9m", *t.labels[3:]]), run) is None

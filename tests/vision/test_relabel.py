@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from scorer import is_complete_tiles
 from tests.vision.test_layout import lay, read_layout, shoot
 from vision.layout import Layout
@@ -323,3 +325,35 @@ def test_a_seventeen_tile_hand_takes_a_nearly_as_likely_name_that_completes_it()
     assert layout.hand == "[456m] 123m456p123789s1z +1z" and layout.renamed == (1,)
     # ... and one the gold completes as it lies (a 3m standing in for the 2m) is not
     assert read_hand(near, complete=complete_with_gold("3m"), gold_known=True)[0].renamed == ()
+
+
+def test_renamings_that_flip_or_leave_out_reuse_the_measured_boxes_and_read_as_measured_anew(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second choices measure each part of the boxes (those not left out) and each set of sideways flags once
+    (``relabel._Frames``), and read as where each renaming measured its boxes again: a hand no change completes (all
+    its trials read), with doubtful backs to leave out and tiles whose flags may turn."""
+    import vision.relabel as relabels
+    from vision.layout.frame import frame_of, reframe
+
+    hand = lay("123m456p789s7z", "1z", "back", "backbackbackback", gaps=(0.8, 0.05, 0.05))
+    tiles = shoot(hand)
+    dets = ranked(tiles, {k: [(tiles[k].label, 0.6), ("9m", 0.3)] for k in range(5)})  # second names that read none
+    dets[0] = replace(dets[0], sideways_p=0.3)
+    for k in (11, 12):
+        dets[k] = replace(dets[k], confidence=0.2)
+    measured = []
+    monkeypatch.setattr(relabels, "frame_of", lambda *a, **k: measured.append(1) or frame_of(*a, **k))
+    read = relabel(dets)[0]
+    assert read.problem is not None and read.renamed == () and read.left_out == ()  # no change made a hand
+    once = len(measured)
+
+    first = frame_of(dets)
+
+    def anew(self: object, kept: list[int], renamed: list) -> object:  # each part measured again, as before
+        return relabels.frame_of(renamed) if len(kept) < len(dets) else reframe(first, renamed)
+
+    monkeypatch.setattr(relabels._Frames, "of", anew)
+    measured.clear()
+    again = relabel(dets)[0]
+    assert again.to_dict() == read.to_dict()
+    assert once < len(measured) // 2, (once, len(measured))  # (8 against 41)

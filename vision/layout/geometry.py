@@ -91,6 +91,8 @@ class Tiles:
         object.__setattr__(self, name, value)
         if name in ("scale", "xy", "u", "side"):  # the lists that gaps are measured from (``gap_between``)
             object.__setattr__(self, "_lists", None)
+        object.__setattr__(self, "segments", {})  # runs of tiles split into melds (``melds.segment``), as they are
+
 
     def sized(self, i: int) -> float:
         """Tile ``i``'s size relative to ``u``."""

@@ -3,6 +3,7 @@ run of tiles splits into melds where the gaps are widest."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -24,6 +25,11 @@ def meld_kind(tiles: Sequence[str]) -> str | None:
     >>> meld_kind(["3p", "1p", "2p"]), meld_kind(["7z"] * 4), meld_kind(["7z", "8z", "9z"]), meld_kind(["1m", "1m"])
     ('chow', 'kong', None, None)
     """
+    return _meld_kind(tuple(tiles))
+
+
+@functools.lru_cache(maxsize=4096)  # the reading search asks of the same few tiles again and again
+def _meld_kind(tiles: tuple[str, ...]) -> str | None:
     plain = [plain_name(t) for t in tiles]
     if any(len(t) != 2 or t[1] not in "mpsz" for t in plain):
         return None
@@ -70,6 +76,16 @@ def segment(t: Tiles, groups: Sequence[Sequence[int]]) -> list[tuple[str, list[i
     n = len(seq)
     if n == 0:
         return []
+    known = t.segments.get(tuple(seq), False)  # (the reading search splits the same runs again for each way it reads)
+    if known is not False:
+        return None if known is None else [(kind, list(chunk)) for kind, chunk in known]
+    out = _segment(t, seq)
+    t.segments[tuple(seq)] = out
+    return None if out is None else [(kind, list(chunk)) for kind, chunk in out]
+
+
+def _segment(t: Tiles, seq: list[int]) -> list[tuple[str, list[int]]] | None:
+    n = len(seq)
     gaps = [gap_between(t, seq[k], seq[k + 1]) / t.u for k in range(n - 1)]
     best = [math.inf] * (n + 1)
     prev: list[tuple[int, str]] = [(-1, "")] * (n + 1)
