@@ -322,7 +322,8 @@ def _corners(runs: Path, name: str) -> list[str]:
         f"{c.faces_standing:.0%} of whose tiles or more stand, is named again from its faces cut flat, and that "
         f"reading taken when surer by {c.faces_gain:g} (`vision/faces.py`, `DetectorConfig.faces_below`); a photo "
         "looked at as from above (`rectify_below`) is also looked at with its faces cut flat (`faces_look`), and only "
-        "so where its tiles stand (`standing_not_stretched`)",
+        "so where its tiles stand (`standing_not_stretched`); a tile its face cut flat names with "
+        f"{c.flat_sure:g} or more, surer than its crop as cut, takes that name (`flat_sure`)",
         "",
     ]
 

@@ -372,11 +372,11 @@ class TileDetector:
                 looked = self._looked_at(x, named.classifier)
                 if best is None or sureness(looked[0]) > best[0]:  # (the first of equals; one photo kept)
                     best = sureness(looked[0]), angle, img, faces, Seen(x, tilt, looked, named.classifier)
-        found = named.faces  # (kept: which tiles stand, ``Detection.stands``)
+        found, flat = named.faces, None  # (kept: which tiles stand, ``Detection.stands``)
         if c.faces_look and self._faces is not None and self._faces.sees(boxes, c):  # each face cut flat: a look more
             found = found if found is not None else self._faces.faces(rgb, boxes, named.tilt)
             x = self._faces.flat(rgb, found, self._crop)
-            looked = self._looked_at(x, named.classifier)
+            looked = flat = self._looked_at(x, named.classifier)
             if best is None or sureness(looked[0]) > best[0]:
                 best = sureness(looked[0]), 0.0, rgb, boxes, Seen(x, named.tilt, looked, named.classifier,
                                                                    found._replace(flat=True))
@@ -386,14 +386,28 @@ class TileDetector:
         _, angle, img, faces, seen = best
         # the whole naming goes on from that look, its tiles' captions as the first naming read them
         again = self._named(img, faces, named.classifier, seen=seen, captions=named.captions)
-        if sureness(again.p) <= sure:
+        if sureness(again.p) > sure:
+            p = (named.p + again.p) / 2
+            if c.backs_after_average and named.told is not None:  # the photo's own look named these by colour alone
+                flipped = (p.argmax(1) != named.p.argmax(1)) & np.isin(p.argmax(1), (BACK, WHITE))
+                undone = np.flatnonzero(named.told & flipped)
+                p[undone] = swapped(p[undone])
+            named = named._replace(p=p, up=(named.up + turned_back(again.up, angle)) / 2)
+        if flat is None or c.flat_sure >= 1:
             return named
-        p = (named.p + again.p) / 2
-        if c.backs_after_average and named.told is not None:  # the photo's own look named these by colour alone
-            flipped = (p.argmax(1) != named.p.argmax(1)) & np.isin(p.argmax(1), (BACK, WHITE))
-            undone = np.flatnonzero(named.told & flipped)
-            p[undone] = swapped(p[undone])
-        return named._replace(p=p, up=(named.up + turned_back(again.up, angle)) / 2)
+        return self._flat_sure(named, flat[0], self._looked_at(named.crops, named.classifier)[0])
+
+    def _flat_sure(self, named: Named, flat: np.ndarray, cut: np.ndarray) -> Named:
+        """``named``, where the classifier names a tile's face cut flat (``flat``, N x 43) with ``flat_sure`` or more,
+        surer than its crop as cut (``cut``), and ``named`` gives it another name: that tile named by its flat face."""
+        top = flat.max(1)
+        taken = np.flatnonzero((top >= self.config.flat_sure) & (top >= cut.max(1))
+                               & (flat.argmax(1) != named.p.argmax(1)))
+        if not len(taken):
+            return named
+        p = named.p.copy()
+        p[taken] = flat[taken]
+        return named._replace(p=p)
 
     def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found
