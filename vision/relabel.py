@@ -16,7 +16,8 @@ hand not complete as it lies, by the renamings at most ``SEVENTEEN_COST`` that c
 blank white dragons, none turned, in a white-backed set, as a concealed kong of four backs; and a concealed kong
 read from three backs (its fourth missed) in a white-backed set, as a pung of blank white dragons.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
-that decided a duplicate or an overlap reads the same rows again with the new names.
+that decided a duplicate or an overlap reads the same rows again with the new names; each part left after boxes are
+left out, and each set of sideways flags, is measured once too (``_Frames``).
 A photo of a whole table (``TABLE_TILES`` or more, walls aside) whose rows read no complete hand is first read a
 quarter turn round, then part by part (``vision.layout.table``), each part alone with its own second choices and its
 faces' sideways flags taken along its own tiles (a hand turned a quarter from the photo's commonest direction), before

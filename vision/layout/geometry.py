@@ -93,7 +93,6 @@ class Tiles:
             object.__setattr__(self, "_lists", None)
         object.__setattr__(self, "segments", {})  # runs of tiles split into melds (``melds.segment``), as they are
 
-
     def sized(self, i: int) -> float:
         """Tile ``i``'s size relative to ``u``."""
         return self._gaps()[2][i]
