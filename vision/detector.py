@@ -89,7 +89,8 @@ class Named(NamedTuple):
     the crops named (N, 3, S, S: each tile cut straight, as it lies), the tilts they were cut at (N, radians), the
     classifier that named them, their faces where the face network found them (``vision/faces.py``), what their
     captions named where read (``CaptionReader.named``'s verdicts), and which tiles the colour of their tops alone
-    renamed, a back a 5z or a 5z a back (``backs.coloured_backs``; None: not told apart)."""
+    renamed, a back a 5z or a 5z a back (``backs.coloured_backs``; None: not told apart), and the classifier's names
+    of the crops before the readers read them (N, 43; None: not kept)."""
 
     p: np.ndarray
     up: np.ndarray
@@ -99,6 +100,7 @@ class Named(NamedTuple):
     faces: Faces | None = None
     captions: Verdicts | None = None
     told: np.ndarray | None = None
+    looked: np.ndarray | None = None
 
 
 class Seen(NamedTuple):
@@ -306,6 +308,7 @@ class TileDetector:
             chosen = self._shipped  # a photo of another set
             p, up, look = self._looked_at(x, chosen)
         learnt = self._learnt is not None and chosen is self._classifier  # named by the fine-tuned classifier
+        looked = p
         half = np.full(len(p), np.nan)  # the flower reader's probability that a crop turned upright is upside down
         for reader in (r for r in self._readers if not r.seats):
             p, upside = self._read(reader, rgb, boxes, tilt, x, p, up)
@@ -326,7 +329,7 @@ class TileDetector:
                 p, told = coloured_backs(p, x, centres, widths, learnt and self._learnt.backs_coloured is True)
             if c.kong_backs:  # white, X, X, white is no meld but a concealed kong
                 p = kong_backs(p, centres, widths)
-        return Named(p, up, x, tilt, chosen, faces, read, told)
+        return Named(p, up, x, tilt, chosen, faces, read, told, looked)
 
     def _seen(self, rgb: np.ndarray, boxes: np.ndarray, classifier: object = None, clearer: bool = False) -> Seen:
         """The tiles at ``boxes`` (one or more) cut straight (``cut``) and looked at by ``classifier`` (None: the
@@ -395,7 +398,8 @@ class TileDetector:
             named = named._replace(p=p, up=(named.up + turned_back(again.up, angle)) / 2)
         if flat is None or c.flat_sure >= 1:
             return named
-        return self._flat_sure(named, flat[0], self._looked_at(named.crops, named.classifier)[0])
+        cut = named.looked if named.looked is not None else self._looked_at(named.crops, named.classifier)[0]
+        return self._flat_sure(named, flat[0], cut)
 
     def _flat_sure(self, named: Named, flat: np.ndarray, cut: np.ndarray) -> Named:
         """``named``, where the classifier names a tile's face cut flat (``flat``, N x 43) with ``flat_sure`` or more,
