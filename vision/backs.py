@@ -423,6 +423,16 @@ def _pair(tops: np.ndarray) -> bool:
     return bool(near.any())
 
 
+def told_kept(p: np.ndarray, first: np.ndarray, told: np.ndarray) -> np.ndarray:
+    """``p`` (names averaged with a second look) where the tiles ``told`` (N, bool: renamed by colour alone,
+    ``coloured_backs``) keep their ``first`` names' choice between back and 5z that the average turned to the other."""
+    flipped = (p.argmax(1) != first.argmax(1)) & np.isin(p.argmax(1), (BACK, WHITE))
+    undone = np.flatnonzero(told & flipped)
+    p = p.copy()
+    p[undone] = swapped(p[undone])
+    return p
+
+
 def swapped(q: np.ndarray) -> np.ndarray:
     """``q`` with the probabilities of back and 5z exchanged (rows or one row)."""
     q = q.copy()

@@ -18,14 +18,11 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
 from vision.agreement import agree
 from vision.backs import (
-    BACK,
-    WHITE,
     backs_to_look_for,
     coloured_backs,
     kong_backs,
@@ -35,7 +32,7 @@ from vision.backs import (
     pair_ends,
     seen,
     shown_backs,
-    swapped,
+    told_kept,
     tops,
     unsure_boxes,
 )
@@ -55,7 +52,7 @@ from vision.crops import (
 from vision.detection import Detection
 from vision.discs import round_boxes
 from vision.errors import ModelNotFoundError
-from vision.faces import FaceReader, Faces, stands_of
+from vision.faces import FaceReader, flat_named, stands_of
 from vision.finder import Finder, parts_asked, parts_held, parts_taken, surer
 from vision.finding import FAR_SURE, FEW, Finding
 from vision.gaps import gap_boxes, row_gaps
@@ -63,6 +60,7 @@ from vision.halves import with_halves
 from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
+from vision.naming import Named, Seen
 from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading, mix_seats
 from vision.rectify import rectified
 from vision.regions import with_regions
@@ -82,37 +80,6 @@ from vision.upright import main_axis, sideways, turned_back, upright_turns
 
 RANKED = 4  # names kept per tile in Detection.ranked
 RANKED_MIN = 0.01  # ... down to this probability
-
-
-class Named(NamedTuple):
-    """A photo's tiles named (``TileDetector._named``): the names' probabilities (N, 43), the up directions' (N, 4),
-    the crops named (N, 3, S, S: each tile cut straight, as it lies), the tilts they were cut at (N, radians), the
-    classifier that named them, their faces where the face network found them (``vision/faces.py``), what their
-    captions named where read (``CaptionReader.named``'s verdicts), and which tiles the colour of their tops alone
-    renamed, a back a 5z or a 5z a back (``backs.coloured_backs``; None: not told apart), and the classifier's names
-    of the crops before the readers read them (N, 43; None: not kept)."""
-
-    p: np.ndarray
-    up: np.ndarray
-    crops: np.ndarray
-    tilt: np.ndarray
-    classifier: object
-    faces: Faces | None = None
-    captions: Verdicts | None = None
-    told: np.ndarray | None = None
-    looked: np.ndarray | None = None
-
-
-class Seen(NamedTuple):
-    """A photo's tiles cut and looked at (``TileDetector._seen``), before the readers read them: the crops (N, 3, S,
-    S), the tilts they were cut at (N, radians), the classifier's look at them (names, up directions, looks), that
-    classifier, and the faces the face network found (``vision/faces.py``; None where it was not asked)."""
-
-    crops: np.ndarray
-    tilt: np.ndarray
-    looked: tuple
-    classifier: object
-    faces: Faces | None = None
 
 
 class TileDetector:
@@ -392,26 +359,11 @@ class TileDetector:
         if sureness(again.p) > sure:
             p = (named.p + again.p) / 2
             if c.backs_after_average and named.told is not None:  # the photo's own look named these by colour alone
-                flipped = (p.argmax(1) != named.p.argmax(1)) & np.isin(p.argmax(1), (BACK, WHITE))
-                undone = np.flatnonzero(named.told & flipped)
-                p[undone] = swapped(p[undone])
+                p = told_kept(p, named.p, named.told)
             named = named._replace(p=p, up=(named.up + turned_back(again.up, angle)) / 2)
-        if flat is None or c.flat_sure >= 1:
+        if flat is None or named.looked is None or c.flat_sure >= 1:
             return named
-        cut = named.looked if named.looked is not None else self._looked_at(named.crops, named.classifier)[0]
-        return self._flat_sure(named, flat[0], cut)
-
-    def _flat_sure(self, named: Named, flat: np.ndarray, cut: np.ndarray) -> Named:
-        """``named``, where the classifier names a tile's face cut flat (``flat``, N x 43) with ``flat_sure`` or more,
-        surer than its crop as cut (``cut``), and ``named`` gives it another name: that tile named by its flat face."""
-        top = flat.max(1)
-        taken = np.flatnonzero((top >= self.config.flat_sure) & (top >= cut.max(1))
-                               & (flat.argmax(1) != named.p.argmax(1)))
-        if not len(taken):
-            return named
-        p = named.p.copy()
-        p[taken] = flat[taken]
-        return named._replace(p=p)
+        return named._replace(p=flat_named(named.p, flat[0], named.looked, c.flat_sure))
 
     def _shows_learnt(self, look: np.ndarray, conf: np.ndarray | None) -> bool:
         """Whether a photo whose tiles have the looks ``look`` (N, F) shows the learnt set, counting the tiles found

@@ -163,3 +163,12 @@ class FaceReader:
         if sureness(again[0]) > sureness(looked[0]) + c.faces_gain:
             return flat, again, faces._replace(flat=True)
         return crops, looked, faces
+
+
+def flat_named(p: np.ndarray, flat: np.ndarray, cut: np.ndarray, sure: float) -> np.ndarray:
+    """The names ``p`` (N, 43), where the classifier names a tile's face cut flat (``flat``) with ``sure`` or more,
+    surer than its crop as cut (``cut``), and ``p`` gives it another name: that tile named by its flat face (a tile
+    lying seen at a grazing angle, its face a thin strip of its box: ``DetectorConfig.flat_sure``)."""
+    top = flat.max(1)
+    taken = (top >= sure) & (top >= cut.max(1)) & (flat.argmax(1) != p.argmax(1))
+    return np.where(taken[:, None], flat, p)

@@ -381,7 +381,7 @@ def test_a_tile_whose_face_cut_flat_is_named_surely_takes_that_name() -> None:
     """A tile lying seen at a grazing angle (fresh from in front: its face a thin strip of its box) named back or
     another tile by the photo's names takes the name its face cut flat gives it with ``flat_sure`` or more, where that
     look is surer than its crop as cut; not where the cut crop is the surer, nor below ``flat_sure``."""
-    from vision.detector import Named
+    from vision.faces import flat_named
     from vision.names import NAMES
 
     def looks(*names: tuple[str, float]) -> np.ndarray:
@@ -394,9 +394,8 @@ def test_a_tile_whose_face_cut_flat_is_named_surely_takes_that_name() -> None:
     photo = looks(("back", 0.5), ("2p", 0.6), ("5s", 0.7), ("7m", 0.8), ("1z", 0.9))
     flat = looks(("3p", 0.96), ("4p", 0.96), ("6s", 0.9), ("7m", 0.99), ("2z", 0.95))
     cut = looks(("back", 0.6), ("2p", 0.97), ("5s", 0.7), ("7m", 0.5), ("1z", 0.91))
-    named = Named(photo, np.tile([1.0, 0, 0, 0], (5, 1)), np.zeros((5, 3, 8, 8)), np.zeros(5), None)
-    read = TileDetector.from_parts(None, crop=32, config=DetectorConfig())._flat_sure(named, flat, cut)
-    assert [NAMES[k] for k in read.p.argmax(1)] == ["3p", "2p", "5s", "7m", "2z"]
-    assert np.array_equal(read.p[[1, 2, 3]], photo[[1, 2, 3]]) and np.array_equal(read.p[0], flat[0])
-    never = TileDetector.from_parts(None, crop=32, config=DetectorConfig(flat_sure=1.0))._flat_sure(named, flat, cut)
-    assert np.array_equal(never.p, photo)
+    read = flat_named(photo, flat, cut, DetectorConfig().flat_sure)
+    assert [NAMES[k] for k in read.argmax(1)] == ["3p", "2p", "5s", "7m", "2z"]
+    assert np.array_equal(read[[1, 2, 3]], photo[[1, 2, 3]]) and np.array_equal(read[0], flat[0])
+    never = flat_named(photo, flat, cut, DetectorConfig(flat_sure=1.0).flat_sure)
+    assert np.array_equal(never, photo)
