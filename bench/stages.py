@@ -6,13 +6,15 @@ out as the service reads them (``api.pipeline.read_photo``), after one read to w
 The stages are the finders' looks (the look at ``fine_imgsz`` apart), the classifier's runs, the caption reader, the
 other readers, the face network, cutting the crops, the looks as from above (their own work), decoding the photo and
 the layout with its second choices; what none of them holds is "the rest". With ``--slowest K`` only the K photos
-slowest in the warm-up round are measured (the photos over a time target are those). Printed: each stage's
-milliseconds a read and share, largest first, and the reads' total.
+slowest in the warm-up round are measured (the photos over a time target are those); a photo that cannot be read is
+left out, and named on stderr. Printed: each stage's milliseconds a read and share, largest first, and the reads'
+total.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -83,13 +85,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1 or args.slowest < 0:
         ap.error("--rounds must be 1 or more and --slowest 0 or more")
     from api.pipeline import default_detector, read_photo
+    from vision.errors import VisionError
 
     det = default_detector()
     warm = {}
     for p in photos:
         t = time.perf_counter()
-        read_photo(p, det)
+        try:
+            read_photo(p, det)
+        except VisionError as exc:  # a photo that cannot be read is left out, and said so
+            print(f"left out {p}: {exc}", file=sys.stderr)
+            continue
         warm[p] = time.perf_counter() - t
+    if not warm:
+        ap.error("none of the photos could be read")
+    photos = [p for p in photos if p in warm]
     if args.slowest:
         photos = sorted(sorted(photos, key=lambda p: -warm[p])[:args.slowest])
     own: dict[str, float] = defaultdict(float)

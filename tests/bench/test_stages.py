@@ -68,3 +68,19 @@ def test_a_photos_time_is_told_by_stage(tmp_path: Path, capsys: pytest.CaptureFi
     assert TileDetector._looked_at is looked_at and api.pipeline.read_hand is vision.relabel.read_hand  # put back
     with pytest.raises(SystemExit):
         main(["--photos", str(tmp_path / "none")])
+
+
+@pytest.mark.skipif(not (RAW / "2-4.jpg").exists(), reason="../shared/real not beside")
+def test_a_photo_that_cannot_be_read_is_left_out_and_named(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from bench.stages import main
+
+    good = RAW / "2-4.jpg"
+    shutil.copy(good, tmp_path / "good.jpg")
+    (tmp_path / "cut.jpg").write_bytes(good.read_bytes()[:4000])  # a JPEG cut short
+    assert main(["--photos", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("1 photos, 1 round(s): ") and "left out" in err and "cut.jpg" in err
+    (tmp_path / "good.jpg").unlink()
+    with pytest.raises(SystemExit):  # none left to measure
+        main(["--photos", str(tmp_path)])
+    assert "none of the photos could be read" in capsys.readouterr().err
