@@ -68,6 +68,8 @@ def test_a_photos_time_is_told_by_stage(tmp_path: Path, capsys: pytest.CaptureFi
     assert TileDetector._looked_at is looked_at and api.pipeline.read_hand is vision.relabel.read_hand  # put back
     with pytest.raises(SystemExit):
         main(["--photos", str(tmp_path / "none")])
+    with pytest.raises(SystemExit):
+        main(["--photos", str(tmp_path), "--rounds", "0"])
 
 
 @pytest.mark.skipif(not (RAW / "2-4.jpg").exists(), reason="../shared/real not beside")
