@@ -76,11 +76,10 @@ def segment(t: Tiles, groups: Sequence[Sequence[int]]) -> list[tuple[str, list[i
     n = len(seq)
     if n == 0:
         return []
-    known = t.segments.get(tuple(seq), False)  # (the reading search splits the same runs again for each way it reads)
-    if known is not False:
-        return None if known is None else [(kind, list(chunk)) for kind, chunk in known]
-    out = _segment(t, seq)
-    t.segments[tuple(seq)] = out
+    key = tuple(seq)
+    if key not in t.segments:  # (the reading search splits the same runs again for each way it reads)
+        t.segments[key] = _segment(t, seq)
+    out = t.segments[key]
     return None if out is None else [(kind, list(chunk)) for kind, chunk in out]
 
 
