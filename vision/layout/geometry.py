@@ -92,6 +92,7 @@ class Tiles:
         if name in ("scale", "xy", "u", "side"):  # the lists that gaps are measured from (``gap_between``)
             object.__setattr__(self, "_lists", None)
         object.__setattr__(self, "segments", {})  # runs of tiles split into melds (``melds.segment``), as they are
+        object.__setattr__(self, "row_reads", {})  # each row read one way (``reading.read_rows``), as it is
 
     def sized(self, i: int) -> float:
         """Tile ``i``'s size relative to ``u``."""

@@ -21,7 +21,7 @@ from vision.layout.geometry import (
 )
 from vision.layout.melds import MISSED_BACK, back_apart, classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
-from vision.layout.reading import Complete, Parse, rank_reading, read_rows, tile_count
+from vision.layout.reading import Complete, Parse, drop_ways, rank_reading, read_rows, tile_count
 from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
 from vision.layout.table import is_wall, kongs_joined, wall_ends
 from vision.layout.tuning import (
@@ -132,10 +132,10 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
     best_set: list[int] = []
     for rset in candidates:
         sub = [row_groups[r] for r in rset]
-        drop_opts = [(0, 1, 2) if len(gs) > 1 else (0,) for gs in sub]
         for conc in range(len(rset)):
             for reverse in (False, True):
-                for drops in product(*drop_opts):
+                ways = [drop_ways(gs, reverse and r == conc) for r, gs in enumerate(sub)]
+                for drops in product(*ways):
                     p = read_rows(t, sub, conc, reverse, drops)
                     if p is None:
                         continue
