@@ -423,3 +423,33 @@ def test_a_run_split_into_melds_once_is_split_alike_again_until_its_tiles_change
     t.scale = t.scale * 1.0  # measured again: forgotten
     assert t.segments == {}
     assert segment(replace(t, labels=["1m", "5m", "9m", *t.labels[3:]]), run) is None
+
+
+def test_each_row_read_one_way_once_reads_as_when_read_anew() -> None:
+    """``reading.read_rows`` remembers each row read one way (``Tiles.row_reads``), as the search reads it again for
+    every way it reads the other rows: every way of reading a hand's two rows, a loose tile at either end, reads as
+    it does with nothing remembered; each answer is the caller's own; the tiles measured again are read anew."""
+    from itertools import product
+
+    from vision.layout.frame import frame_of
+    from vision.layout.reading import drop_ways, read_rows
+
+    tiles = lay("123m456p789s1z", "1z", gaps=(1.2,)) + lay("1*s23s", "9m", gaps=(2.5,), y=-H - 35, x=-20)
+    f = frame_of(shoot(tiles))
+    t, rows = f.tiles, [[list(g) for g in gs] for gs in f.groups]
+    ways = [(conc, reverse, drops) for conc in range(len(rows)) for reverse in (False, True)
+            for drops in product(*(drop_ways(gs, reverse and r == conc) for r, gs in enumerate(rows)))]
+    assert len(rows) >= 2 and any(any(d) for *_, d in ways)  # rows read with a loose end tile left out too
+    read = [read_rows(t, rows, *way) for way in ways]
+    assert t.row_reads and any(p is not None and p.win is not None for p in read)
+    for way, p in zip(ways, read, strict=True):
+        t.row_reads.clear()
+        assert read_rows(t, rows, *way) == p, way
+    way = next(way for way, p in zip(ways, read, strict=True) if p is not None and p.melds)
+    first = read_rows(t, rows, *way)
+    first.melds[0][1].append(99)  # the caller's own: the next answer is as read
+    first.rows[0][1][0].append(99)
+    again = read_rows(t, rows, *way)
+    assert 99 not in again.melds[0][1] and 99 not in again.rows[0][1][0]
+    t.xy = t.xy + 0.0  # measured again: forgotten
+    assert t.row_reads == {}

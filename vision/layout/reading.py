@@ -56,13 +56,14 @@ def read_rows(t: Tiles, rows: list[list[list[int]]], conc: int, reverse: bool, d
         part = t.row_reads[key]
         if part is None:
             return None
-        p.melds += part.melds
+        p.melds += [(kind, list(g)) for kind, g in part.melds]  # (the caller's own lists: the row's are kept)
         p.concealed += part.concealed
-        p.win = part.win if r == conc else p.win
+        if r == conc:
+            p.win = part.win
         p.flowers += part.flowers
-        p.bad_groups += part.bad_groups
+        p.bad_groups += map(list, part.bad_groups)
         p.dropped += part.dropped
-        p.rows += part.rows
+        p.rows += [(role, [list(g) for g in groups]) for role, groups in part.rows]
         p.deficit += part.deficit
         p.far_dropped &= part.far_dropped
     # a tile left out at a row's end where no winning tile is set apart: a loose tile, not one set apart as the
