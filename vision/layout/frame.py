@@ -19,6 +19,7 @@ from vision.layout.geometry import (
     drop_overlaps,
     fit_scale,
     measure,
+    median,
     nearer_rows,
     split_groups,
     split_rows,
@@ -91,8 +92,8 @@ def frame_of(dets: Sequence[DetectionLike], deduped: Frame | None = None, turned
     upright = [i for gs in groups for g in gs if len(g) >= 3 for i in g if not t.side[i]]
     if upright:
         wh = t.wh[upright] / t.scale[upright, None]
-        t.ref = np.median(wh, axis=0)
-        t.shape_tol = max(SHAPE_TOL, 3.5 * 1.4826 * float(np.median(np.abs(wh / t.ref - 1))))
+        t.ref = np.array([median(wh[:, 0]), median(wh[:, 1])])
+        t.shape_tol = max(SHAPE_TOL, 3.5 * 1.4826 * median(np.abs(wh / t.ref - 1).ravel()))
     return Frame(tuple(kept), tuple(duplicates), t, tuple(tuple(tuple(g) for g in gs) for gs in groups),
                  tuple(overlapped), boxes, sideways, tuple(dup_pairs),
                  tuple((kept[a], kept[b]) for a, b in overlap_pairs), walls, labels, by_backs)

@@ -197,7 +197,7 @@ def measure(dets: Sequence[DetectionLike], idx: list[int], like: Tiles | None = 
     side = np.array([bool(dets[i].sideways) for i in idx], bool)
     # each box's size relative to the median box (in a photo shot in perspective, a near tile is bigger)
     area = np.sqrt(np.maximum(wh[:, 0] * wh[:, 1], 1e-9))
-    size = area / float(np.median(area)) if len(idx) else area
+    size = area / median(area) if len(idx) else area
     # the nearest neighbours are the same in the turned frame (turning keeps distances)
     nn = _nearest(centres) if like is None else like.nn
     theta = _direction(centres, nn) if like is None else math.radians(like.angle)
@@ -210,17 +210,17 @@ def measure(dets: Sequence[DetectionLike], idx: list[int], like: Tiles | None = 
         along = np.abs(v[:, 1]) < 0.35 * np.abs(v[:, 0])
         widths = np.where(side, SIDEWAYS, 1.0)
         if along.any():
-            u = float(np.median(np.abs(v[along, 0]) / ((widths + widths[nn]) / 2)[along]))
+            u = median(np.abs(v[along, 0]) / ((widths + widths[nn]) / 2)[along])
     # tiles in a row cannot stand closer than their width: a lower bound from the upright boxes' size, as
     # W + H = (a + b)(|cos| + |sin|) for a tile a wide along the row and b deep across it (b about 1.45 a with
     # its side showing); it guards against spacings halved by extra boxes
     upright_wh = wh[~side] if (~side).any() else wh
     if len(upright_wh):
         c, s = abs(math.cos(theta)), abs(math.sin(theta))
-        a = float(np.median(upright_wh.sum(1))) / ((c + s) * (1 + BOX_DEPTH))
+        a = median(upright_wh.sum(1)) / ((c + s) * (1 + BOX_DEPTH))
         u = max(u, U_FLOOR * a)
     if u <= 0:
-        u = float(np.median(np.sqrt(wh[:, 0] * wh[:, 1]))) / 1.25 if len(idx) else 1.0
+        u = median(np.sqrt(wh[:, 0] * wh[:, 1])) / 1.25 if len(idx) else 1.0
     stands = np.array([np.nan if getattr(dets[i], "stands", None) is None else dets[i].stands for i in idx], float)
     return Tiles([dets[i].label for i in idx], side, np.array([dets[i].confidence for i in idx], float),
                  xy, wh, max(u, 1e-6), math.degrees(theta), size=size, nn=nn, stands=stands)
@@ -302,7 +302,7 @@ def _steadiness(x: np.ndarray, size: np.ndarray, line: tuple[float, float]) -> f
     """
     a, b = line
     off = size - (a + b * x)
-    scatter = 1.4826 * float(np.median(np.abs(off - np.median(off))))
+    scatter = 1.4826 * median(np.abs(off - median(off)))
     return abs(b * (x[-1] - x[0])) / max(scatter, 1e-9)
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.layout.geometry import DetectionLike
+from vision.layout.geometry import DetectionLike, median
 from vision.layout.tuning import PART_GAP, TABLE_TILES, WALL_BACKS, WALL_RUN, WALL_SKIP, WALL_TOUCH
 from vision.names import BACK, WHITE
 
@@ -268,7 +268,7 @@ def _runs(near: np.ndarray) -> np.ndarray:
 
 def _short_side(box: np.ndarray) -> float:
     """The median of the boxes' (N, 4 xyxy) shorter sides: a tile's size, whichever way it lies."""
-    return float(np.median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1])))
+    return median(np.minimum(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]))
 
 
 def _bridged(box: np.ndarray, touching: np.ndarray, reach: float) -> np.ndarray:
