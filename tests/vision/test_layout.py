@@ -385,6 +385,9 @@ def test_a_meld_short_of_a_tile_is_named() -> None:
     layout = read_layout(shoot(tiles, angle=160))
     assert layout.hand is None and layout.problem is not None and layout.problem.code == "bad_group"
     assert "(2 tiles)" in layout.problem.message and "6z*" in layout.problem.message
+    tiles = lay("2m", "2m", gaps=(0.7,)) + lay("1*23s", "6*z", "999*p", "44*44m", y=-H - 35, x=-20)
+    layout = read_layout(shoot(tiles, angle=160))
+    assert layout.problem is not None and "the group 6z* (1 tile) among the melds" in layout.problem.message
 
 
 def test_a_box_over_the_seam_of_two_tiles_is_dropped() -> None:

@@ -213,8 +213,9 @@ def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, 
     if p.bad_groups:
         g = p.bad_groups[0]
         names = " ".join(t.labels[i] + ("*" if t.side[i] else "") for i in g)
-        return Problem("bad_group", f"the group {names} ({len(g)} tiles) among the melds is no chow, pung or kong: "
-                       "a meld has 3 or 4 tiles (a missed or extra tile?)")
+        count = "1 tile" if len(g) == 1 else f"{len(g)} tiles"
+        return Problem("bad_group", f"the group {names} ({count}) among the melds is no chow, pung or kong: a meld "
+                       "has 3 or 4 tiles (a missed or extra tile?)")
     n = tile_count(p)
     if n not in HAND_SIZES:
         want = min(HAND_SIZES, key=lambda s: abs(n - s))
