@@ -85,9 +85,10 @@ def detection_lines(rec: dict[str, Any]) -> list[str]:
 
 # each role's colour, in the legend's order
 _COLOURS = {"concealed": (40, 170, 60), "win": (230, 30, 30), "exposed": (255, 140, 0),
-            "concealed_kong": (160, 60, 220), "flower": (230, 80, 170), "loose": (150, 150, 150)}
+            "concealed_kong": (160, 60, 220), "flower": (230, 80, 170), "problem": (0, 190, 255),
+            "loose": (150, 150, 150)}
 _LEGEND = {"concealed": "concealed", "win": "winning tile", "exposed": "exposed meld",
-           "concealed_kong": "concealed kong", "flower": "flower", "loose": "loose"}
+           "concealed_kong": "concealed kong", "flower": "flower", "problem": "the problem's tiles", "loose": "loose"}
 # the picture's format, from the suffix of the file it is written to
 FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP"}
 
@@ -126,6 +127,8 @@ def annotate(image: ImageInput, rec: dict[str, Any], out: str | Path, max_side: 
         role[i] = "flower"
     if lay.get("win_detection") is not None:
         role[lay["win_detection"]] = "win"
+    for i in (lay.get("problem") or {}).get("detections", []):  # the tiles the problem is about, whatever else
+        role[i] = "problem"
     dets = rec["detections"]
     size = max(12, int(max(img.size) / 70))
     try:

@@ -41,3 +41,26 @@ def test_score_table_lists_every_fan_and_the_total() -> None:
     table = score_table(result)
     assert all(fan.name in table and fan.name_zh in table for fan in result.fans)
     assert f"{result.total:>4}  total" in table and "minimum met: yes" in table
+
+
+def test_the_picture_marks_the_tiles_the_problem_is_about(tmp_path: Path) -> None:
+    """A photo whose tiles make no hand: the tiles the problem names are drawn in its colour, and the legend says so;
+    the others keep their roles."""
+    from PIL import Image
+
+    from api.render import _COLOURS, annotate
+
+    photo = png(tmp_path)
+    rec = pipeline.recognize(photo, FixedDetector(row("11111m456p789s22z 3z")))  # a fifth 1m
+    problem = rec["layout"]["problem"]
+    assert problem["code"] == "fifth_copy" and problem["detections"] == [0, 1, 2, 3, 4]
+    img = Image.open(annotate(photo, rec, tmp_path / "a.png")).convert("RGB")
+
+    def edge(i: int) -> tuple[int, int, int]:
+        x0, y0, _, y1 = rec["detections"][i]["box"]
+        return img.getpixel((int(x0) + 1, int((y0 + y1) / 2)))
+
+    assert [edge(i) for i in problem["detections"]] == [_COLOURS["problem"]] * 5
+    assert edge(5) == _COLOURS["concealed"]
+    swatches = {img.getpixel((9, y)) for y in range(img.size[1] - 120, img.size[1] - 4)}  # the legend's
+    assert _COLOURS["problem"] in swatches and _COLOURS["concealed"] in swatches

@@ -322,6 +322,33 @@ def test_fifth_copy() -> None:
     tiles = lay("11111m456p789s22z", "3z", gaps=(0.8,))
     layout = read_layout(shoot(tiles))
     assert layout.problem is not None and layout.problem.code == "fifth_copy"
+    assert layout.problem.detections == (0, 1, 2, 3, 4)  # the five read 1m: the tiles it is about
+    assert layout.to_dict()["problem"]["detections"] == [0, 1, 2, 3, 4]
+
+
+def test_a_fifth_copy_counted_in_a_concealed_kong_names_its_backs_too() -> None:
+    # (back 3z 3z back) is four 3z: with the pung of 3z among the concealed tiles, seven
+    tiles = lay("123m456p333z7s", "7s", "back", "33z", "back", gaps=(0.8, 0.8, 0.0, 0.0), gap_in=1.0)
+    dets = shoot(tiles)
+    layout = read_layout(dets)
+    assert layout.problem is not None and layout.problem.code == "fifth_copy", layout.to_dict()
+    assert [dets[i].label for i in layout.problem.detections] == ["3z", "3z", "3z", "back", "3z", "3z", "back"]
+
+
+def test_a_face_down_tile_among_the_concealed_ones_is_the_problem_s_tile() -> None:
+    tiles = lay("123m456pback789s22z1z", "1z", gaps=(0.8,))
+    dets = shoot(tiles)
+    layout = read_layout(dets)
+    assert layout.problem is not None and layout.problem.message == "a face-down tile lies among the concealed tiles"
+    assert layout.problem.detections == (6,) and dets[6].label == "back"
+
+
+def test_a_problem_s_tiles_are_named_in_a_part_read_alone_as_in_the_whole() -> None:
+    """``Layout.of_part``: a layout read from some of the detections names the problem's tiles among all of them."""
+    dets = shoot(lay("11111m456p789s22z", "3z", gaps=(0.8,)))
+    part = [k + 2 for k in range(len(dets))]  # the part's tiles are detections 2 on of the whole's
+    layout = read_layout(dets).of_part(part, len(dets) + 2)
+    assert layout.problem is not None and layout.problem.detections == (2, 3, 4, 5, 6)
 
 
 def test_no_detections() -> None:
@@ -388,6 +415,8 @@ def test_a_meld_short_of_a_tile_is_named() -> None:
     tiles = lay("2m", "2m", gaps=(0.7,)) + lay("1*23s", "6*z", "999*p", "44*44m", y=-H - 35, x=-20)
     layout = read_layout(shoot(tiles, angle=160))
     assert layout.problem is not None and "the group 6z* (1 tile) among the melds" in layout.problem.message
+    (i,) = layout.problem.detections  # the tile it is about
+    assert layout.to_dict()["problem"]["detections"] == [i] and tiles[i][0] == "6z" and tiles[i][3]
 
 
 def test_a_box_over_the_seam_of_two_tiles_is_dropped() -> None:

@@ -54,18 +54,23 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Why the tiles make no legal hand: ``code`` (tile_count, fifth_copy, bad_group, no_tiles) and a message."""
+    """Why the tiles make no legal hand: ``code`` (tile_count, fifth_copy, bad_group, no_tiles) and a message;
+    ``detections``: the tiles it is about, where some are (the group that is no meld, the face-down tiles among the
+    concealed ones, every tile read as the fifth copy's name)."""
 
     code: str
     message: str
     count: int | None = None
     expected: tuple[int, ...] = ()
+    detections: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.count is not None:
             out["count"] = self.count
             out["expected"] = list(self.expected)
+        if self.detections:
+            out["detections"] = list(self.detections)
         return out
 
 
@@ -153,6 +158,7 @@ class Layout:
                        flower_detections=many(self.flower_detections), loose=tuple(sorted([*many(self.loose),
                                                                                         *outside])),
                        merged=many(self.merged), renamed=many(self.renamed), left_out=many(self.left_out),
+                       problem=self.problem and replace(self.problem, detections=many(self.problem.detections)),
                        notes=(*self.notes, note) if note else self.notes)
 
     def hand_with(self, win: str | None = None, kong_tiles: Sequence[str] = ()) -> str | None:

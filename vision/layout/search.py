@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import product
 
 from vision.layout.flowers import hand_flowers
@@ -165,6 +166,8 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
     win = plain_name(t.labels[p.win]) if p.win is not None else None
 
     problem = _problem(t, p, melds, concealed, win)
+    if problem is not None:
+        problem = replace(problem, detections=tuple(g_idx[i] for i in problem.detections))
     conc_dets = [g_idx[i] for i in p.concealed]
     win_det = g_idx[p.win] if p.win is not None else None
     candidates_w: tuple[str, ...] = ()
@@ -215,7 +218,7 @@ def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, 
         names = " ".join(t.labels[i] + ("*" if t.side[i] else "") for i in g)
         count = "1 tile" if len(g) == 1 else f"{len(g)} tiles"
         return Problem("bad_group", f"the group {names} ({count}) among the melds is no chow, pung or kong: a meld "
-                       "has 3 or 4 tiles (a missed or extra tile?)")
+                       "has 3 or 4 tiles (a missed or extra tile?)", detections=tuple(g))
     n = tile_count(p)
     if n not in HAND_SIZES:
         want = min(HAND_SIZES, key=lambda s: abs(n - s))
@@ -228,11 +231,19 @@ def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, 
         return Problem("tile_count", f"read {n} tiles (kongs counted as 3) but a hand has 14 (17 in Fuzhou): "
                        f"{what}{where}; check for a tile the camera missed or a loose tile taken for the hand", n,
                        HAND_SIZES)
-    bad = [i for i in p.concealed if t.labels[i] == BACK]
-    if bad or (p.win is not None and t.labels[p.win] == BACK):
-        return Problem("bad_group", "a face-down tile lies among the concealed tiles")
+    hand = [*p.concealed, *([p.win] if p.win is not None else [])]
+    bad = [i for i in hand if t.labels[i] == BACK]
+    if bad:
+        return Problem("bad_group", "a face-down tile lies among the concealed tiles", detections=tuple(bad))
     every = Counter([*concealed, *([win] if win else []), *(x for m in melds for x in m.tiles)])
     fifth = sorted(k for k, v in every.items() if v > 4)
     if fifth:
-        return Problem("fifth_copy", f"{fifth[0]} is read {every[fifth[0]]} times; there are only 4 of each tile")
+        name = fifth[0]
+        read = [i for i in hand if plain_name(t.labels[i]) == name]
+        for kind, g in p.melds:  # (a concealed kong's backs count as its face)
+            faces = {plain_name(t.labels[i]) for i in g}
+            read += [i for i in g if plain_name(t.labels[i]) == name
+                     or kind == "concealed_kong" and t.labels[i] == BACK and name in faces]
+        return Problem("fifth_copy", f"{name} is read {every[name]} times; there are only 4 of each tile",
+                       detections=tuple(sorted(read)))
     return None
