@@ -12,6 +12,7 @@ const TILES = new Set(NAMES);
 const GROUP = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const PHOTO_FILE = /\.(jpe?g|png|webp|heic|heif)$/i;
 const HANDLE = 7;  // screen pixels around a corner that grab it
+const PROBLEM = "#00beff";  // the frame round a box a problem is about (the annotated picture's colour)
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("canvas");
@@ -710,6 +711,12 @@ function draw() {
                      Math.max(...r.map((q) => q[3])) - Math.min(...r.map((q) => q[1])) + 8);
     }
   }
+  ctx.lineWidth = 3;  // the boxes the problem is about (no hand read): a frame of their own round each
+  ctx.strokeStyle = PROBLEM;
+  for (const i of problemBoxes()) {
+    const [x0, y0, x1, y1] = toScreen(boxes[i].box);
+    ctx.strokeRect(x0 - 6, y0 - 6, x1 - x0 + 12, y1 - y0 + 12);
+  }
   const win = S.reading && S.reading.win !== null && S.reading.win !== undefined ? S.reading.win : S.edit.win;
   ctx.font = "bold 13px system-ui, sans-serif";
   boxes.forEach((d, i) => {
@@ -785,13 +792,22 @@ function renderPanel() {
   }
 }
 
+function problemBoxes() {
+  // the boxes the layout's problem is about, where it reads no hand: a group that is no meld, a face-down tile among
+  // the concealed ones, each copy of a tile read five times
+  const r = S.reading, p = r && !r.hand && r.layout && r.layout.problem;
+  return p && Array.isArray(p.detections) ? p.detections.filter((i) => i < S.edit.boxes.length) : [];
+}
+
 function renderReading() {
   const r = S.reading;
   if (!S.rec || !r) { $("reading").textContent = "–"; $("reason").textContent = ""; $("score").textContent = ""; return; }
   const typed = S.edit.hand;
   $("reading").textContent = r.hand ? "boxes read: " + r.hand :
     "boxes read no hand" + (r.layout && r.layout.reading ? ": " + r.layout.reading : "");
-  $("reason").textContent = r.hand ? "" : "why: " + (r.reason || "unknown");
+  const framed = problemBoxes().length;
+  $("reason").textContent = r.hand ? "" : "why: " + (r.reason || "unknown") +
+    (framed ? ` (the box${framed > 1 ? "es" : ""} framed in blue)` : "");
   $("hand").placeholder = r.hand || "as the boxes read";
   setValue($("hand"), typed || "");
   if (typed && typed !== r.hand) $("reason").textContent = "the hand below was written by hand and is saved as written";

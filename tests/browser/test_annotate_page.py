@@ -191,3 +191,36 @@ def test_label_two_photos_by_keyboard_save_reload_and_export(tmp_path: Path):
     assert sorted(split.values()) == ["train", "val"]  # two hands: one to train on, one to validate on
     meta = json.loads((tmp_path / "unzipped" / "hands" / "meta" / split["hand-a.jpg"] / "hand-a.json").read_text())
     assert meta["boxes"][1]["sideways"] is True and meta["win"] == 13
+
+
+def test_the_boxes_a_problem_is_about_are_framed(tmp_path: Path):
+    """Boxes that read no hand: the page says why, and frames the boxes the problem is about in the annotated
+    picture's colour (a tile renamed a back amid the concealed ones), and no other."""
+    problems: list[str] = []
+    with service(tmp_path / "data", TOKEN) as url, browser(tmp_path / "profile") as context:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+        open_page(page, url, TOKEN, "tester", "hands")
+        page.set_input_files("#files", [str(table_photo(tmp_path / "hand.jpg", 0))])
+        page.wait_for_selector("#reading:has-text('boxes read:')")
+        assert page.inner_text("#reason") == ""
+        page.locator("#stage").focus()
+        for _ in range(6):  # the sixth box, the 6p
+            page.keyboard.press("Tab")
+        page.keyboard.press("b")  # named a back
+        page.wait_for_selector("#reason:has-text('a face-down tile lies among the concealed tiles')")
+        assert page.inner_text("#reason").endswith("(the box framed in blue)")
+        # the pixel just under each box, on its frame's bottom edge: blue under the back, not under its neighbours
+        under = page.evaluate("""() => {
+            const dpr = window.devicePixelRatio || 1, c = document.getElementById("canvas").getContext("2d");
+            return [3, 5, 7].map((i) => {
+                const [x0, , x1, y1] = toScreen(S.edit.boxes[i].box);
+                return Array.from(c.getImageData(Math.round((x0 + x1) / 2 * dpr), Math.round((y1 + 6) * dpr), 1,
+                                                 1).data.slice(0, 3));
+            });
+        }""")
+        assert under[1] == [0, 190, 255] and under[0] != under[1] and under[2] != under[1], under
+        page.keyboard.press("Control+z")  # named as it was: a hand again, no frame
+        page.wait_for_selector("#reading:has-text('boxes read:')")
+        assert page.inner_text("#reason") == ""
+    assert not problems, problems
