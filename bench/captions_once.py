@@ -1,10 +1,11 @@
 """What the caption reader's savings save: a photo's caption runs read once (``CaptionReader.remembering``), its
 tiles' captions read once in its two namings (``Named.captions``), its runs read two at once, each on a thread of its
-own (``vision.captions.RUNS``), and its recogniser's steps folded into fewer (``training/folds.py``). Each photo is
-detected with the saving and without it, the two taking turns in one process, its detections checked to be the same.
+own (``vision.captions.RUNS``), its recogniser's steps folded into fewer (``training/folds.py``), and its
+convolutions but the first int8 (``training/quantize.py``). Each photo is detected with the saving and without it,
+the two taking turns in one process, its detections checked to be the same.
 
-    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3] [--saving once|carried|runs|folds]
-                                  [--unfolded PATH]
+    python -m bench.captions_once --photos DIR [DIR ...] [--rounds 3] [--saving once|carried|runs|folds|int8]
+                                  [--unfolded PATH] [--float PATH]
 
 A photo is named more than once (as it lies, then as seen from above, its sideways tiles' halves joined), and its
 tiles' captions are read each time; within one ``detect`` a run of lines read before takes its first reading
@@ -12,9 +13,11 @@ tiles' captions are read each time; within one ``detect`` a run of lines read be
 tiles' captions, reading only the tiles that naming did not (``--saving carried``). The runs a naming reads are read
 two at once, on the two cores (``--saving runs``; without it, one after another on the caller's thread). The shipped
 recogniser is built folded (``--saving folds --unfolded PATH``: against its build unfolded, ``python -m training
-caption WHEEL --unfolded --out PATH``). The photos are every image under the folders (``bench.eval_cases make``
-writes such folders). Printed: the photos whose detections differ (none expected), the time of all of them together
-with and without (medians of ``--rounds``) and its ratio, the median photo's ratio, and p50 / p90 / max of each.
+caption WHEEL --unfolded --out PATH``), and int8 (``--saving int8 --float PATH``: against its build with every
+convolution float, ``python -m training caption WHEEL --float --out PATH``). The photos are every image under the
+folders (``bench.eval_cases make`` writes such folders). Printed: the photos whose detections differ (none expected;
+int8 convolutions may read one otherwise, and the exit status is then 1), the time of all of them together with and
+without (medians of ``--rounds``) and its ratio, the median photo's ratio, and p50 / p90 / max of each.
 """
 
 from __future__ import annotations
@@ -54,9 +57,9 @@ def _one_at_a_time(_reader: object) -> Iterator[None]:
         vision.captions.RUNS = runs
 
 
-def _unfolded(path: Path) -> Callable[[object], AbstractContextManager]:
-    """A block within which the caption reader reads with the recogniser at ``path`` (its build unfolded: ``python -m
-    training caption WHEEL --unfolded --out PATH``) in place of its own."""
+def _swapped(path: Path) -> Callable[[object], AbstractContextManager]:
+    """A block within which the caption reader reads with the recogniser at ``path`` (another build of it: ``python -m
+    training caption WHEEL --unfolded --out PATH``, or ``--float``) in place of its own."""
     @contextmanager
     def block(reader: object) -> Iterator[None]:
         from vision.sessions import session, session_options
@@ -90,7 +93,9 @@ def _read_again(_reader: object) -> Iterator[None]:
 
 # each saving: what it is called, what it is called without it, and the block within which it is not made
 SAVINGS = {"once": ("once", "every time", _every_time), "runs": ("two at once", "one at a time", _one_at_a_time),
-           "folds": ("folded", "unfolded", None), "carried": ("carried", "read again", _read_again)}
+           "folds": ("folded", "unfolded", None), "carried": ("carried", "read again", _read_again),
+           "int8": ("int8", "float", None)}
+SWAPPED = {"folds": "unfolded", "int8": "float"}  # the savings measured against another build: its option
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,9 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--saving", choices=sorted(SAVINGS), default="once", help="the saving measured (default: once)")
     ap.add_argument("--unfolded", type=Path, help="with --saving folds: the caption reader built unfolded")
+    ap.add_argument("--float", type=Path, help="with --saving int8: the caption reader built with every convolution "
+                    "float")
     args = ap.parse_args(argv)
-    if (args.saving == "folds") != (args.unfolded is not None):
-        ap.error("--saving folds compares with --unfolded PATH, and --unfolded goes with it alone")
+    for saving, option in SWAPPED.items():
+        if (args.saving == saving) != (getattr(args, option) is not None):
+            ap.error(f"--saving {saving} compares with --{option} PATH, and --{option} goes with it alone")
     photos = sorted(p for d in args.photos for p in d.rglob("*") if p.suffix.lower() in SUFFIXES)
     if not photos:
         ap.error(f"no photos ({', '.join(SUFFIXES)}) under {', '.join(map(str, args.photos))}")
@@ -112,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     if reader is None:
         ap.error("the detector has no caption reader")
     saved, unsaved, without = SAVINGS[args.saving]
-    without = without or _unfolded(args.unfolded)
+    without = without or _swapped(getattr(args, SWAPPED[args.saving]))
     times: dict[str, dict[Path, list[float]]] = {how: {p: [] for p in photos} for how in (saved, unsaved)}
     differ = set()
     det.detect(photos[0])  # warm

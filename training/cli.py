@@ -114,9 +114,9 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _caption(args: argparse.Namespace) -> int:
-    from training.caption import build
+    from training.caption import build, generated_runs
 
-    path = build(args.wheel, args.out, folds=not args.unfolded)
+    path = build(args.wheel, args.out, folds=not args.unfolded, calibrate=None if args.float else generated_runs)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
 
@@ -548,6 +548,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=paths.MODELS / "caption_reader.onnx")
     p.add_argument("--unfolded", action="store_true", help="keep the recogniser's steps as exported, unfolded "
                    "(training/folds.py), to compare with: python -m bench.captions_once --saving folds")
+    p.add_argument("--float", action="store_true", help="keep every convolution float (training/quantize.py), to "
+                   "compare with: python -m bench.captions_once --saving int8")
 
     p = command("card", _card, "write the model card, models/README.md, from the runs' records and the benchmark "
                 "(its notes and reproduce commands kept as they are)")

@@ -41,16 +41,20 @@ def test_a_photo_reads_the_same_with_its_caption_runs_read_two_at_once(tmp_path:
 
 
 @pytest.mark.skipif(not (RAW / "6-2.png").exists(), reason="../shared/real not beside")
+@pytest.mark.parametrize(("saving", "option", "without"),
+                         [("folds", "unfolded", "unfolded"), ("int8", "float", "float")])
 def test_a_photo_reads_the_same_with_another_build_of_the_recogniser_swapped_in_and_back(
-        tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, saving: str, option: str,
+        without: str) -> None:
     """``--saving folds`` reads each photo with the recogniser at ``--unfolded`` in the caption reader's place, then
-    puts its own back (here a copy of the shipped one stands in for the unfolded build, which needs the OCR wheel)."""
+    puts its own back, and ``--saving int8`` with the one at ``--float`` (here a copy of the shipped one stands in for
+    the other build, which needs the OCR wheel)."""
     from bench.captions_once import main
     from training import paths
     from vision.detector import TileDetector
 
     shutil.copy(RAW / "6-2.png", tmp_path)
-    other = shutil.copy(paths.MODELS / "caption_reader.onnx", tmp_path / "unfolded.onnx")
+    other = shutil.copy(paths.MODELS / "caption_reader.onnx", tmp_path / f"{option}.onnx")
     kept = {}
     made = TileDetector.__init__
 
@@ -59,11 +63,13 @@ def test_a_photo_reads_the_same_with_another_build_of_the_recogniser_swapped_in_
         kept["reader"], kept["session"] = self._captions, self._captions._session
 
     monkeypatch.setattr(TileDetector, "__init__", init)
-    with pytest.raises(SystemExit):  # --unfolded goes with --saving folds, and it with --unfolded
-        main(["--photos", str(tmp_path), "--saving", "folds"])
-    assert main(["--photos", str(tmp_path), "--rounds", "1", "--saving", "folds", "--unfolded", str(other)]) == 0
+    with pytest.raises(SystemExit):  # --unfolded goes with --saving folds, and it with --unfolded (so --float, int8)
+        main(["--photos", str(tmp_path), "--saving", saving])
+    with pytest.raises(SystemExit):
+        main(["--photos", str(tmp_path), f"--{option}", str(other)])
+    assert main(["--photos", str(tmp_path), "--rounds", "1", "--saving", saving, f"--{option}", str(other)]) == 0
     out = capsys.readouterr().out
-    assert "1 photos, 1 rounds; detections differing: 0" in out and "folded" in out and "unfolded" in out
+    assert "1 photos, 1 rounds; detections differing: 0" in out and f"{without}: p50" in out
     assert kept["reader"]._session is kept["session"]  # its own put back
 
 

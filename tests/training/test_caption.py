@@ -1,5 +1,6 @@
 """The caption reader's build (``training/caption.py``): a recogniser of the OCR wheel's shape, all its characters kept,
-its weights stored as float16, its largest as int8."""
+its weights stored as float16, its largest as int8, its convolutions but the first int8 where calibrated
+(``training/quantize.py``)."""
 
 from __future__ import annotations
 
@@ -102,6 +103,106 @@ def test_the_shipped_caption_reader_is_built_folded() -> None:
 
     from training import paths
 
-    ops = Counter(n.op_type for n in onnx.load(paths.MODELS / "caption_reader.onnx").graph.node)
+    model = onnx.load(paths.MODELS / "caption_reader.onnx")
+    ops = Counter(n.op_type for n in model.graph.node)
     assert ops["HardSigmoid"] == 2 + 28 and ops["Clip"] == 0  # its two squeeze-and-excites', and 28 hard-swishes
     assert ops["Add"] == 107 - 28 - 28 - 12  # each hard-swish's shift, and the folded affines' shifts
+
+
+def _int8_convs(model: object) -> list[bool]:
+    """Whether each convolution of ``model``, in order, takes its weights int8 (through a DequantizeLinear)."""
+    from onnx import TensorProto
+
+    int8 = {i.name for i in model.graph.initializer if i.data_type == TensorProto.INT8}
+    dequantized = {n.output[0] for n in model.graph.node if n.op_type == "DequantizeLinear" and n.input[0] in int8}
+    return [n.input[1] in dequantized for n in model.graph.node if n.op_type == "Conv"]
+
+
+def _conv_wheel(tmp_path: Path, rng: np.random.Generator) -> tuple[Path, object]:
+    """A stand-in of the OCR wheel whose recogniser reads lines (n, 3, 4, T) through two convolutions (the first
+    down the line's height), a mean, then the last layer and a softmax, at opset 12 as the source; and a function
+    of the float network, as numpy computes it."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    c1 = rng.normal(size=(6, 3, 4, 1)).astype(np.float32)
+    c2 = rng.normal(size=(6, 6, 1, 1)).astype(np.float32) / 3
+    w = rng.normal(size=(6, len(CHARS) + 2)).astype(np.float32)
+    b = rng.normal(size=len(CHARS) + 2).astype(np.float32)
+    weights = {"c1": c1, "c2": c2, caption.HEAD[0]: w, caption.HEAD[1]: b}
+    nodes = [helper.make_node("Constant", [], [n], value=numpy_helper.from_array(v, n)) for n, v in weights.items()]
+    nodes += [helper.make_node("Conv", ["x", "c1"], ["h1"], name="conv1"), helper.make_node("Relu", ["h1"], ["r1"]),
+              helper.make_node("Conv", ["r1", "c2"], ["h2"], name="conv2"),
+              helper.make_node("ReduceMean", ["h2"], ["m"], axes=[2], keepdims=0),
+              helper.make_node("Transpose", ["m"], ["t"], perm=[0, 2, 1]),
+              helper.make_node("MatMul", ["t", caption.HEAD[0]], ["l"]),
+              helper.make_node("Add", ["l", caption.HEAD[1]], ["a"]), helper.make_node("Softmax", ["a"], ["y"], axis=2)]
+    graph = helper.make_graph(nodes, "rec", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, 4, "t"])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", "t", len(CHARS) + 2])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)], ir_version=8)
+    helper.set_model_props(model, {"character": "\n".join(CHARS)})
+    wheel = tmp_path / "rapidocr.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        buf = io.BytesIO()
+        onnx.save(model, buf)
+        z.writestr(caption.SOURCE, buf.getvalue())
+
+    def run(x: np.ndarray) -> np.ndarray:
+        r1 = np.maximum(np.einsum("nchw,och->now", x, c1[..., 0]), 0)
+        logits = np.einsum("now,po->nwp", r1, c2[:, :, 0, 0]) @ w + b
+        e = np.exp(logits - logits.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    return wheel, run
+
+
+def test_a_calibrated_build_makes_all_but_the_first_convolutions_int8(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibrated on the runs the float reader is given to read, the build keeps its first ``FLOAT_CONVS``
+    convolutions float and makes the others int8, and reads as the float recogniser within int8's rounding."""
+    import onnx
+    import onnxruntime as ort
+
+    rng = np.random.default_rng(2)
+    wheel, float_run = _conv_wheel(tmp_path, rng)
+    runs = [rng.uniform(-1, 1, size=(2, 3, 4, 9)).astype(np.float32) for _ in range(8)]
+    asked = []
+
+    def calibrate(reader: Path) -> list[np.ndarray]:
+        session = ort.InferenceSession(str(reader), providers=["CPUExecutionProvider"])
+        CaptionReader(session, reader)  # the float reader, as the detector loads it
+        asked.append(session.run(None, {"x": runs[0]})[0])
+        return runs
+
+    monkeypatch.setattr(caption, "FLOAT_CONVS", 1)
+    out = caption.build(wheel, tmp_path / "caption_reader.onnx", calibrate=calibrate)
+    model = onnx.load(out)
+    assert _int8_convs(model) == [False, True]
+    assert [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")] == [13]
+    assert len(asked) == 1 and asked[0] == pytest.approx(float_run(runs[0]), abs=2e-3)  # float32, not yet stored
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    assert session.get_modelmeta().custom_metadata_map["characters"] == "".join(CHARS) + " "
+    x = rng.uniform(-1, 1, size=(3, 3, 4, 9)).astype(np.float32)
+    got, want = session.run(None, {"x": x})[0], float_run(x)
+    assert np.abs(got - want).max() < 0.05 and (got.argmax(-1) == want.argmax(-1)).mean() >= 0.9
+
+
+def test_a_build_with_no_runs_to_calibrate_on_is_a_clear_error(tmp_path: Path) -> None:
+    wheel, _ = _conv_wheel(tmp_path, np.random.default_rng(3))
+    with pytest.raises(ValueError, match="no calibration runs"):
+        caption.build(wheel, tmp_path / "caption_reader.onnx", calibrate=lambda _: [])
+
+
+def test_the_runs_calibrated_on_are_those_the_detector_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``generated_runs``: the runs of lines the shipped detector reads with the reader given, on photos it
+    generates, every ``CALIBRATION_EVERY``th: lines of the recogniser's height, scaled to -1 to 1."""
+    from training import paths
+
+    photos, reader = {"phone": 1, "front": 1}, paths.MODELS / "caption_reader.onnx"
+    monkeypatch.setattr(caption, "CALIBRATION_EVERY", 1)
+    every = caption.generated_runs(reader, photos, 5, Path("plain"))
+    monkeypatch.setattr(caption, "CALIBRATION_EVERY", 3)
+    some = caption.generated_runs(reader, photos, 5, Path("plain"))
+    assert len(every) >= 3 and len(some) == len(every[::3])
+    assert all(np.array_equal(a, b) for a, b in zip(some, every[::3], strict=True))
+    assert all(x.ndim == 4 and x.shape[1:3] == (3, 48) and 1 <= len(x) <= 2 and np.abs(x).max() <= 1 for x in every)
