@@ -32,9 +32,9 @@ INT8_LEAST = 200_000  # weights of this many values or more are stored as int8 (
 # the convolutions kept float, the first in the graph, as the build makes the others int8 (of 38: none kept lost the
 # held-out picture flowers' characters, the first 12 kept them, in 0.65 of the float reader's time: docs/photo.md)
 FLOAT_CONVS = 12
-# the generated photos whose lines the int8 convolutions are calibrated on: by camera, how many (the rest a hand
-# seen from above, as ``synth`` draws them by default); their seed, none of the evaluation sets'; and the runs of
-# lines kept, every ``CALIBRATION_EVERY``th as the detector read them
+# the generated photos whose lines the int8 convolutions are calibrated on: by camera (``synth --camera``: tiles
+# standing seen from in front or low, lying seen seated or from above), how many; the first camera's seed, the next
+# ones' one more each, none an evaluation set's; and the runs of lines kept, every ``CALIBRATION_EVERY``th
 CALIBRATION_PHOTOS = {"front": 25, "low": 25, "seated": 25, "phone": 25}
 CALIBRATION_SEED = 9340
 CALIBRATION_EVERY = 4

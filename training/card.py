@@ -220,11 +220,14 @@ CAPTION_TEXT = (
     "## Caption reader (not trained here; ONNX Runtime at detection)",
     "- PaddleOCR's PP-OCRv4 mobile text-line recogniser (Apache-2.0) from the `rapidocr-onnxruntime` 1.4.4 wheel "
     "on PyPI: all its 6625 outputs kept (the blank and 6624 characters: Chinese, digits, Latin letters, "
-    "symbols), its weights stored as float16 and its four largest (the last layer, three of 480 x 480) as int8, "
-    "one scale per output (`python -m training caption WHEEL`; 4.0 MB, 10.9 as shipped by the wheel; float16 "
-    "alone 5.5 MB), its hard-swishes and learnable affine blocks folded into fewer steps (`training/folds.py`: "
-    "the same function in 0.78 of the time). Until 2026-11-28 its last layer was cut to the blank, the digits and "
-    "the Latin letters (3.9 MB); a "
+    "symbols), its hard-swishes and learnable affine blocks folded into fewer steps (`training/folds.py`: "
+    "the same function in 0.78 of the time), its convolutions but the first 12 of 38 int8, one scale per output "
+    "channel, their inputs uint8 at scales calibrated on the lines the detector reads in 100 generated photos "
+    "(`training/quantize.py`: a run of two lines in 0.65 of the time; all 38 int8 lost picture flowers' "
+    "characters), its other weights stored as float16 and its four largest (the last layer, three of 480 x 480) "
+    "as int8, one scale per output (`python -m training caption WHEEL`; 3.2 MB, 10.9 as shipped by the wheel; "
+    "every convolution float, `--float`, 4.0 MB). Until 2026-11-28 its last layer was cut to the blank, the "
+    "digits and the Latin letters (3.9 MB); a "
     "caption is still read among those alone, their probabilities taken among them, so it reads as the cut one "
     "did. Nothing is fetched at run time.",
     "- detection: a tile whose flower probability (after the character, flower and mark readers) is 0.2 or more "
@@ -468,7 +471,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("caption_reader.onnx", "a text-line recogniser (PaddleOCR's PP-OCRv4 mobile, Apache-2.0, not "
                                             "trained here: `training/caption.py`) that reads the flowers' English "
                                             "captions and their Chinese characters (梅蘭菊竹, 春夏秋冬); its "
-                                            "weights stored as float16, its largest as int8, its steps folded")):
+                                            "steps folded, its convolutions but the first 12 int8, its other "
+                                            "weights stored as float16, its largest as int8")):
         p = models / f
         lines.append(f"| `{f}` | {what} | {p.stat().st_size / 1e6:.1f} MB |" if p.exists() else f"| `{f}` | missing |")
     lines += [

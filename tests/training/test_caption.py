@@ -107,6 +107,7 @@ def test_the_shipped_caption_reader_is_built_folded() -> None:
     ops = Counter(n.op_type for n in model.graph.node)
     assert ops["HardSigmoid"] == 2 + 28 and ops["Clip"] == 0  # its two squeeze-and-excites', and 28 hard-swishes
     assert ops["Add"] == 107 - 28 - 28 - 12  # each hard-swish's shift, and the folded affines' shifts
+    assert _int8_convs(model) == [False] * caption.FLOAT_CONVS + [True] * (38 - caption.FLOAT_CONVS)
 
 
 def _int8_convs(model: object) -> list[bool]:
