@@ -21,7 +21,6 @@ CHARS = ["一", *LATIN[::-1], "萬", "梅"]  # the source's order is its own
 def _wheel(tmp_path: Path, w: np.ndarray, b: np.ndarray) -> Path:
     """A stand-in of the OCR wheel whose recogniser is one layer (a Constant weight and bias, one column per
     character of its metadata, then the space) and a softmax."""
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     chars = CHARS
@@ -31,8 +30,16 @@ def _wheel(tmp_path: Path, w: np.ndarray, b: np.ndarray) -> Path:
               helper.make_node("Add", ["m", caption.HEAD[1]], ["a"]), helper.make_node("Softmax", ["a"], ["y"], axis=2)]
     graph = helper.make_graph(nodes, "rec", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "t", 5])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", "t", len(chars) + 2])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=9)
-    helper.set_model_props(model, {"character": "\n".join(chars)})
+    return _zipped(tmp_path, helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=9))
+
+
+def _zipped(tmp_path: Path, model: object) -> Path:
+    """A stand-in wheel holding ``model`` where the OCR wheel holds its recogniser, its characters (``CHARS``) in its
+    metadata as the source lists them."""
+    import onnx
+    from onnx import helper
+
+    helper.set_model_props(model, {"character": "\n".join(CHARS)})
     wheel = tmp_path / "rapidocr.whl"
     with zipfile.ZipFile(wheel, "w") as z:
         buf = io.BytesIO()
@@ -123,7 +130,6 @@ def _conv_wheel(tmp_path: Path, rng: np.random.Generator) -> tuple[Path, object]
     """A stand-in of the OCR wheel whose recogniser reads lines (n, 3, 4, T) through two convolutions (the first
     down the line's height), a mean, then the last layer and a softmax, at opset 12 as the source; and a function
     of the float network, as numpy computes it."""
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     c1 = rng.normal(size=(6, 3, 4, 1)).astype(np.float32)
@@ -140,13 +146,7 @@ def _conv_wheel(tmp_path: Path, rng: np.random.Generator) -> tuple[Path, object]
               helper.make_node("Add", ["l", caption.HEAD[1]], ["a"]), helper.make_node("Softmax", ["a"], ["y"], axis=2)]
     graph = helper.make_graph(nodes, "rec", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, 4, "t"])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", "t", len(CHARS) + 2])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)], ir_version=8)
-    helper.set_model_props(model, {"character": "\n".join(CHARS)})
-    wheel = tmp_path / "rapidocr.whl"
-    with zipfile.ZipFile(wheel, "w") as z:
-        buf = io.BytesIO()
-        onnx.save(model, buf)
-        z.writestr(caption.SOURCE, buf.getvalue())
+    wheel = _zipped(tmp_path, helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)], ir_version=8))
 
     def run(x: np.ndarray) -> np.ndarray:
         r1 = np.maximum(np.einsum("nchw,och->now", x, c1[..., 0]), 0)
