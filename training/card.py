@@ -239,7 +239,8 @@ CAPTION_TEXT = (
     "The band across the top (0.4 of the tile's width high), then the top corners (squares of 0.45 of its "
     "width) where it named none, of the end as it stands, then the other end's band where those named none, of "
     "the tiles whose caption named no flower are read among every character: one holding a flower's "
-    "character (梅蘭兰菊竹, 春夏秋冬) with 0.35 or more names that flower as a caption does (a brush-drawn 冬 "
+    "character (梅蘭兰菊竹, 春夏秋冬) with 0.35 or more (0.25 where the names give the tile 0.3 or more of a "
+    "flower) names that flower as a caption does (a brush-drawn 冬 "
     "the recogniser takes for 券 names nothing); when one does, the set prints its flowers' characters, and the "
     "photo's other tiles that the names give 0.05 or more of a flower (`character_gate`), named surely or not, "
     "are read for theirs too (`vision/captions.py`, `docs/photo.md`).",

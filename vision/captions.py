@@ -65,6 +65,12 @@ LONG = 10  # a caption word this long is known two letters off (CHRYSANTHEMUM re
 # ... and the least probability of a flower's character (the held-out picture flowers through the detector: from 0.5
 # 0.8238 read right, from 0.35 0.8446; ``docs/photo.md``)
 CHARACTER_SURE = 0.35
+# ... and of a tile's to which the names give at least ``CHARACTER_LIKELY`` of a flower: the held-out picture flowers
+# through the detector 0.8705 -> 0.8912 read right, camerash's raw 11.jpg its 梅 (5f, read 4f), every other guard
+# alike; taken from 0.25 for every tile, a 5s the names gave 0.08 of a flower read 夏, and from 0.15 even so gated
+# ``eval_layout`` lost a hand (``docs/photo.md``, "A flower's character taken less surely")
+CHARACTER_LESS = 0.25
+CHARACTER_LIKELY = 0.3
 # a photo's tiles are read for this many at most, those most likely flowers (a hand sets aside at most 8 flowers; 2
 # more for the look-alikes of a set laid out: held-out sets read right 0.9685 at 8, 0.971 at 10 to 1000): a photo of a
 # whole table asks it of a tile in six, at some 60 ms each (10 against 8 on tables of 120-250 tiles: median 1.07 times
@@ -116,16 +122,18 @@ def _edits(a: str, b: str, most: int) -> bool:
     return row[-1] <= most
 
 
-def character_flower(read: Sequence[tuple[str, float]]) -> int:
-    """The flower (1 to 8) whose character a band's reading (each character and its probability) holds surely, the
-    seat numeral and anything else beside it; 0 where none does, or two flowers' do.
+def character_flower(read: Sequence[tuple[str, float]], sure: float = CHARACTER_SURE) -> int:
+    """The flower (1 to 8) whose character a band's reading (each character and its probability) holds with ``sure``
+    or more, the seat numeral and anything else beside it; 0 where none does, or two flowers' do.
 
     >>> character_flower([("4", 0.99), ("冬", 0.74)]), character_flower([("兰", 0.4)]), character_flower([("竹", 0.25)])
     (4, 6, 0)
     >>> character_flower([("春", 0.9), ("梅", 0.8)]), character_flower([("券", 0.86)])
     (0, 0)
+    >>> character_flower([("竹", 0.25)], CHARACTER_LESS)
+    8
     """
-    named = {CHARACTERS[ch] for ch, prob in read if ch in CHARACTERS and prob >= CHARACTER_SURE}
+    named = {CHARACTERS[ch] for ch, prob in read if ch in CHARACTERS and prob >= sure}
     return named.pop() if len(named) == 1 else 0
 
 
@@ -201,8 +209,10 @@ class CaptionReader:
         ``known``: what an earlier naming of the same tiles read (its ``Verdicts``): those tiles are not read again,
         their verdicts taken. Returns the names, and the verdicts of every tile read (``known``'s among them)."""
         verdicts = dict(known or {})
+        likely = p[:, FLOWERS].sum(1) >= CHARACTER_LIKELY  # their characters taken from CHARACTER_LESS
         read = partial(self._read_once, known or {}, verdicts, partial(
-            self._read, rgb, boxes, tilt, up, half, c=c, faces=faces if faces is not None and faces.flat else None))
+            self._read, rgb, boxes, tilt, up, half, c=c, faces=faces if faces is not None and faces.flat else None,
+            likely=likely))
         unsure = _likeliest_flowers(p, ask)
         named, captioned = read(unsure, captions=True)
         # ... and the tiles named a flower however surely, for their English captions alone: a caption read corrects
@@ -248,33 +258,38 @@ class CaptionReader:
 
     def _read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
               ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True,
-              faces: Faces | None = None) -> FlowersRead:
-        """``tiles_flowers`` of the tiles ``ask`` (``faces``: all the tiles' faces, cut flat), each read at both ends
-        (its caption; its character at the first), or at the one the flower reader is sure of (``half``,
-        ``caption_sure``); where that names no flower and the up head (``up``) gives its likeliest turn less than
-        ``caption_across`` and its second a quarter turn from it, read at both ends of the second too."""
+              faces: Faces | None = None, likely: np.ndarray | None = None) -> FlowersRead:
+        """``tiles_flowers`` of the tiles ``ask`` (``faces``: all the tiles' faces, cut flat; ``likely``: all the
+        tiles' flags, whose characters are taken from ``CHARACTER_LESS``), each read at both ends (its caption; its
+        character at the first), or at the one the flower reader is sure of (``half``, ``caption_sure``); where that
+        names no flower and the up head (``up``) gives its likeliest turn less than ``caption_across`` and its second
+        a quarter turn from it, read at both ends of the second too."""
+        likely = np.zeros(len(boxes), bool) if likely is None else likely
         sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
         read = self.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
                                   both=~sure, captions=captions, characters=characters,
-                                  faces=None if faces is None else faces.of(ask))
+                                  faces=None if faces is None else faces.of(ask), likely=likely[ask])
         turns = np.argsort(-up[ask], 1, kind="stable")[:, 1]
         across = (up[ask].max(1) < c.caption_across) & ((turns - up[ask].argmax(1)) % 2 == 1) & (read.flower == 0)
         if not across.any():
             return read
         other = self.tiles_flowers(rgb, boxes[ask][across], tilt[ask][across], turns[across],
                                    np.zeros(across.sum(), bool), both=np.ones(across.sum(), bool), captions=captions,
-                                   characters=characters, faces=None if faces is None else faces.of(ask[across]))
+                                   characters=characters, faces=None if faces is None else faces.of(ask[across]),
+                                   likely=likely[ask][across])
         flower, captioned = read.flower.copy(), read.captioned.copy()
         flower[across], captioned[across] = other.flower, other.captioned
         return FlowersRead(flower, captioned)
 
     def tiles_flowers(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, turns: np.ndarray,
                       flip: np.ndarray, both: np.ndarray, captions: bool = True,
-                      characters: bool = True, faces: Faces | None = None) -> FlowersRead:
+                      characters: bool = True, faces: Faces | None = None,
+                      likely: np.ndarray | None = None) -> FlowersRead:
         """The flower (``flowers``) each box (N, 4) of the photo ``rgb`` names, its tile cut out straight (``tilt``,
         N radians), or its face cut flat where ``faces`` (theirs) are given, as wide as the tile, turned upright by
         ``turns`` quarter turns and, where ``flip``, half a turn more; read at both ends where ``both``; by its
-        characters alone where not ``captions``, by its caption alone where not ``characters``."""
+        characters alone where not ``captions``, by its caption alone where not ``characters``; its character taken
+        from ``CHARACTER_LESS`` where ``likely``."""
         if len(boxes) == 0:
             return FlowersRead(np.zeros(0, int), np.zeros(0, bool))
         if faces is None:
@@ -287,15 +302,17 @@ class CaptionReader:
             width = CAPTION_SIDE * (h if turn % 2 else w) / max(w, h)  # the upright tile's width in the crop
             cut = min(max(0, round((CAPTION_SIDE - width) / 2)), CAPTION_SIDE // 2 - 1)
             tiles.append(np.rot90(crop, int(turn) + 2 * half)[:, cut:CAPTION_SIDE - cut])
-        return self.flowers(tiles, both=both, captions=captions, characters=characters)
+        return self.flowers(tiles, both=both, captions=captions, characters=characters, likely=likely)
 
     def flowers(self, tiles: Sequence[np.ndarray], both: Sequence[bool] | np.ndarray | None = None,
-                captions: bool = True, characters: bool = True) -> FlowersRead:
+                captions: bool = True, characters: bool = True,
+                likely: Sequence[bool] | np.ndarray | None = None) -> FlowersRead:
         """Upright tile crops (RGB uint8, the tile filling each) -> the flower each names (0: none), by the caption
         at its bottom (where ``captions``) or the character at its top (``CHARACTER_LINES``, where ``characters``),
         read as it stands and, where ``both`` (default: every tile), turned half a turn (0 when they name two
-        flowers)."""
+        flowers); its character taken from ``CHARACTER_LESS`` where ``likely`` (default: from ``CHARACTER_SURE``)."""
         both = np.ones(len(tiles), bool) if both is None else np.asarray(both, bool)
+        likely = np.zeros(len(tiles), bool) if likely is None else np.asarray(likely, bool)
         ends = [(tile, tile[::-1, ::-1]) if two else (tile,) for tile, two in zip(tiles, both, strict=True)]
         bands, owner = [], []
         for i, tile_ends in enumerate(ends):
@@ -319,7 +336,8 @@ class CaptionReader:
             lines = [cut(ends[i][k]) for i in asked]
             for i, steps in zip(np.repeat(asked, [len(x) for x in lines]).astype(int),
                                 self._run([line for x in lines for line in x]), strict=True):
-                n = character_flower(_decoded(steps, None, self._chars))
+                sure = CHARACTER_LESS if likely[i] else CHARACTER_SURE
+                n = character_flower(_decoded(steps, None, self._chars), sure)
                 if n:
                     character[i] = n if character[i] in (0, n) else -1
         caption, character = np.maximum(caption, 0), np.maximum(character, 0)

@@ -479,3 +479,57 @@ def test_a_naming_takes_what_an_earlier_naming_of_its_tiles_read() -> None:
     assert not lines and carried == verdicts and np.allclose(again, named)
     _, some = reader.named(photo, *args, np.arange(3), DetectorConfig(), known={0: (5, True)})  # 1 and 2 read
     assert len(lines) > 0 and some == verdicts
+
+
+class _Unsure:
+    """A recogniser's stand-in that reads every line as 竹 (8f) with ``prob``: its characters 竹, a, b (then the
+    space), 竹 the likeliest of each step, the blank next."""
+
+    def __init__(self, prob: float) -> None:
+        self.prob = prob
+
+    def get_modelmeta(self) -> object:
+        return type("Meta", (), {"custom_metadata_map": {"characters": "竹ab "}})()
+
+    def get_inputs(self) -> list:
+        return [type("Input", (), {"name": "x"})()]
+
+    def get_outputs(self) -> list:
+        return [type("Output", (), {"shape": ["n", "t", 5]})()]
+
+    def run(self, _names: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        rest = (1 - self.prob - 0.2) / 3
+        step = np.array([0.2, self.prob, rest, rest, rest], np.float32)  # the blank, 竹, a, b, the space
+        return [np.tile(step, (len(feeds["x"]), 4, 1))]
+
+
+def test_a_likely_flower_s_character_is_taken_less_surely() -> None:
+    """A flower's character read with less than ``CHARACTER_SURE`` but ``CHARACTER_LESS`` or more names it only on a
+    tile flagged ``likely`` (the names give it ``CHARACTER_LIKELY`` of a flower or more)."""
+    from vision import captions
+
+    tile = np.full((128, 96, 3), 200, np.uint8)
+    reader = CaptionReader(_Unsure((captions.CHARACTER_LESS + captions.CHARACTER_SURE) / 2), Path("unsure.onnx"))
+    assert reader.flowers([tile, tile], likely=[True, False]).flower.tolist() == [8, 0]
+    assert reader.flowers([tile, tile]).flower.tolist() == [0, 0]
+    sure = CaptionReader(_Unsure(captions.CHARACTER_SURE + 0.05), Path("sure.onnx"))
+    assert sure.flowers([tile, tile]).flower.tolist() == [8, 8]
+
+
+def test_a_tile_the_names_give_little_of_a_flower_needs_its_character_read_surely() -> None:
+    """Through the naming, each tile's 竹 read less surely: the one the names give 0.45 of a flower, asked, is named
+    8f; the other, which they give 0.15 (under ``CHARACTER_LIKELY``), read for its character because the first's was
+    (``character_gate``), keeps its name, 5s (as a held-out 5s beside a flower so read kept it, read 夏)."""
+    from vision import captions
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+
+    rows = np.full((2, len(NAMES)), 0.1 / (len(NAMES) - 2))
+    rows[0, NAMES.index("8f")], rows[0, NAMES.index("5s")] = 0.45, 0.45
+    rows[1, NAMES.index("8f")], rows[1, NAMES.index("5s")] = 0.15, 0.75
+    rows /= rows.sum(1, keepdims=True)
+    img = np.full((220, 340, 3), 90, np.uint8)
+    img[10:210, 10:160] = img[10:210, 180:330] = 200
+    boxes = np.array([[10.0, 10.0, 160.0, 210.0], [180.0, 10.0, 330.0, 210.0]])
+    reader = CaptionReader(_Unsure((captions.CHARACTER_LESS + captions.CHARACTER_SURE) / 2), Path("unsure.onnx"))
+    det = TileDetector.from_parts(_named_as(rows), crop=64, captions=reader, config=DetectorConfig(turns=1))
+    assert [NAMES[int(k)] for k in det.classify(img, boxes)[0].argmax(1)] == ["8f", "5s"]
