@@ -61,16 +61,16 @@ def build(wheel: Path, out: Path = paths.MODELS / "caption_reader.onnx", folds: 
         model, _ = folded(model)
     meta = {p.key: p.value for p in model.metadata_props}
     chars = "".join([*meta["character"].splitlines(), " "])  # the outputs after the blank, the space last
+    props = {"characters": chars, "source": f"{wheel.name}:{SOURCE}"}
     del model.metadata_props[:]
-    helper.set_model_props(model, {"characters": chars, "source": f"{wheel.name}:{SOURCE}"})
+    helper.set_model_props(model, props)
     if calibrate is not None:
         with tempfile.TemporaryDirectory() as tmp:
             reader = Path(tmp) / "float.onnx"
             onnx.save(model, reader)
-            props = list(model.metadata_props)
             model = quantized_convs(model, calibrate(reader), FLOAT_CONVS)
-            del model.metadata_props[:]
-            model.metadata_props.extend(props)
+        del model.metadata_props[:]  # the quantizer's own
+        helper.set_model_props(model, props)
     model = _stored(model)
     onnx.checker.check_model(model)
     onnx.save(model, out)

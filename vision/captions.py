@@ -257,14 +257,13 @@ class CaptionReader:
         return FlowersRead(np.array([f for f, _ in both], int), np.array([cap for _, cap in both], bool))
 
     def _read(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, up: np.ndarray, half: np.ndarray,
-              ask: np.ndarray, c: DetectorConfig, captions: bool, characters: bool = True,
-              faces: Faces | None = None, likely: np.ndarray | None = None) -> FlowersRead:
+              ask: np.ndarray, c: DetectorConfig, likely: np.ndarray, captions: bool, characters: bool = True,
+              faces: Faces | None = None) -> FlowersRead:
         """``tiles_flowers`` of the tiles ``ask`` (``faces``: all the tiles' faces, cut flat; ``likely``: all the
         tiles' flags, whose characters are taken from ``CHARACTER_LESS``), each read at both ends (its caption; its
         character at the first), or at the one the flower reader is sure of (``half``, ``caption_sure``); where that
         names no flower and the up head (``up``) gives its likeliest turn less than ``caption_across`` and its second
         a quarter turn from it, read at both ends of the second too."""
-        likely = np.zeros(len(boxes), bool) if likely is None else likely
         sure = np.maximum(half[ask], 1 - half[ask]) >= c.caption_sure  # not read by the flower reader (NaN): unsure
         read = self.tiles_flowers(rgb, boxes[ask], tilt[ask], up[ask].argmax(1), sure & (half[ask] > 0.5),
                                   both=~sure, captions=captions, characters=characters,
