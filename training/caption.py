@@ -10,7 +10,11 @@ into fewer first (``training/folds.py``: its hard-swishes and learnable affine b
 Its convolutions but the first ``FLOAT_CONVS`` are then made int8 (``training/quantize.py``), calibrated on the lines
 the shipped detector reads with the float reader in photos generated from the fetched art (``python -m training
 fetch-art`` first; ``generated_runs``, about two minutes; ``--float`` keeps them float, 4.0 MB, as shipped until
-2026-11-30; int8 3.2 MB).
+2026-11-30; int8 3.2 MB). The lines are those the detector reads, so a change to how it asks for them changes the
+build: the shipped file was built before ``vision.captions.CHARACTER_LESS`` (a likely flower's character taken
+from 0.25), and is rebuilt byte for byte with that rule off (``CHARACTER_LIKELY`` set above 1 for the build); built
+with it on, the reader differs in its activations' scales and read one tile fewer in two fresh sets
+(``docs/photo.md``, "The int8 caption reader, built").
 
     pip download rapidocr-onnxruntime==1.4.4 --no-deps -d /tmp/ocr
     python -m training caption /tmp/ocr/rapidocr_onnxruntime-1.4.4-py3-none-any.whl
