@@ -301,18 +301,38 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     return lines
 
 
-def _corners(runs: Path, name: str) -> list[str]:
-    """The shipped face network's run (``training.corners.train_corners``)."""
+def _corners(runs: Path, name: str, rows: str | None = None) -> list[str]:
+    """The shipped face network's run (``training.corners.train_corners``), and that of the network for rows standing
+    shipped beside it (``rows``; None: none)."""
     from vision.finding import FEW
 
     c = DetectorConfig()
     s = _summary(runs, name)
     if s is None:
         return ["## Face network", f"- no face network run recorded under `{name}`", ""]
-    v = s["history"][-1]["val"]
+    r = _summary(runs, rows) if rows else None
     return [
         "## Face network (PyTorch, CPU; ONNX Runtime at detection)",
-        f"- `{name}`, shipped: {s['history'][-1]['step']} of {s['steps']} batches of {s['batch']}, "
+        *_corners_run(name, s, "shipped"),
+        *(_corners_run(rows, r, "shipped beside it as the network for rows standing") if r else []),
+        *([f"- no run of the network for rows standing recorded under `{rows}`"] if rows and r is None else []),
+        f"- detection: a photo of {FEW} to {c.set_tiles - 1} tiles (a hand's), {c.faces_side:g} px or larger, named "
+        f"with less than {c.faces_below:g} on average, "
+        f"{c.faces_standing:.0%} of whose tiles or more stand, is named again from its faces cut flat, and that "
+        f"reading taken when surer by {c.faces_gain:g} (`vision/faces.py`, `DetectorConfig.faces_below`); a photo "
+        "looked at as from above (`rectify_below`) is also looked at with its faces cut flat (`faces_look`), and only "
+        "so where its tiles stand (`standing_not_stretched`); a tile its face cut flat names with "
+        f"{c.flat_sure:g} or more, surer than its crop as cut, takes that name (`flat_sure`)"
+        + ("; in a photo of tiles standing, the faces are those the network for rows standing finds" if r else ""),
+        "",
+    ]
+
+
+def _corners_run(name: str, s: dict, what: str) -> list[str]:
+    """A face network run's lines (its ``summary.json``, ``s``)."""
+    v = s["history"][-1]["val"]
+    return [
+        f"- `{name}`, {what}: {s['history'][-1]['step']} of {s['steps']} batches of {s['batch']}, "
         f"{s['seconds_total'] / 60:.0f} min; data `{s['data']}`: {s['train_crops']} crops of {s['crop']} px (every "
         "faced tile 60% visible or more, twice, around its box jittered by a twentieth of its side, cut straight by "
         "its tilt as detection cuts it), the faces' corners as the generator drew them",
@@ -321,14 +341,6 @@ def _corners(runs: Path, name: str) -> list[str]:
         f"- last check ({s['val_crops']} val crops): corners off by {v['corner_p50']:.4f} of the crop at the median "
         f"({v['corner_p90']:.4f} at the 90th percentile), across told right {v['across']:.4f}"
         + (f", standing told right {v['stands']:.4f}" if "stands" in v else ""),
-        f"- detection: a photo of {FEW} to {c.set_tiles - 1} tiles (a hand's), {c.faces_side:g} px or larger, named "
-        f"with less than {c.faces_below:g} on average, "
-        f"{c.faces_standing:.0%} of whose tiles or more stand, is named again from its faces cut flat, and that "
-        f"reading taken when surer by {c.faces_gain:g} (`vision/faces.py`, `DetectorConfig.faces_below`); a photo "
-        "looked at as from above (`rectify_below`) is also looked at with its faces cut flat (`faces_look`), and only "
-        "so where its tiles stand (`standing_not_stretched`); a tile its face cut flat names with "
-        f"{c.flat_sure:g} or more, surer than its crop as cut, takes that name (`flat_sure`)",
-        "",
     ]
 
 
@@ -416,7 +428,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path | None = None,
                readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
                soft: str | None = None, shaken: str | None = None, corners: str | None = None,
-               row_finder: list[str] | tuple[str, ...] = ()) -> Path:
+               row_finder: list[str] | tuple[str, ...] = (), row_corners: str | None = None) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
     bench_file = paths.bench_file() if bench_file is None else bench_file
@@ -464,7 +476,9 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                     ("face_corners.onnx", "a small CNN on 64x64 crops (`training/net.py`'s `CornerNet`): the four "
                                           "corners of the tile's face in its box, whether it lies across and whether "
                                           "the tile stands, by which a photo of tiles standing is named from their "
-                                          "faces cut flat (`vision/faces.py`); int8"),
+                                          "faces cut flat (`vision/faces.py`); beside it, where shipped so, a second "
+                                          "such network trained on rows standing, whose corners are those taken in "
+                                          "a photo of tiles standing; int8"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
@@ -499,7 +513,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
            ""] if soft else []),
         *([*_classifier(runs, [shaken], "## Shaken classifier (PyTorch, CPU; ONNX Runtime at detection)",
                         SHAKEN_DETECTION), ""] if shaken else []),
-        *(_corners(runs, corners) if corners else []),
+        *(_corners(runs, corners, row_corners) if corners else []),
         *_readers(runs, readers),
         *CAPTION_TEXT,
         *_evaluation(bench),

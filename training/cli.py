@@ -213,7 +213,11 @@ def _ship_corners(args: argparse.Namespace) -> int:
     from training.corners import ship_corners
 
     run = _finished(args, args.corners_run)
-    return _shipped(args, run, "face network", ship_corners(run, args.models / "face_corners.onnx"))
+    dest = args.models / "face_corners.onnx"
+    if args.rows and not dest.exists():
+        args.parser.error(f"--rows puts the run beside the face network in {dest}, which is not there (ship one first)")
+    what = "face network for rows standing" if args.rows else "face network"
+    return _shipped(args, run, what, ship_corners(run, dest, rows=args.rows))
 
 
 def _finished(args: argparse.Namespace, name: str) -> Path:
@@ -257,7 +261,8 @@ def _card(args: argparse.Namespace) -> int:
     from training.card import write_card
 
     card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
-                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_runs)
+                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_runs,
+                      args.row_corners_run)
     print(f"card: {card}")
     return 0
 
@@ -335,6 +340,8 @@ def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--soft-run", help="the classifier run shipped as the soft classifier")
     p.add_argument("--shaken-run", help="the classifier run shipped as the shaken classifier")
     p.add_argument("--corners-run", help="the face network's run shipped (python -m training corners)")
+    p.add_argument("--row-corners-run", help="the face network's run shipped beside it for rows standing "
+                   "(ship-corners --rows)")
     p.add_argument("--bench", type=Path, default=paths.bench_file(),
                    help="bench/eval_vision.py's output (default: %(default)s)")
 
@@ -529,6 +536,8 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("ship-corners", _ship_corners, "ship a face network run as int8 -> models/face_corners.onnx")
     p.add_argument("--corners-run", default="face_corners", help="the run's name under --runs")
+    p.add_argument("--rows", action="store_true", help="put it beside the network shipped, as the one taken for "
+                   "photos of tiles standing (replacing one shipped before)")
     _runs(p)
     _models(p)
 

@@ -3,8 +3,9 @@ as detection cuts the classifier's (straight by the tilt ``vision.crops.tilts`` 
 finder's are), the four corners of its face and whether the face lies across. Its data are generated photos with
 their sidecars, whose ``quad`` is each tile's face as drawn: tiles standing (``synth --camera low``, ``front``) and
 lying (``seated``, ``phone``), so that it learns where the face is in a box of either. Backs are left out: a back has
-no face in sight. Resumable; ``ship_corners`` stores the run's network as int8 in ``models/face_corners.onnx``.
-Called by ``python -m training corners`` and ``ship-corners``.
+no face in sight. Resumable; ``ship_corners`` stores the run's network as int8 in ``models/face_corners.onnx``, or,
+for a run trained on rows standing alone, beside the network that file holds (``with_rows``: its corners are those
+detection takes in a photo of tiles standing). Called by ``python -m training corners`` and ``ship-corners [--rows]``.
 """
 
 from __future__ import annotations
@@ -189,15 +190,76 @@ def export_corners(net: object, dest: Path, size: int = SIZE) -> Path:
     return dest
 
 
-def ship_corners(run: Path, dest: Path) -> Path:
+def ship_corners(run: Path, dest: Path, rows: bool = False) -> Path:
     """The run's face network stored as int8 at ``dest``, calibrated on crops of the first dataset it trained on (its
-    val split)."""
+    val split). ``rows``: stored beside the network ``dest`` holds, as its network for rows standing (``with_rows``;
+    one it held before is replaced)."""
     import shutil
+    import tempfile
 
     from training.ship import CALIBRATION_CROPS, quantize
 
     data = Path(json.loads((run / "summary.json").read_text())["data"].split(" + ")[0])
     x = load_faces(data, "val", np.random.default_rng(0), variants=1)[0]
     dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(run / "face_corners.onnx", dest)
-    return quantize(dest, x[np.sort(np.random.default_rng(1).permutation(len(x))[:CALIBRATION_CROPS])])
+    with tempfile.TemporaryDirectory() as tmp:
+        shipped = Path(tmp) / "face_corners.onnx"
+        shutil.copyfile(run / "face_corners.onnx", shipped)
+        quantize(shipped, x[np.sort(np.random.default_rng(1).permutation(len(x))[:CALIBRATION_CROPS])])
+        return with_rows(dest, shipped, dest) if rows else Path(shutil.copyfile(shipped, dest))
+
+
+ROWS = "rows/"  # the prefix of the network for rows standing's nodes and weights in the face network's file
+
+
+def with_rows(network: Path, rows: Path, dest: Path) -> Path:
+    """The face network at ``network`` (its own outputs kept; a network for rows standing it held dropped) with the one
+    at ``rows`` beside it, written to ``dest``: one graph, both read from the same ``crops``, the second's corners and
+    across flags its outputs ``row_corners`` and ``row_across`` (``vision.faces.FaceReader.ROW_OUTPUTS``), its
+    ``stands`` dropped (the first network tells which tiles stand)."""
+    import onnx
+    from onnx import compose
+
+    from vision.faces import FaceReader
+
+    first, second = onnx.load(str(network)), compose.add_prefix(onnx.load(str(rows)), ROWS)
+    graph = first.graph
+    outputs = [o for o in graph.output if o.name in FaceReader.OUTPUTS]
+    if [o.name for o in outputs] != FaceReader.OUTPUTS:
+        msg = f"{network} is no face network: its outputs are {[o.name for o in graph.output]}"
+        raise ValueError(msg)
+    renamed = {ROWS + "crops": "crops"}
+    for name, out in zip(FaceReader.OUTPUTS[:2], FaceReader.ROW_OUTPUTS, strict=True):
+        renamed[ROWS + name] = out
+    for node in second.graph.node:
+        node.input[:] = [renamed.get(n, n) for n in node.input]
+        node.output[:] = [renamed.get(n, n) for n in node.output]
+    row_outputs = []
+    for o in second.graph.output:
+        if o.name in renamed:
+            o.name = renamed[o.name]
+            row_outputs.append(o)
+    nodes, needed = _needed(graph.node, outputs)  # (a network for rows it held dropped)
+    row_nodes, row_needed = _needed(second.graph.node, row_outputs)  # (its stands dropped)
+    weights = [w for w in graph.initializer if w.name in needed] + \
+        [w for w in second.graph.initializer if w.name in row_needed]
+    merged = onnx.helper.make_graph(nodes + row_nodes, graph.name, list(graph.input), outputs + row_outputs, weights)
+    domains = {o.domain: o.version for o in (*second.opset_import, *first.opset_import)}
+    model = onnx.helper.make_model(merged, opset_imports=[onnx.helper.make_opsetid(d, v) for d, v in domains.items()],
+                                   ir_version=first.ir_version)
+    model.metadata_props.extend(first.metadata_props)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(dest))
+    return dest
+
+
+def _needed(nodes: list, outputs: list) -> tuple[list, set[str]]:
+    """Of ``nodes`` (a graph's, in order), those the ``outputs`` need, in order, and the names of the tensors they
+    read."""
+    needed, kept = {o.name for o in outputs}, []
+    for node in reversed(nodes):
+        if any(o in needed for o in node.output):
+            kept.append(node)
+            needed.update(node.input)
+    return kept[::-1], needed
+

@@ -8,7 +8,9 @@ box's crop cut as the classifier's is (straight by its tilt, at the network's ow
 tile's face, whether the face lies across, and whether the tile stands; the face is then cut flat to a tile's shape
 (``crops.FACE``), upright or across, into a crop as the classifier takes one (``face_crops``). On the true boxes of
 ``bench.eval_cases``' standing photos, cut to their true faces, the classifier names 0.90 of the low photos' tiles
-(0.54 cut around their boxes) and 0.94 of those seen from in front (0.74): ``docs/photo.md``.
+(0.54 cut around their boxes) and 0.94 of those seen from in front (0.74): ``docs/photo.md``. The file may hold a
+second network beside it, trained on rows standing alone, whose corners are taken where the first finds the photo's
+tiles standing (``FaceReader.ROW_OUTPUTS``): it finds the faces of the tiles lying before a row shot low better.
 
 Corners are given in the crop's units (0 to 1 from its left and top), clockwise as shown, the corner of least x + y
 first (``canonical``): the face's own top is not known until the classifier names it.
@@ -72,16 +74,23 @@ class Faces(NamedTuple):
     """The faces the face network finds in a photo's boxes: their quads (N, 4, 2, the photo's pixels, in the order
     ``canonical`` gives them in each crop), whether each lies across its crop (N, bool), the probability that each
     tile stands on its edge (N), and whether the crops named were cut flat from them (``flat``: the caption reader
-    then cuts its crops so too)."""
+    then cuts its crops so too). ``rows``: the quads and across flags its network for rows standing finds, where the
+    file holds one (``FaceReader.ROW_OUTPUTS``; None: none)."""
 
     quads: np.ndarray
     across: np.ndarray
     stands: np.ndarray
     flat: bool = False
+    rows: tuple[np.ndarray, np.ndarray] | None = None
 
     def of(self, tiles: np.ndarray) -> Faces:
         """The faces of ``tiles`` (indices or a mask), taken as these were."""
-        return Faces(self.quads[tiles], self.across[tiles], self.stands[tiles], self.flat)
+        rows = None if self.rows is None else (self.rows[0][tiles], self.rows[1][tiles])
+        return Faces(self.quads[tiles], self.across[tiles], self.stands[tiles], self.flat, rows)
+
+    def as_rows(self) -> Faces:
+        """These faces as the network for rows standing finds them (where there is one; else as they are)."""
+        return self if self.rows is None else self._replace(quads=self.rows[0], across=self.rows[1], rows=None)
 
     @property
     def standing(self) -> float:
@@ -110,15 +119,18 @@ def stands_of(boxes: np.ndarray, faced: np.ndarray, faces: Faces | None) -> np.n
 
 class FaceReader:
     """The face network at ``path`` (an ONNX Runtime session: ``crops`` in, ``corners``, ``across`` and ``stands``
-    out)."""
+    out; and, where the file holds a second network trained for rows standing, its ``row_corners`` and
+    ``row_across``, taken for a photo whose tiles stand: ``Faces.rows``)."""
 
     OUTPUTS = ["corners", "across", "stands"]
+    ROW_OUTPUTS = ["row_corners", "row_across"]
 
     def __init__(self, session: object, path: Path | str = "") -> None:
         outputs = [o.name for o in session.get_outputs()]
-        if outputs != self.OUTPUTS:
+        if outputs not in (self.OUTPUTS, self.OUTPUTS + self.ROW_OUTPUTS):
             msg = (f"{path} is no face network of this version: its outputs are {outputs}, detection reads "
-                   f"{', '.join(self.OUTPUTS)} (python -m training corners)")
+                   f"{', '.join(self.OUTPUTS)} (python -m training corners), and maybe "
+                   f"{', '.join(self.ROW_OUTPUTS)} after them (ship-corners --rows)")
             raise ModelNotFoundError(msg)
         self._session, self.path = session, Path(path)
         self.size = crop_side(session)
@@ -133,12 +145,17 @@ class FaceReader:
         if len(boxes) == 0:
             return Faces(np.zeros((0, 4, 2)), np.zeros(0, bool), np.zeros(0))
         m = crop_matrices(boxes, self.size, MARGIN, tilt)
-        corners, across, stands = self._session.run(None, {"crops": network_input(crop_tiles(rgb, boxes, self.size,
-                                                                                                 tilt=tilt))})
-        inside = corners.reshape(-1, 4, 2).astype(np.float64) * self.size  # the crop's pixels
+        corners, across, stands, *rows = self._session.run(
+            None, {"crops": network_input(crop_tiles(rgb, boxes, self.size, tilt=tilt))})
         back = np.linalg.inv(np.concatenate([m, np.tile([0.0, 0, 1], (len(m), 1, 1))], 1))[:, :2]
-        quads = np.einsum("nij,nkj->nki", back[:, :, :2], inside) + back[:, None, :, 2]
-        return Faces(quads, across.reshape(-1) > 0, 1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))))
+
+        def in_photo(found: np.ndarray) -> np.ndarray:  # corners in the crop's units -> quads in the photo's pixels
+            inside = found.reshape(-1, 4, 2).astype(np.float64) * self.size
+            return np.einsum("nij,nkj->nki", back[:, :, :2], inside) + back[:, None, :, 2]
+
+        return Faces(in_photo(corners), across.reshape(-1) > 0,
+                     1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))),
+                     rows=(in_photo(rows[0]), rows[1].reshape(-1) > 0) if rows else None)
 
     def flat(self, rgb: np.ndarray, faces: Faces, size: int) -> np.ndarray:
         """The ``faces`` of the photo ``rgb`` cut flat, as the classifier takes crops of ``size`` (N, 3, size,
@@ -150,14 +167,16 @@ class FaceReader:
         """The classifier's ``crops`` (N, 3, S, S) of the tiles at ``boxes``, cut by ``tilt``, and ``looked``, its
         ``look`` at them (names, up directions, looks); or, where it names them unsurely (below
         ``config.faces_below``) and ``config.faces_standing`` of the tiles or more stand, their faces cut flat
-        (``face_crops``) and its look at those, when it names them surer by ``config.faces_gain``. And the faces,
-        where it asked the network for them (None where it did not), ``flat`` where their crops were taken."""
+        (``face_crops``; as the network for rows standing finds them, where the file holds one) and its look at those,
+        when it names them surer by ``config.faces_gain``. And the faces, where it asked the network for them (None
+        where it did not), ``flat`` where their crops were taken."""
         c = config
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
             return crops, looked, None
         faces = self.faces(rgb, boxes, tilt)
         if faces.standing < c.faces_standing:
             return crops, looked, faces
+        faces = faces.as_rows()
         flat = self.flat(rgb, faces, crops.shape[-1])
         again = look(flat)
         if sureness(again[0]) > sureness(looked[0]) + c.faces_gain:

@@ -116,3 +116,16 @@ def test_the_face_network_gets_its_section_from_its_run(tmp_path: Path) -> None:
     assert "corners off by 0.0254 of the crop at the median (0.0772 at the 90th percentile), across told right " \
            "0.9890" in text and "`DetectorConfig.faces_below`" in text
     assert card._corners(tmp_path, "none")[1] == "- no face network run recorded under `none`"
+    assert "network for rows standing" not in text
+    rows = tmp_path / "rows1"
+    rows.mkdir()
+    (rows / "summary.json").write_text(json.dumps({
+        "steps": 8000, "batch": 128, "lr": 0.002, "crop": 64, "data": "faces2/low + cam_low", "train_crops": 56452,
+        "val_crops": 2388, "history": [{"step": 8000, "val": {**val, "corner_p50": 0.0226}}], "seconds_total": 810.0}))
+    text = "\n".join(card._corners(tmp_path, "corners1", "rows1"))
+    assert "- `rows1`, shipped beside it as the network for rows standing: 8000 of 8000 batches of 128, 14 min; data " \
+           "`faces2/low + cam_low`: 56452 crops" in text and "corners off by 0.0226" in text
+    assert text.index("`corners1`, shipped") < text.index("`rows1`") < text.index("- detection:")
+    assert text.rstrip().endswith("the faces are those the network for rows standing finds")
+    assert "- no run of the network for rows standing recorded under `gone`" in card._corners(tmp_path, "corners1",
+                                                                                              "gone")

@@ -134,7 +134,7 @@ def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkey
                      "--imgsz", "320", "--classifiers", "c1", "c2"]) == 0
     assert steps == [("classifier", [data], 8), ("ship", "tile_classifier.onnx"), ("finder", data, 12, 320),
                      ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
-                                             [], None, None, None, None, [])]
+                                             [], None, None, None, None, [], None)]
     assert "card: " in capsys.readouterr().out
 
 

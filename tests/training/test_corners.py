@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from training import synth
-from training.corners import SIZE, load_faces, ship_corners, train_corners
+from training.corners import SIZE, load_faces, ship_corners, train_corners, with_rows
 from vision.faces import canonical
 
 
@@ -60,9 +60,9 @@ def test_a_short_run_exports_a_face_network_and_resumes_only_as_started(standing
     assert set(summary["history"][-1]["val"]) == {"corner_p50", "corner_p90", "across", "stands"}
     reader = FaceReader(ort.InferenceSession(str(run / "face_corners.onnx")))
     rgb = np.zeros((200, 200, 3), np.uint8)
-    quads, across, stands, flat = reader.faces(rgb, np.array([[20.0, 30.0, 80.0, 110.0]]), np.zeros(1))
+    quads, across, stands, flat, rows = reader.faces(rgb, np.array([[20.0, 30.0, 80.0, 110.0]]), np.zeros(1))
     assert quads.shape == (1, 4, 2) and across.shape == (1,) and np.isfinite(quads).all() and 0 < stands[0] < 1
-    assert not flat  # found, not taken for any crops
+    assert not flat and rows is None  # found, not taken for any crops; the file holds no network for rows
     with pytest.raises(ValueError, match="started with 3 steps"):
         train_corners([standing], run, steps=5, batch=8, threads=1)
     shipped = ship_corners(run, tmp_path / "models" / "face_corners.onnx")
@@ -87,3 +87,50 @@ def test_a_run_started_from_another_fine_tunes_its_network(standing: Path, tmp_p
                if "running" not in k and "num_batches" not in k)
     with pytest.raises(FileNotFoundError, match="no face run to start from"):
         train_corners([standing], tmp_path / "other", steps=1, batch=8, threads=1, init=tmp_path / "none")
+
+
+def test_a_network_for_rows_standing_is_shipped_beside_the_face_network(standing: Path, tmp_path: Path) -> None:
+    import onnx
+    import onnxruntime as ort
+
+    from vision.faces import FaceReader
+
+    for name, steps in (("lying", 2), ("rows", 3), ("rows2", 1)):  # three networks, each trained its own way
+        train_corners([standing], tmp_path / name, steps=steps, batch=8, threads=1)
+    dest = tmp_path / "models" / "face_corners.onnx"
+    ship_corners(tmp_path / "lying", dest)
+    alone = ort.InferenceSession(str(dest))
+    x = np.random.default_rng(0).random((3, 3, SIZE, SIZE), dtype=np.float32)
+    first = alone.run(None, {"crops": x})
+    for name in ("rows", "rows2"):  # the second replaces the first
+        ship_corners(tmp_path / name, dest, rows=True)
+        merged = ort.InferenceSession(str(dest))
+        assert [o.name for o in merged.get_outputs()] == FaceReader.OUTPUTS + FaceReader.ROW_OUTPUTS
+        got = merged.run(None, {"crops": x})
+        rows = ort.InferenceSession(str(ship_corners(tmp_path / name, tmp_path / f"{name}.onnx"))).run(
+            None, {"crops": x})
+        # the face network's outputs as before, and the rows network's corners and across flags as it gives them
+        assert all(np.array_equal(a, b) for a, b in zip(got[:3], first, strict=True))
+        assert np.array_equal(got[3], rows[0]) and np.array_equal(got[4], rows[1])
+        assert not np.array_equal(got[3], first[0])
+    nodes = onnx.load(str(dest)).graph.node
+    assert len(nodes) < 2 * len(onnx.load(str(tmp_path / "rows.onnx")).graph.node)  # the replaced one dropped
+    reader = FaceReader(merged)
+    faces = reader.faces(np.zeros((200, 200, 3), np.uint8), np.array([[20.0, 30.0, 80.0, 110.0]]), np.zeros(1))
+    assert faces.rows is not None and faces.as_rows().quads.shape == (1, 4, 2)
+    assert not np.array_equal(faces.as_rows().quads, faces.quads)
+    with pytest.raises(ValueError, match="is no face network"):
+        with_rows(_renamed_outputs(tmp_path / "rows.onnx", tmp_path / "odd.onnx"), dest, tmp_path / "x.onnx")
+
+
+def _renamed_outputs(src: Path, dest: Path) -> Path:
+    """The network at ``src`` with its first output named otherwise, written to ``dest``."""
+    import onnx
+
+    model = onnx.load(str(src))
+    old = model.graph.output[0].name
+    for node in model.graph.node:
+        node.output[:] = ["other" if o == old else o for o in node.output]
+    model.graph.output[0].name = "other"
+    onnx.save(model, str(dest))
+    return dest

@@ -77,12 +77,12 @@ def test_corners_in_the_crop_map_back_to_the_photo() -> None:
     corners = [[0.2, 0.1], [0.8, 0.15], [0.75, 0.9], [0.25, 0.85]]
     for tilt in (np.zeros(2), np.array([0.3, -0.2])):
         reader = FaceReader(Corners(corners))
-        quads, across, stands, flat = reader.faces(np.zeros((300, 300, 3), np.uint8), boxes, tilt)
+        quads, across, stands, flat, rows = reader.faces(np.zeros((300, 300, 3), np.uint8), boxes, tilt)
         m = crop_matrices(boxes, 64, MARGIN, tilt)
         back_in_crop = np.einsum("nij,nkj->nki", m[:, :, :2], quads) + m[:, None, :, 2]
         assert np.allclose(back_in_crop / 64, corners, atol=1e-6)
         assert not across.any() and reader.size == 64 and np.allclose(stands, 1 / (1 + np.exp(-3.0)))
-        assert not flat  # found, not yet taken for the crops named
+        assert not flat and rows is None  # found, not yet taken for the crops named; no network for rows
 
 
 def looks(sure: float) -> object:
@@ -119,6 +119,42 @@ def test_a_photo_is_named_from_its_faces_where_its_tiles_stand_and_are_named_sur
         out, named, faces = reader.flatter(rgb, boxes, tilt, crops, first, second, config)
         assert out is crops and named is first and (faces is None or not faces.flat)
         assert reader._session.seen == asked + (0 if first[0][0, 0] >= config.faces_below else 2)
+
+
+class RowCorners(Corners):
+    """A stand-in face network whose file holds a network for rows standing too, which finds each face at ``rows``
+    (the crop's units), across."""
+
+    def __init__(self, corners: list[list[float]], rows: list[list[float]], stands: bool = True) -> None:
+        super().__init__(corners, stands=stands)
+        self.rows = np.array(rows, np.float32).reshape(1, 8)
+
+    def get_outputs(self) -> list:
+        return [type("Output", (), {"name": name})() for name in FaceReader.OUTPUTS + FaceReader.ROW_OUTPUTS]
+
+    def run(self, outputs: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        n = len(feed["crops"])
+        return [*super().run(outputs, feed), np.repeat(self.rows, n, 0), np.full((n, 1), 3.0, np.float32)]
+
+
+def test_a_photo_whose_tiles_stand_is_cut_flat_by_the_network_for_rows() -> None:
+    boxes = np.array([[100.0, 50.0, 160.0, 130.0], [170.0, 50.0, 230.0, 130.0]])
+    rgb = np.random.default_rng(0).integers(0, 255, (300, 300, 3), np.uint8)
+    crops, tilt, c = np.zeros((2, 3, 96, 96), np.float32), np.zeros(2), DetectorConfig()
+    corners, rows = [[0.3, 0.2], [0.7, 0.2], [0.7, 0.8], [0.3, 0.8]], [[0.2, 0.3], [0.8, 0.3], [0.8, 0.7], [0.2, 0.7]]
+    standing = FaceReader(RowCorners(corners, rows))
+    found = standing.faces(rgb, boxes, tilt)
+    assert found.rows is not None and found.of(np.array([1])).rows[0].shape == (1, 4, 2)
+    flat, _, faces = standing.flatter(rgb, boxes, tilt, crops, looks(0.5)(crops), looks(0.8), c)
+    # cut by the rows network's corners, across as it says; the faces it gives are those the photo goes on with
+    assert np.array_equal(faces.quads, found.rows[0]) and faces.across.all() and faces.flat and faces.rows is None
+    assert np.array_equal(flat, network_input(face_crops(rgb, found.rows[0], np.ones(2, bool), 96)))
+    assert not np.array_equal(found.rows[0], found.quads)
+    # tiles lying: the first network's faces, as a file without the rows network gives them
+    lying = FaceReader(RowCorners(corners, rows, stands=False))
+    _, _, faces = lying.flatter(rgb, boxes, tilt, crops, looks(0.5)(crops), looks(0.8), c)
+    alone = FaceReader(Corners(corners, stands=False)).faces(rgb, boxes, tilt)
+    assert np.array_equal(faces.quads, alone.quads) and not faces.across.any() and not faces.flat
 
 
 class FaceClassifier:
