@@ -262,4 +262,3 @@ def _needed(nodes: list, outputs: list) -> tuple[list, set[str]]:
             kept.append(node)
             needed.update(node.input)
     return kept[::-1], needed
-

@@ -92,6 +92,12 @@ def test_a_run_not_there_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"{tmp_path / 'gone' / 'summary.json'} not found" in capsys.readouterr().err
     assert cli.main(["synth", "--out", str(tmp_path / "d"), "--art", str(tmp_path / "no-art"), "--train", "1"]) == 2
     assert "no tile styles under" in capsys.readouterr().err
+    (tmp_path / "rows1").mkdir()
+    (tmp_path / "rows1" / "summary.json").write_text("{}")
+    with pytest.raises(SystemExit):  # a network for rows standing goes beside a face network that is not there
+        cli.main(["ship-corners", "--rows", "--runs", str(tmp_path), "--corners-run", "rows1", "--models",
+                  str(tmp_path / "m")])
+    assert "which is not there (ship one first)" in capsys.readouterr().err
 
 
 def test_styles_there_but_none_asked_for_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
