@@ -42,14 +42,15 @@ def quantized_convs(model: object, runs: Sequence[np.ndarray], float_convs: int)
         options.optimized_model_filepath = basic
         ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
         convs = [node.name for node in onnx.load(basic).graph.node if node.op_type == "Conv"]
-        quantize_static(basic, out, _Runs(model.graph.input[0].name, runs), quant_format=QuantFormat.QDQ,
+        quantize_static(basic, out, Runs(model.graph.input[0].name, runs), quant_format=QuantFormat.QDQ,
                         per_channel=True, op_types_to_quantize=["Conv"], activation_type=QuantType.QUInt8,
                         weight_type=QuantType.QInt8, nodes_to_exclude=convs[:float_convs])
         return onnx.load(out)
 
 
-class _Runs:
-    """The calibration runs as ONNX Runtime's quantizer asks for them (a ``CalibrationDataReader``)."""
+class Runs:
+    """Calibration inputs, each a batch of the input ``name``, as ONNX Runtime's quantizer asks for them (a
+    ``CalibrationDataReader``)."""
 
     def __init__(self, name: str, runs: Sequence[np.ndarray]) -> None:
         self._feeds = iter([{name: np.asarray(x, np.float32)} for x in runs])

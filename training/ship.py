@@ -45,23 +45,17 @@ def calibration_crops(data: Path, size: int, turn_upright: bool, n: int = CALIBR
 def quantize(path: Path, crops: np.ndarray) -> Path:
     """The float ONNX network at ``path`` rewritten in place as int8 (QDQ, 7-bit weights per output channel, unsigned
     activations whose ranges are the smallest and largest seen on ``crops``); its metadata (a reader's names) kept."""
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
+    from training.quantize import Runs
+
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255
-
-    class Crops(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.batches = iter(range(0, len(x), CALIBRATION_BATCH))
-
-        def get_next(self) -> dict[str, np.ndarray] | None:
-            i = next(self.batches, None)
-            return None if i is None else {"crops": x[i:i + CALIBRATION_BATCH]}
-
+    batches = Runs("crops", [x[i:i + CALIBRATION_BATCH] for i in range(0, len(x), CALIBRATION_BATCH)])
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(path), str(pre), skip_symbolic_shape=True)
-        quantize_static(str(pre), str(path), Crops(), quant_format=QuantFormat.QDQ, per_channel=True,
+        quantize_static(str(pre), str(path), batches, quant_format=QuantFormat.QDQ, per_channel=True,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, reduce_range=True)
     return path
 
