@@ -20,6 +20,7 @@ from vision.shipped import (
     FACE_WEIGHTS,
     FINDER_WEIGHTS,
     READER_WEIGHTS,
+    REFINER_WEIGHTS,
     ROW_FINDER_WEIGHTS,
     SET_FINDER_WEIGHTS,
     SHAKEN_CLASSIFIER_WEIGHTS,
@@ -73,6 +74,9 @@ class Settings(BaseSettings):
     row_finder_weights: Path | None = Field(
         ROW_FINDER_WEIGHTS, description="the finder of rows of tiles standing, which looks again at a photo whose "
                                         "tiles the face network finds standing; empty: none")
+    refiner_weights: Path | None = Field(
+        REFINER_WEIGHTS, description="the face refiner, by which the thin faces the face network finds (tiles seen "
+                                     "at a grazing angle) are found again before they are cut flat; empty: none")
     detector: str = Field("", description="module:callable building another detector (benchmarks, demos); "
                                           "empty: the shipped TileDetector with the weights above")
     # photo concurrency, per worker process
@@ -92,7 +96,8 @@ class Settings(BaseSettings):
     max_import_bytes: int = Field(2_000_000_000, ge=1, description="largest dataset archive to import, bytes")
 
     @field_validator("weights", "set_finder_weights", "caption_weights", "soft_classifier_weights",
-                     "shaken_classifier_weights", "face_weights", "row_finder_weights", "annotate_token", mode="before")
+                     "shaken_classifier_weights", "face_weights", "row_finder_weights", "refiner_weights",
+                     "annotate_token", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

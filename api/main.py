@@ -125,7 +125,7 @@ def _load_model(app: FastAPI, settings: Settings) -> None:
                                     readers=settings.reader_weights, set_finder=settings.set_finder_weights,
                                     captions=settings.caption_weights, soft=settings.soft_classifier_weights,
                                     shaken=settings.shaken_classifier_weights, faces=settings.face_weights,
-                                    row_finder=settings.row_finder_weights)
+                                    row_finder=settings.row_finder_weights, refiner=settings.refiner_weights)
     except ModelNotFoundError as exc:
         app.state.model_error = clean(str(exc))
         log.warning("no tile detector: %s; /readyz answers 503 and photo endpoints 503", exc)

@@ -328,6 +328,35 @@ def _corners(runs: Path, name: str, rows: str | None = None) -> list[str]:
     ]
 
 
+def _refiner(runs: Path, name: str) -> list[str]:
+    """The shipped face refiner's run (``training.refine.train_refiner``)."""
+    from vision.faces import REFINE_INSET
+
+    s = _summary(runs, name)
+    if s is None:
+        return ["## Face refiner", f"- no face refiner run recorded under `{name}`", ""]
+    v, found = s["history"][-1]["val"], s["history"][0]["val_found"]
+    return [
+        "## Face refiner (PyTorch, CPU; ONNX Runtime at detection)",
+        f"- `{name}`: {s['history'][-1]['step']} of {s['steps']} batches of {s['batch']}, "
+        f"{s['seconds_total'] / 60:.0f} min; data `{s['data']}`: {s['train_crops']} crops of {s['crop']} px, each "
+        f"tile's face as each of `{Path(s['faces']).name}`'s networks finds it in its box jittered by a twentieth of "
+        "its side, and the rows network's moved at random, cut flat into a square with a margin around it; the faces' "
+        "corners as the generator drew them",
+        f"- AdamW, one-cycle lr {s['lr']:g}, smooth L1 on the corners (the square's units); the classifier's light "
+        "jitter",
+        f"- last check ({s['val_crops']} val crops, both networks' faces as found): corners off by "
+        f"{v['all_p50']:.4f} of the square at the median ({v['all_p90']:.4f} at the 90th percentile), "
+        f"{found['all_p50']:.4f} as found; the tiles lying {v['lying_p50']:.4f} ({v['lying_p90']:.4f}), "
+        f"{found['lying_p50']:.4f} as found (the face cut "
+        f"{REFINE_INSET:g} of the square in from its edges)",
+        f"- detection: each face the face network finds whose short side is under {DetectorConfig().refine_thinner:g} "
+        f"of its long one (seen at a grazing angle) found again, {DetectorConfig().faces_refined} time(s), before it "
+        "is cut flat (`DetectorConfig.faces_refined`, `refine_thinner`)",
+        "",
+    ]
+
+
 def _corners_run(name: str, s: dict, what: str) -> list[str]:
     """A face network run's lines (its ``summary.json``, ``s``)."""
     v = s["history"][-1]["val"]
@@ -428,7 +457,8 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                classifiers: list[str] | tuple[str, ...] = ("classifier",), bench_file: Path | None = None,
                readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
                soft: str | None = None, shaken: str | None = None, corners: str | None = None,
-               row_finder: list[str] | tuple[str, ...] = (), row_corners: str | None = None) -> Path:
+               row_finder: list[str] | tuple[str, ...] = (), row_corners: str | None = None,
+               refiner: str | None = None) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
     ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
     bench_file = paths.bench_file() if bench_file is None else bench_file
@@ -479,6 +509,9 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                                           "faces cut flat (`vision/faces.py`); beside it, where shipped so, a second "
                                           "such network trained on rows standing, whose corners are those taken in "
                                           "a photo of tiles standing; int8"),
+                    ("face_refiner.onnx", "the face network's trunk on each face found, cut flat into a 64x64 square "
+                                          "with a margin around it (`training/net.py`'s `RefineNet`): its corners "
+                                          "found again at the face's scale; its weights int8, run in float"),
                     *((f"{family}_reader.onnx", f"the same network on upright crops of likely {tiles}: {names} + "
                        "other, and up or upside down")
                       for family, (_, tiles, names, _) in FAMILY_TEXT.items()
@@ -514,6 +547,7 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
         *([*_classifier(runs, [shaken], "## Shaken classifier (PyTorch, CPU; ONNX Runtime at detection)",
                         SHAKEN_DETECTION), ""] if shaken else []),
         *(_corners(runs, corners, row_corners) if corners else []),
+        *(_refiner(runs, refiner) if refiner else []),
         *_readers(runs, readers),
         *CAPTION_TEXT,
         *_evaluation(bench),

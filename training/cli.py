@@ -20,7 +20,9 @@ The networks, in the order detection runs them (``vision/detector.py``):
 4. ``caption``: the flowers' caption reader, cut from a published OCR model (not trained here).
 5. ``corners``: a small CNN (``training/net.py``'s ``CornerNet``) on each box's crop: where the tile's face lies in it,
    by which a photo of tiles standing is named from their faces cut flat (``vision/faces.py``); ``ship-corners``
-   stores it as int8 in ``models/face_corners.onnx``.
+   stores it as int8 in ``models/face_corners.onnx``; ``refiner``: the same trunk on each face found, cut flat with a
+   margin around it, finds its corners again at the face's scale; ``ship-refiner`` stores it as
+   ``models/face_refiner.onnx``.
 
 ``requantize`` quantizes the shipped int8 networks again from their float twins; ``compact`` stores float networks in
 about half the bytes, the same weights bit for bit (``training/compact.py``); ``card`` writes the model card
@@ -220,6 +222,26 @@ def _ship_corners(args: argparse.Namespace) -> int:
     return _shipped(args, run, what, ship_corners(run, dest, rows=args.rows))
 
 
+def _refiner(args: argparse.Namespace) -> int:
+    from training.refine import train_refiner
+
+    if not args.faces.is_file():
+        args.parser.error(f"--faces {args.faces}: no such file (the face network whose faces the refiner learns to "
+                          "find again: models/face_corners.onnx, shipped first)")
+    train_refiner([args.data, *args.also], args.runs / args.refiner_run, args.faces, args.steps, args.lr,
+                  threads=args.threads)
+    print(f"face refiner: {args.runs / args.refiner_run / 'face_refiner.onnx'} (ship it: python -m training "
+          f"ship-refiner --refiner-run {args.refiner_run})")
+    return 0
+
+
+def _ship_refiner(args: argparse.Namespace) -> int:
+    from training.refine import ship_refiner
+
+    run = _finished(args, args.refiner_run)
+    return _shipped(args, run, "face refiner", ship_refiner(run, args.models / "face_refiner.onnx"))
+
+
 def _finished(args: argparse.Namespace, name: str) -> Path:
     """The folder of the run ``name`` under ``--runs``, which has finished (its ``summary.json`` written)."""
     summary = args.runs / name / "summary.json"
@@ -262,7 +284,7 @@ def _card(args: argparse.Namespace) -> int:
 
     card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
                       args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_runs,
-                      args.row_corners_run)
+                      args.row_corners_run, args.refiner_run)
     print(f"card: {card}")
     return 0
 
@@ -342,6 +364,7 @@ def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corners-run", help="the face network's run shipped (python -m training corners)")
     p.add_argument("--row-corners-run", help="the face network's run shipped beside it for rows standing "
                    "(ship-corners --rows)")
+    p.add_argument("--refiner-run", help="the face refiner's run shipped (python -m training refiner)")
     p.add_argument("--bench", type=Path, default=paths.bench_file(),
                    help="bench/eval_vision.py's output (default: %(default)s)")
 
@@ -538,6 +561,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--corners-run", default="face_corners", help="the run's name under --runs")
     p.add_argument("--rows", action="store_true", help="put it beside the network shipped, as the one taken for "
                    "photos of tiles standing (replacing one shipped before)")
+    _runs(p)
+    _models(p)
+
+    p = command("refiner", _refiner, "train (or resume) the face refiner: each face the face network finds (tiles "
+                "standing or lying: synth --camera low, front, seated, phone), cut flat with a margin, found again")
+    p.add_argument("--refiner-run", default="face_refiner", help="the run's name under --runs")
+    p.add_argument("--faces", type=Path, default=paths.MODELS / "face_corners.onnx",
+                   help="the face network whose faces it finds again (default: the shipped one)")
+    p.add_argument("--steps", type=int, default=6000, help="batches of 128 to train for")
+    p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
+    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    _data(p)
+    _runs(p)
+
+    p = command("ship-refiner", _ship_refiner, "ship a face refiner run, its weights int8 -> models/face_refiner.onnx")
+    p.add_argument("--refiner-run", default="face_refiner", help="the run's name under --runs")
     _runs(p)
     _models(p)
 

@@ -78,3 +78,18 @@ class CornerNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         f = torch.relu(self.fc(self.features(x).flatten(1)))
         return self.corners(f), self.across(f), self.stands(f)
+
+
+class RefineNet(nn.Module):
+    """The face refiner (``vision/faces.py``): a face found, cut flat into a square with a margin around it (N, 3, S,
+    S) -> the four corners of the true face in that square (N, 8: x, y in the crop's units, the corner of least x + y
+    first, then clockwise as shown). ``CornerNet``'s trunk, with the corners' head alone."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = CornerNet().features
+        self.fc = nn.Linear(96 * 16, 64)
+        self.corners = nn.Linear(64, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.corners(torch.relu(self.fc(self.features(x).flatten(1))))

@@ -108,6 +108,13 @@ class DetectorConfig:
     faces_standing: float = 0.3
     faces_side: float = 16.0
     faces_gain: float = 0.02
+    # the faces the face network finds, wherever it is asked, whose short side is under ``refine_thinner`` of their
+    # long one (a face seen at a grazing angle, a thin strip of its box; seen square on, 0.75), found again this many
+    # times by the face refiner (0: never; ``vision/faces.py``): cut flat with a margin into a square, each is found
+    # at its own scale. Every face refined read 6 more hands of the fresh photos but lost two of ``layout_eval``'s,
+    # whose boxes straddle two tiles (``docs/photo.md``)
+    faces_refined: int = 1
+    refine_thinner: float = 0.6
     # ... and a photo so named (unsurely, a hand's) of whose tiles this share or more stand (0: never) is looked at
     # again by the row finder (``shipped.ROW_FINDER_WEIGHTS``: the finder fine-tuned on rows standing too), and its
     # boxes are named and taken in place of the tile finder's. ``eval_cases``' rows standing: 65 of 80 photos so looked
@@ -374,6 +381,9 @@ class DetectorConfig:
         if not all(len(v) == 2 and v[0] > 0.0 and v[1] > 0.0 for v in self.sharpen):
             msg = f"DetectorConfig.sharpen must be (amount, sigma) pairs, each above 0, got {self.sharpen!r}"
             raise ValueError(msg)
+        if self.faces_refined < 0:
+            msg = f"DetectorConfig.faces_refined must be 0 (never) or more, got {self.faces_refined!r}"
+            raise ValueError(msg)
         if self.kong_ends_seen not in (1, 2):
             msg = f"DetectorConfig.kong_ends_seen must be 1 or 2 (of a kong's two ends), got {self.kong_ends_seen!r}"
             raise ValueError(msg)
@@ -382,7 +392,7 @@ class DetectorConfig:
             raise ValueError(msg)
         for name in ("learnt_nearer", "learnt_nearer_alike", "learnt_close", "learnt_share", "learnt_sure",
                      "character_gate", "caption_unsure", "caption_gate", "caption_across", "shrunk_parts", "gap_sure",
-                     "flat_sure"):
+                     "flat_sure", "refine_thinner"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 msg = f"DetectorConfig.{name} must be 0 to 1, got {getattr(self, name)!r}"
                 raise ValueError(msg)

@@ -52,7 +52,7 @@ from vision.crops import (
 from vision.detection import Detection
 from vision.discs import round_boxes
 from vision.errors import ModelNotFoundError
-from vision.faces import FaceReader, flat_named, stands_of
+from vision.faces import FaceReader, FaceRefiner, flat_named, stands_of
 from vision.finder import Finder, parts_asked, parts_held, parts_taken, surer
 from vision.finding import FAR_SURE, FEW, Finding
 from vision.gaps import gap_boxes, row_gaps
@@ -71,6 +71,7 @@ from vision.shipped import (
     FACE_WEIGHTS,
     FINDER_WEIGHTS,
     READER_WEIGHTS,
+    REFINER_WEIGHTS,
     ROW_FINDER_WEIGHTS,
     SET_FINDER_WEIGHTS,
     SHAKEN_CLASSIFIER_WEIGHTS,
@@ -90,7 +91,7 @@ class TileDetector:
                  set_finder: Path | None = SET_FINDER_WEIGHTS, captions: Path | None = CAPTION_WEIGHTS,
                  learnt: tuple[Path, Path] | None = None, soft: Path | None = SOFT_CLASSIFIER_WEIGHTS,
                  shaken: Path | None = SHAKEN_CLASSIFIER_WEIGHTS, faces: Path | None = FACE_WEIGHTS,
-                 row_finder: Path | None = ROW_FINDER_WEIGHTS) -> None:
+                 row_finder: Path | None = ROW_FINDER_WEIGHTS, refiner: Path | None = REFINER_WEIGHTS) -> None:
         """``readers``: the readers' weights, applied in this order (none: the classifier names tiles alone);
         ``set_finder``: the finder for photos of many tiles (``DetectorConfig.set_tiles``; None: ``finder`` alone);
         ``captions``: the flowers' caption reader, read after them (None: none); ``learnt``: the learnt set of a
@@ -100,9 +101,11 @@ class TileDetector:
         set: ``classifier`` names them too); ``faces``: the face network, by which a photo of tiles standing is named
         from their faces cut flat (``DetectorConfig.faces_below``; None: as they are boxed); ``row_finder``: the
         finder that looks again at a photo of tiles standing (``DetectorConfig.rows_standing``; None, or without
-        ``faces``: ``finder`` alone)."""
+        ``faces``: ``finder`` alone); ``refiner``: the face refiner, by which the thin faces the face network finds
+        (seen at a grazing angle) are found again before they are cut flat (``DetectorConfig.faces_refined``; None:
+        as the face network finds them)."""
         for p in (finder, classifier, *readers,
-                  *filter(None, (set_finder, captions, soft, shaken, faces, row_finder)),
+                  *filter(None, (set_finder, captions, soft, shaken, faces, row_finder, faces and refiner)),
                   *(learnt or ())):
             if not Path(p).exists():
                 msg = f"model weights not found: {p}"
@@ -125,7 +128,8 @@ class TileDetector:
             self._learnt = LearntSet.load(learnt[0], self._classifier.get_outputs()[2].shape[-1])
         self._readers = [Reader.load(session(r, opts.naming), r) for r in readers]
         self._captions = CaptionReader(session(captions, opts.captions), captions) if captions else None
-        self._faces = FaceReader(session(faces, opts.naming), faces) if faces else None
+        refine = FaceRefiner(session(refiner, opts.naming), refiner) if faces and refiner else None
+        self._faces = FaceReader(session(faces, opts.naming), faces, refine) if faces else None
         self._row_finder = Finder(session(row_finder, opts.finding), row_finder) if row_finder else None
 
     @classmethod
@@ -344,7 +348,8 @@ class TileDetector:
                     best = sureness(looked[0]), angle, img, faces, Seen(x, tilt, looked, named.classifier)
         found, flat = named.faces, None  # (kept: which tiles stand, ``Detection.stands``)
         if c.faces_look and self._faces is not None and self._faces.sees(boxes, c):  # each face cut flat: a look more
-            found = found if found is not None else self._faces.faces(rgb, boxes, named.tilt)
+            found = found if found is not None else self._faces.faces(rgb, boxes, named.tilt, c.faces_refined,
+                                                                             c.refine_thinner)
             x = self._faces.flat(rgb, found, self._crop)
             looked = flat = self._looked_at(x, named.classifier)
             if best is None or sureness(looked[0]) > best[0]:

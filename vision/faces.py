@@ -12,6 +12,11 @@ tile's face, whether the face lies across, and whether the tile stands; the face
 second network beside it, trained on rows standing alone, whose corners are taken where the first finds the photo's
 tiles standing (``FaceReader.ROW_OUTPUTS``): it finds the faces of the tiles lying before a row shot low better.
 
+The face refiner (``models/face_refiner.onnx``, ``training/refine.py``) then finds each face again: the face found is
+cut flat into a square with a margin around it (``refine_frames``), and the refiner gives the true face's corners in
+that square. A tile lying seen at a grazing angle shows its face as a strip a few of the face network's pixels tall;
+in the square it is as tall as wide.
+
 Corners are given in the crop's units (0 to 1 from its left and top), clockwise as shown, the corner of least x + y
 first (``canonical``): the face's own top is not known until the classifier names it.
 """
@@ -70,6 +75,56 @@ def face_crops(rgb: np.ndarray, quads: np.ndarray, across: np.ndarray, size: int
     return out
 
 
+REFINE_INSET = 0.25  # a face found is cut, for the refiner, with this share of the crop's side around it
+
+
+def refine_frames(quads: np.ndarray, size: int, inset: float = REFINE_INSET) -> np.ndarray:
+    """The homographies (N, 3, 3) that take each face found (quads (N, 4, 2) in the photo's pixels, clockwise as
+    shown) to a square ``size`` px wide, ``inset`` of its side in from the crop's edges: the refiner's frame, in which
+    a face seen at a grazing angle, a thin strip of its box, is as tall as it is wide.
+
+    >>> f = refine_frames(np.array([[[10.0, 10], [50, 10], [50, 20], [10, 20]]]), 64)[0]
+    >>> (f @ [50, 20, 1])[:2].round(3).tolist()  # its third corner, in from the crop's bottom right
+    [48.0, 48.0]
+    """
+    import cv2
+
+    a, b = size * inset, size * (1 - inset)
+    square = np.float32([[a, a], [b, a], [b, b], [a, b]])
+    return np.stack([cv2.getPerspectiveTransform(np.float32(q), square) for q in np.asarray(quads).reshape(-1, 4, 2)]
+                    ) if len(quads) else np.zeros((0, 3, 3))
+
+
+def thinness(quads: np.ndarray) -> np.ndarray:
+    """Each face's (quads (N, 4, 2), clockwise) short side over its long side, each side the mean of two opposite edges:
+    a tile's face seen square on 0.75, lying seen at a grazing angle a fraction of that.
+
+    >>> thinness(np.array([[[0.0, 0], [40, 0], [40, 10], [0, 10]]])).tolist()
+    [0.25]
+    """
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    edge = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)  # tl-tr, tr-br, br-bl, bl-tl
+    w, h = (edge[:, 0] + edge[:, 2]) / 2, (edge[:, 1] + edge[:, 3]) / 2
+    return np.minimum(w, h) / np.maximum(np.maximum(w, h), 1e-9)
+
+
+def refine_crops(rgb: np.ndarray, frames: np.ndarray, size: int) -> np.ndarray:
+    """The photo cut by each of ``frames`` (``refine_frames``) into a ``size`` x ``size`` crop (N, size, size, 3);
+    edges replicated."""
+    import cv2
+
+    out = np.empty((len(frames), size, size, 3), np.uint8)
+    for i, m in enumerate(frames):
+        out[i] = cv2.warpPerspective(rgb, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def through(frames: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``points`` (N, K, 2) taken through the homographies ``frames`` (N, 3, 3)."""
+    p = np.einsum("nij,nkj->nki", frames, np.concatenate([points, np.ones((*points.shape[:2], 1))], 2))
+    return p[:, :, :2] / p[:, :, 2:]
+
+
 class Faces(NamedTuple):
     """The faces the face network finds in a photo's boxes: their quads (N, 4, 2, the photo's pixels, in the order
     ``canonical`` gives them in each crop), whether each lies across its crop (N, bool), the probability that each
@@ -117,6 +172,31 @@ def stands_of(boxes: np.ndarray, faced: np.ndarray, faces: Faces | None) -> np.n
     return out
 
 
+class FaceRefiner:
+    """The face refiner at ``path`` (an ONNX Runtime session: ``faces`` in, ``corners`` out; ``training/refine.py``):
+    each face found cut flat into a square with a margin around it (``refine_frames``), its corners found again
+    there, at the scale of the face rather than of its box."""
+
+    def __init__(self, session: object, path: Path | str = "") -> None:
+        ins, outs = [i.name for i in session.get_inputs()], [o.name for o in session.get_outputs()]
+        if ins != ["faces"] or outs != ["corners"]:
+            msg = (f"{path} is no face refiner: it takes {ins} and gives {outs}, detection gives it faces and reads "
+                   "corners (python -m training refiner)")
+            raise ModelNotFoundError(msg)
+        self._session, self.path = session, Path(path)
+        self.size = crop_side(session)
+
+    def refined(self, rgb: np.ndarray, quads: np.ndarray, passes: int = 1) -> np.ndarray:
+        """The faces ``quads`` (N, 4, 2: the photo's pixels, clockwise as shown) found again ``passes`` times, each
+        time from the last (N, 4, 2, in the order ``canonical`` gives them in the refiner's square)."""
+        quads = np.asarray(quads, np.float64)
+        for _ in range(passes if len(quads) else 0):
+            frames = refine_frames(quads, self.size)
+            corners = self._session.run(["corners"], {"faces": network_input(refine_crops(rgb, frames, self.size))})[0]
+            quads = through(np.linalg.inv(frames), corners.reshape(-1, 4, 2).astype(np.float64) * self.size)
+        return quads
+
+
 class FaceReader:
     """The face network at ``path`` (an ONNX Runtime session: ``crops`` in, ``corners``, ``across`` and ``stands``
     out; and, where the file holds a second network trained for rows standing, its ``row_corners`` and
@@ -125,14 +205,14 @@ class FaceReader:
     OUTPUTS = ["corners", "across", "stands"]
     ROW_OUTPUTS = ["row_corners", "row_across"]
 
-    def __init__(self, session: object, path: Path | str = "") -> None:
+    def __init__(self, session: object, path: Path | str = "", refiner: FaceRefiner | None = None) -> None:
         outputs = [o.name for o in session.get_outputs()]
         if outputs not in (self.OUTPUTS, self.OUTPUTS + self.ROW_OUTPUTS):
             msg = (f"{path} is no face network of this version: its outputs are {outputs}, detection reads "
                    f"{', '.join(self.OUTPUTS)} (python -m training corners), and maybe "
                    f"{', '.join(self.ROW_OUTPUTS)} after them (ship-corners --rows)")
             raise ModelNotFoundError(msg)
-        self._session, self.path = session, Path(path)
+        self._session, self.path, self.refiner = session, Path(path), refiner
         self.size = crop_side(session)
 
     def sees(self, boxes: np.ndarray, config: object) -> bool:
@@ -140,8 +220,11 @@ class FaceReader:
         seen close, boxed one by one, hold no face."""
         return median_side(boxes) >= config.faces_side
 
-    def faces(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray) -> Faces:
-        """The faces of the tiles at ``boxes``, cut straight by ``tilt`` as the classifier's crops are (``Faces``)."""
+    def faces(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, refined: int = 0,
+              thinner: float = 1.0) -> Faces:
+        """The faces of the tiles at ``boxes``, cut straight by ``tilt`` as the classifier's crops are (``Faces``);
+        those found thinner than ``thinner`` found again ``refined`` times by the refiner, where there is one
+        (``refined``)."""
         if len(boxes) == 0:
             return Faces(np.zeros((0, 4, 2)), np.zeros(0, bool), np.zeros(0))
         m = crop_matrices(boxes, self.size, MARGIN, tilt)
@@ -153,9 +236,25 @@ class FaceReader:
             inside = found.reshape(-1, 4, 2).astype(np.float64) * self.size
             return np.einsum("nij,nkj->nki", back[:, :, :2], inside) + back[:, None, :, 2]
 
-        return Faces(in_photo(corners), across.reshape(-1) > 0,
-                     1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))),
-                     rows=(in_photo(rows[0]), rows[1].reshape(-1) > 0) if rows else None)
+        return self.refined(rgb, Faces(in_photo(corners), across.reshape(-1) > 0,
+                                       1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))),
+                                       rows=(in_photo(rows[0]), rows[1].reshape(-1) > 0) if rows else None),
+                            refined, thinner)
+
+    def refined(self, rgb: np.ndarray, faces: Faces, passes: int, thinner: float = 1.0) -> Faces:
+        """``faces`` (both networks', where the file holds two) found again ``passes`` times by the refiner, in one
+        run each time, those of them whose short side is under ``thinner`` of their long one (``thinness``); as
+        they are where there is no refiner."""
+        if self.refiner is None or passes < 1 or not len(faces.quads):
+            return faces
+        quads = faces.quads if faces.rows is None else np.concatenate([faces.quads, faces.rows[0]])
+        thin = thinness(quads) < thinner
+        if not thin.any():
+            return faces
+        quads = quads.copy()
+        quads[thin] = self.refiner.refined(rgb, quads[thin], passes)
+        n = len(faces.quads)
+        return faces._replace(quads=quads[:n], rows=None if faces.rows is None else (quads[n:], faces.rows[1]))
 
     def flat(self, rgb: np.ndarray, faces: Faces, size: int) -> np.ndarray:
         """The ``faces`` of the photo ``rgb`` cut flat, as the classifier takes crops of ``size`` (N, 3, size,
@@ -173,7 +272,7 @@ class FaceReader:
         c = config
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
             return crops, looked, None
-        faces = self.faces(rgb, boxes, tilt)
+        faces = self.faces(rgb, boxes, tilt, c.faces_refined, c.refine_thinner)
         if faces.standing < c.faces_standing:
             return crops, looked, faces
         faces = faces.as_rows()

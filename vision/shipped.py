@@ -26,6 +26,9 @@ READER_WEIGHTS = (MODELS / "character_reader.onnx", MODELS / "flower_reader.onnx
 # where each tile's face lies in its box: a photo of tiles standing is named from its faces cut flat
 # (``vision/faces.py``, ``DetectorConfig.faces_below``)
 FACE_WEIGHTS = MODELS / "face_corners.onnx"
+# each face found there, cut flat into a square with a margin around it, found again at the face's scale: the faces of
+# tiles lying before a row shot low, thin strips of their boxes, are cut flat right (``FaceRefiner``)
+REFINER_WEIGHTS = MODELS / "face_refiner.onnx"
 # the finder fine-tuned on rows of tiles standing too (shot low and from the side, or from in front): a photo whose
 # tiles the face network finds standing is looked at again by it (``DetectorConfig.rows_standing``); it reads photos
 # from above a little worse, so no other photo; stored as int8 rows (``training/compact.py``)

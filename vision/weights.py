@@ -26,6 +26,7 @@ from vision.shipped import (
     FINDER_WEIGHTS,
     MODELS,
     READER_WEIGHTS,
+    REFINER_WEIGHTS,
     ROW_FINDER_WEIGHTS,
     SET_FINDER_WEIGHTS,
     SHAKEN_CLASSIFIER_WEIGHTS,
@@ -36,11 +37,11 @@ CARD = "card.json"
 FILES: tuple[str, ...] = tuple(p.name for p in (FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS,
                                                 *READER_WEIGHTS, CAPTION_WEIGHTS, SOFT_CLASSIFIER_WEIGHTS,
                                                 SHAKEN_CLASSIFIER_WEIGHTS, FACE_WEIGHTS,
-                                                ROW_FINDER_WEIGHTS))
+                                                ROW_FINDER_WEIGHTS, REFINER_WEIGHTS))
 # the networks shipped after folders were written without them: a folder that lacks one reads with the shipped one
 # (each reads its crops alone, whatever the folder's classifier)
 LATER: tuple[str, ...] = ("seat_reader.onnx", "soft_classifier.onnx", "shaken_classifier.onnx", "face_corners.onnx",
-                          "row_finder.onnx")
+                          "row_finder.onnx", "face_refiner.onnx")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class Weights:
     shaken: Path = SHAKEN_CLASSIFIER_WEIGHTS  # ... and of photos shaken
     faces: Path = FACE_WEIGHTS  # the face network (``vision/faces.py``)
     row_finder: Path = ROW_FINDER_WEIGHTS  # the finder of rows of tiles standing
+    refiner: Path = REFINER_WEIGHTS  # the face refiner (``vision/faces.py``)
 
 
 SHIPPED = Weights(MODELS, FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, READER_WEIGHTS, CAPTION_WEIGHTS)
@@ -87,8 +89,8 @@ def weights_folder(folder: Path | str) -> Weights:
     if card.exists():
         _check_card(card)
     paths = [root / name if (root / name).is_file() else MODELS / name for name in FILES]
-    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-5]), paths[-5],
-                   learnt if learnt[0].is_file() else None, *paths[-4:])
+    return Weights(root, paths[0], paths[1], paths[2], tuple(paths[3:-6]), paths[-6],
+                   learnt if learnt[0].is_file() else None, *paths[-5:])
 
 
 def load_detector(folder: Path | str, config: DetectorConfig | None = None) -> TileDetector:
@@ -96,7 +98,7 @@ def load_detector(folder: Path | str, config: DetectorConfig | None = None) -> T
     by ``weights_folder``: a missing file or other class names raise ``ModelNotFoundError`` naming them."""
     w = weights_folder(folder)
     return TileDetector(w.finder, w.classifier, config, w.readers, w.set_finder, w.captions, w.learnt, w.soft,
-                        w.shaken, w.faces, w.row_finder)
+                        w.shaken, w.faces, w.row_finder, w.refiner)
 
 
 def _check_card(card: Path) -> None:

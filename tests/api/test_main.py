@@ -144,7 +144,8 @@ def test_settings_come_from_mj_variables(monkeypatch):
             ("MJ_SOFT_CLASSIFIER_WEIGHTS", "soft_classifier_weights", "soft_classifier.onnx", ("/m/s.onnx", "")),
             ("MJ_SHAKEN_CLASSIFIER_WEIGHTS", "shaken_classifier_weights", "shaken_classifier.onnx", ("/m/k.onnx", "")),
             ("MJ_FACE_WEIGHTS", "face_weights", "face_corners.onnx", ("/m/c.onnx", "")),
-            ("MJ_ROW_FINDER_WEIGHTS", "row_finder_weights", "row_finder.onnx", ("/m/r.onnx", ""))):
+            ("MJ_ROW_FINDER_WEIGHTS", "row_finder_weights", "row_finder.onnx", ("/m/r.onnx", "")),
+            ("MJ_REFINER_WEIGHTS", "refiner_weights", "face_refiner.onnx", ("/m/f.onnx", ""))):
         assert getattr(Settings(), setting).name == shipped
         for value in values:
             monkeypatch.setenv(env, value)

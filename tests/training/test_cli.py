@@ -14,7 +14,8 @@ import pytest
 from training import cli
 
 COMMANDS = ("fetch-art", "drawn-art", "synth", "show", "finder", "finetune", "export", "classifier", "ship", "reader",
-            "ship-reader", "corners", "ship-corners", "requantize", "compact", "caption", "card", "all")
+            "ship-reader", "corners", "ship-corners", "refiner", "ship-refiner", "requantize", "compact", "caption",
+            "card", "all")
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
@@ -38,7 +39,7 @@ def test_each_command_has_its_own_help(command: str, capsys: pytest.CaptureFixtu
     assert done.value.code == 0 and out.startswith(f"usage: python -m training {command}")
     own = {"synth": "--min-mp", "reader": "--hard-others", "ship": "--calibration", "card": "--reader-runs",
            "export": "--set-finder", "drawn-art": "--decoys", "finder": "--imgsz", "all": "--classifiers",
-           "corners": "--corners-run"}
+           "corners": "--corners-run", "refiner": "--faces", "ship-refiner": "--refiner-run"}
     assert own.get(command, "--help") in out
 
 
@@ -140,7 +141,7 @@ def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkey
                      "--imgsz", "320", "--classifiers", "c1", "c2"]) == 0
     assert steps == [("classifier", [data], 8), ("ship", "tile_classifier.onnx"), ("finder", data, 12, 320),
                      ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
-                                             [], None, None, None, None, [], None)]
+                                             [], None, None, None, None, [], None, None)]
     assert "card: " in capsys.readouterr().out
 
 

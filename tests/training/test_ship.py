@@ -152,6 +152,7 @@ def test_the_shipped_weights_stay_under_20_mb() -> None:
         CAPTION_WEIGHTS,
         FACE_WEIGHTS,
         FINDER_WEIGHTS,
+        REFINER_WEIGHTS,
         ROW_FINDER_WEIGHTS,
         SET_FINDER_WEIGHTS,
         SHAKEN_CLASSIFIER_WEIGHTS,
@@ -159,7 +160,7 @@ def test_the_shipped_weights_stay_under_20_mb() -> None:
     )
 
     shipped = [FINDER_WEIGHTS, SET_FINDER_WEIGHTS, CLASSIFIER_WEIGHTS, *READER_WEIGHTS, CAPTION_WEIGHTS,
-               SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, FACE_WEIGHTS, ROW_FINDER_WEIGHTS,
+               SOFT_CLASSIFIER_WEIGHTS, SHAKEN_CLASSIFIER_WEIGHTS, FACE_WEIGHTS, ROW_FINDER_WEIGHTS, REFINER_WEIGHTS,
                MODELS / "tile_finder.pt"]
     assert sorted(p.name for p in shipped) == sorted(p.name for p in [*MODELS.glob("*.onnx"), *MODELS.glob("*.pt")])
     assert sum(p.stat().st_size for p in shipped) < 20e6

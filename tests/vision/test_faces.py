@@ -14,7 +14,16 @@ from vision.config import DetectorConfig
 from vision.crops import MARGIN, crop_matrices, network_input, shrunk_into
 from vision.detector import TileDetector
 from vision.errors import ModelNotFoundError
-from vision.faces import FaceReader, canonical, face_crops
+from vision.faces import (
+    REFINE_INSET,
+    FaceReader,
+    FaceRefiner,
+    canonical,
+    face_crops,
+    refine_frames,
+    thinness,
+    through,
+)
 from vision.finding import FELT
 from vision.shipped import CLASSIFIER_WEIGHTS
 
@@ -435,3 +444,90 @@ def test_a_tile_whose_face_cut_flat_is_named_surely_takes_that_name() -> None:
     assert np.array_equal(read[[1, 2, 3]], photo[[1, 2, 3]]) and np.array_equal(read[0], flat[0])
     never = flat_named(photo, flat, cut, DetectorConfig(flat_sure=1.0).flat_sure)
     assert np.array_equal(never, photo)
+
+
+class WhiteFace:
+    """A stand-in face refiner that finds the white face in its square (the corners of the white pixels' box, the
+    square's units), as a trained one finds the face drawn; counts its runs."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size, self.runs = size, 0
+
+    def get_inputs(self) -> list:
+        return [type("Input", (), {"name": "faces", "shape": ("n", 3, self.size, self.size)})()]
+
+    def get_outputs(self) -> list:
+        return [type("Output", (), {"name": "corners"})()]
+
+    def run(self, _outputs: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        self.runs += 1
+        out = []
+        for x in feed["faces"]:
+            ys, xs = np.nonzero((x > 0.9).all(0))
+            x0, y0, x1, y1 = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1) if len(xs) else (0, 0, 1, 1)
+            out.append(np.array([x0, y0, x1, y0, x1, y1, x0, y1], np.float32) / self.size)
+        return [np.array(out, np.float32).reshape(-1, 8)]
+
+
+def thin_face() -> tuple[np.ndarray, np.ndarray]:
+    """A dark photo with a white face 120 x 16 px (a tile lying seen at a grazing angle), and its quad."""
+    rgb = np.full((200, 300, 3), 40, np.uint8)
+    rgb[100:116, 90:210] = 255
+    return rgb, np.array([[[90.0, 100], [210, 100], [210, 116], [90, 116]]])
+
+
+def test_the_refiners_square_holds_the_face_found_in_from_its_edges_and_maps_back() -> None:
+    rgb, quad = thin_face()
+    frames = refine_frames(quad, 64)
+    inside = through(frames, quad)[0]
+    a, b = 64 * REFINE_INSET, 64 * (1 - REFINE_INSET)
+    assert np.allclose(inside, [[a, a], [b, a], [b, b], [a, b]])  # the thin strip as tall as wide
+    assert np.allclose(through(np.linalg.inv(frames), inside[None]), quad)
+    assert refine_frames(np.zeros((0, 4, 2)), 64).shape == (0, 3, 3)
+
+
+def test_a_face_found_off_its_place_is_found_again_where_it_lies() -> None:
+    rgb, quad = thin_face()
+    off = quad + np.array([[[-12.0, 4], [9, 5], [8, -3], [-10, -4]]])  # the face network's error: a third of its height
+    refiner = FaceRefiner(WhiteFace())
+    once, twice = refiner.refined(rgb, off), refiner.refined(rgb, off, passes=2)
+    for again in (once, twice):  # (the stand-in boxes the face as warped by the face found: a little wider)
+        err = np.abs(again - quad)
+        assert err[:, :, 1].max() < 1.0 < 3 < np.abs(off - quad)[:, :, 1].max() and err[:, :, 0].max() < 4
+    assert not np.allclose(once, twice)  # found again from the first refining
+    assert np.array_equal(refiner.refined(rgb, off, passes=0), off) and refiner.refined(rgb, off[:0]).shape == (0, 4, 2)
+
+
+def test_the_face_reader_refines_both_networks_thin_faces_in_one_run_when_asked() -> None:
+    boxes = np.array([[100.0, 50.0, 160.0, 130.0], [170.0, 50.0, 230.0, 130.0]])
+    rgb = np.random.default_rng(0).integers(0, 255, (300, 300, 3), np.uint8)
+    # the first network's faces 0.67 as wide as tall (about square on), the rows network's 0.25 as tall as wide (thin)
+    corners, rows = [[0.3, 0.2], [0.7, 0.2], [0.7, 0.8], [0.3, 0.8]], [[0.2, 0.4], [0.8, 0.4], [0.8, 0.55], [0.2, 0.55]]
+    white = WhiteFace()
+    reader = FaceReader(RowCorners(corners, rows), refiner=FaceRefiner(white))
+    found = reader.faces(rgb, boxes, np.zeros(2))
+    assert thinness(found.quads).round(2).tolist() == [0.67, 0.67] and thinness(found.rows[0]).max() < 0.3
+    every = reader.faces(rgb, boxes, np.zeros(2), refined=1)  # every face: both networks' in one run
+    assert white.runs == 1 and every.rows is not None
+    assert not np.allclose(every.quads, found.quads) and not np.allclose(every.rows[0], found.rows[0])
+    assert np.array_equal(every.across, found.across) and np.array_equal(every.stands, found.stands)
+    assert np.array_equal(every.rows[1], found.rows[1])
+    thin = reader.faces(rgb, boxes, np.zeros(2), refined=1, thinner=0.6)  # the thin ones alone
+    assert white.runs == 2 and np.array_equal(thin.quads, found.quads) and np.allclose(thin.rows[0], every.rows[0])
+    none = reader.faces(rgb, boxes, np.zeros(2), refined=1, thinner=0.1)  # no face thinner: the refiner not asked
+    assert white.runs == 2 and np.array_equal(none.quads, found.quads) and np.array_equal(none.rows[0], found.rows[0])
+    # the detector asks it as its settings say: faces_refined=0 leaves the faces as found
+    crops, c = np.zeros((2, 3, 96, 96), np.float32), DetectorConfig()
+    _, _, faces = reader.flatter(rgb, boxes, np.zeros(2), crops, looks(0.5)(crops), looks(0.8), c)
+    assert white.runs == 3 and np.allclose(faces.quads, thin.rows[0])
+    _, _, faces = reader.flatter(rgb, boxes, np.zeros(2), crops, looks(0.5)(crops), looks(0.8),
+                                 DetectorConfig(faces_refined=0))
+    assert white.runs == 3 and np.allclose(faces.quads, found.rows[0])
+
+
+def test_a_network_that_is_no_face_refiner_is_a_typed_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelNotFoundError, match="is no face refiner: it takes .'crops'. and gives"):
+        TileDetector(refiner=CLASSIFIER_WEIGHTS)
+    with pytest.raises(ModelNotFoundError, match="model weights not found"):
+        TileDetector(refiner=tmp_path / "none.onnx")
+    TileDetector(faces=None, refiner=tmp_path / "none.onnx")  # no face network: no refiner asked for

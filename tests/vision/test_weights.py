@@ -53,6 +53,16 @@ def test_a_folder_written_before_the_soft_and_shaken_classifiers_shipped_reads_w
     assert (own.soft, own.shaken) == (own.folder / "soft_classifier.onnx", own.folder / "shaken_classifier.onnx")
 
 
+def test_a_folder_written_before_the_face_refiner_shipped_reads_with_the_shipped_one(tmp_path: Path) -> None:
+    folder = shipped_copy(tmp_path / "w")
+    (folder / "face_refiner.onnx").unlink()
+    w = weights_folder(folder)
+    assert w.refiner == MODELS / "face_refiner.onnx" and w.faces == folder / "face_corners.onnx"
+    assert w.row_finder == folder / "row_finder.onnx" and weights_folder(shipped_copy(tmp_path / "v")).refiner == \
+        tmp_path / "v" / "face_refiner.onnx"
+    assert load_detector(folder)._faces.refiner is not None
+
+
 def test_a_folder_with_every_file_and_its_card_loads(tmp_path: Path) -> None:
     folder = shipped_copy(tmp_path / "w")
     (folder / "card.json").write_text(json.dumps({"names": list(NAMES)}))
