@@ -14,6 +14,7 @@ import json
 import logging
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -31,13 +32,10 @@ JITTER = 0.05  # each box side moved by this share of the box's side (sd), as th
 FLAG_WEIGHT = 0.1  # the across and stands logits' losses beside the corners'
 
 
-def load_faces(data: Path, split: str, rng: np.random.Generator, variants: int = 2,
-               size: int = SIZE) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The crops (N, size, size, 3 uint8) of the faced tiles of ``data``'s ``split`` (each 60% visible or more), cut
-    ``variants`` times around jittered boxes, with their faces' corners (N, 8: the crop's units, ``canonical``),
-    whether each lies across (N: the art's up runs along the crop's width) and whether it stands (N: the sidecar's
-    ``stands``, which the standing hands' generator writes, ``training/standing.py``; tiles of other photos lie)."""
-    crops, corners, across, stands = [], [], [], []
+def faced_photos(data: Path, split: str) -> Iterator[tuple[list[dict], np.ndarray, np.ndarray, np.ndarray]]:
+    """Each photo of ``data``'s ``split`` that shows faced tiles (60% visible or more, not backs): those tiles (their
+    sidecar entries), the photo as detection decodes it, and their boxes and faces (the art's tl, tr, br, bl) in its
+    pixels."""
     for side in sorted((data / "layout" / split).glob("*.json")):
         scene = json.loads(side.read_text())
         tiles = [t for t in scene["tiles"] if t["visible"] >= 0.6 and t["label"] != BACK and "quad" in t]
@@ -45,11 +43,25 @@ def load_faces(data: Path, split: str, rng: np.random.Generator, variants: int =
         if not tiles or not photo.exists():
             continue
         rgb, scale = load_image(photo, WORK_SIDE)
-        boxes = np.array([t["box"] for t in tiles], np.float64) * scale
-        quads = np.array([t["quad"] for t in tiles], np.float64) * scale  # the art's tl, tr, br, bl
+        yield (tiles, rgb, np.array([t["box"] for t in tiles], np.float64) * scale,
+               np.array([t["quad"] for t in tiles], np.float64) * scale)
+
+
+def jittered_boxes(boxes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``boxes`` each side moved by ``JITTER`` of the box's side (sd), as the finder's boxes miss the true ones."""
+    return boxes + rng.normal(0, JITTER, boxes.shape) * np.tile(boxes[:, 2:] - boxes[:, :2], 2)
+
+
+def load_faces(data: Path, split: str, rng: np.random.Generator, variants: int = 2,
+               size: int = SIZE) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The crops (N, size, size, 3 uint8) of the faced tiles of ``data``'s ``split`` (each 60% visible or more), cut
+    ``variants`` times around jittered boxes, with their faces' corners (N, 8: the crop's units, ``canonical``),
+    whether each lies across (N: the art's up runs along the crop's width) and whether it stands (N: the sidecar's
+    ``stands``, which the standing hands' generator writes, ``training/standing.py``; tiles of other photos lie)."""
+    crops, corners, across, stands = [], [], [], []
+    for tiles, rgb, boxes, quads in faced_photos(data, split):
         for _ in range(variants):
-            wh = np.tile(boxes[:, 2:] - boxes[:, :2], 2)
-            jittered = boxes + rng.normal(0, JITTER, boxes.shape) * wh
+            jittered = jittered_boxes(boxes, rng)
             tilt = tilts(rgb, jittered)
             crops.append(crop_tiles(rgb, jittered, size, tilt=tilt))
             inside, lies = face_corners(quads, jittered, tilt, size)
@@ -78,6 +90,31 @@ def face_corners(quads: np.ndarray, boxes: np.ndarray, tilt: np.ndarray,
     inside = (np.einsum("nij,nkj->nki", m[:, :, :2], quads) + m[:, None, :, 2]) / size
     up = inside[:, 0] - inside[:, 3]  # the art's up, in the crop
     return canonical(inside), np.abs(up[:, 0]) > np.abs(up[:, 1])
+
+
+def resumed(ckpt: Path, steps: int, parts: tuple, what: str) -> tuple[int, list] | None:
+    """The checkpoint ``ckpt`` of a run of ``steps`` batches loaded into ``parts`` (the network, optimiser and
+    schedule, ``(module, key)`` pairs): its step and history; None where there is none yet. A run started with other
+    steps is refused (``what``: the run, to name it)."""
+    import torch
+
+    if not ckpt.exists():
+        return None
+    state = torch.load(ckpt, map_location="cpu", weights_only=False)
+    if state["steps"] != steps:
+        msg = f"{what} {ckpt.parent} was started with {state['steps']} steps: resume it so, or start another run"
+        raise ValueError(msg)
+    for part, key in parts:
+        part.load_state_dict(state[key])
+    return state["step"], state["history"]
+
+
+def checkpoint(ckpt: Path, parts: tuple, step: int, steps: int, history: list) -> None:
+    """The run's network, optimiser and schedule (``parts``, as ``resumed`` takes them) saved at ``step``."""
+    import torch
+
+    torch.save({**{key: part.state_dict() for part, key in parts}, "step": step, "steps": steps,
+                "history": history}, ckpt)
 
 
 def _errors(net: object, x: np.ndarray, corners: np.ndarray, across: np.ndarray, stands: np.ndarray) -> dict:
@@ -128,16 +165,9 @@ def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, bat
         net.load_state_dict(torch.load(start_from, map_location="cpu", weights_only=False)["model"])
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    ckpt = run / "last.pt"
-    start, history = 0, []
-    if ckpt.exists():
-        state = torch.load(ckpt, map_location="cpu", weights_only=False)
-        if state["steps"] != steps:
-            msg = f"the face run {run} was started with {state['steps']} steps: resume it so, or start another run"
-            raise ValueError(msg)
-        for part, key in ((net, "model"), (opt, "opt"), (sched, "sched")):
-            part.load_state_dict(state[key])
-        start, history = state["step"], state["history"]
+    ckpt, parts = run / "last.pt", ((net, "model"), (opt, "opt"), (sched, "sched"))
+    start, history = resumed(ckpt, steps, parts, "the face run") or (0, [])
+    if start:
         rng = np.random.default_rng(start)
         log.info(f"resuming the face network at step {start}")
     gen = torch.Generator().manual_seed(start)
@@ -162,8 +192,7 @@ def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, bat
             net.train()
             history.append(rec)
             log.info(json.dumps(rec))
-            torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "step": step, "steps": steps, "history": history}, ckpt)
+            checkpoint(ckpt, parts, step, steps, history)
             te = time.time()
     export_corners(net, run / "face_corners.onnx")
     summary = {"steps": steps, "batch": batch, "lr": lr, "crop": SIZE, "data": " + ".join(str(d) for d in data),

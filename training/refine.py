@@ -16,11 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from training.corners import JITTER, WORK_SIDE
+from training.corners import checkpoint, faced_photos, jittered_boxes, resumed
 from vision.crops import tilts
 from vision.faces import FaceReader, canonical, refine_crops, refine_frames, through
-from vision.image import load_image
-from vision.names import BACK
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +34,8 @@ def load_refine(data: Path, split: str, faces: FaceReader, rng: np.random.Genera
     (``MOVED``); with the true faces' corners in each crop (N, 8: the crop's units, ``canonical``) and whether each
     tile stands (N)."""
     crops, corners, stands = [], [], []
-    for side in sorted((data / "layout" / split).glob("*.json")):
-        scene = json.loads(side.read_text())
-        tiles = [t for t in scene["tiles"] if t["visible"] >= 0.6 and t["label"] != BACK and "quad" in t]
-        photo = data / "images" / split / f"{side.stem}.jpg"
-        if not tiles or not photo.exists():
-            continue
-        rgb, scale = load_image(photo, WORK_SIDE)
-        boxes = np.array([t["box"] for t in tiles], np.float64) * scale
-        truth = np.array([t["quad"] for t in tiles], np.float64) * scale  # the art's tl, tr, br, bl
-        wh = np.tile(boxes[:, 2:] - boxes[:, :2], 2)
-        jittered = boxes + rng.normal(0, JITTER, boxes.shape) * wh
+    for tiles, rgb, boxes, truth in faced_photos(data, split):
+        jittered = jittered_boxes(boxes, rng)
         found = faces.faces(rgb, jittered, tilts(rgb, jittered))
         rows = found.as_rows().quads
         for v in range(variants):
@@ -104,16 +93,10 @@ def train_refiner(data: list[Path], run: Path, faces: Path, steps: int, lr: floa
     net = RefineNet()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
-    ckpt = run / "last.pt"
-    start, history = 0, [{"step": 0, "val_found": _found_errors(xv, yv, sv)}]
-    if ckpt.exists():
-        state = torch.load(ckpt, map_location="cpu", weights_only=False)
-        if state["steps"] != steps:
-            msg = f"the refiner run {run} was started with {state['steps']} steps: resume it so, or start another run"
-            raise ValueError(msg)
-        for part, key in ((net, "model"), (opt, "opt"), (sched, "sched")):
-            part.load_state_dict(state[key])
-        start, history = state["step"], state["history"]
+    ckpt, parts = run / "last.pt", ((net, "model"), (opt, "opt"), (sched, "sched"))
+    start, history = resumed(ckpt, steps, parts, "the refiner run") or (
+        0, [{"step": 0, "val_found": _found_errors(xv, yv, sv)}])
+    if start:
         rng = np.random.default_rng(start)
         log.info(f"resuming the refiner at step {start}")
     gen = torch.Generator().manual_seed(start)
@@ -134,8 +117,7 @@ def train_refiner(data: list[Path], run: Path, faces: Path, steps: int, lr: floa
             net.train()
             history.append(rec)
             log.info(json.dumps(rec))
-            torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "step": step, "steps": steps, "history": history}, ckpt)
+            checkpoint(ckpt, parts, step, steps, history)
             te = time.time()
     export_refiner(net, run / "face_refiner.onnx")
     summary = {"steps": steps, "batch": batch, "lr": lr, "crop": SIZE, "data": " + ".join(str(d) for d in data),
