@@ -34,8 +34,9 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
 
     def factory(detector):
         def make(finder, classifier, config=None, readers=(), set_finder=None, captions=None, soft=None,
-                 shaken=None, faces=None, row_finder=None):
-            built.append((finder, classifier, *readers, set_finder, captions, soft, shaken, faces, row_finder))
+                 shaken=None, faces=None, row_finder=None, refiner=None):
+            built.append((finder, classifier, *readers, set_finder, captions, soft, shaken, faces, row_finder,
+                          refiner))
             return detector
         return make
 
@@ -47,7 +48,7 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
                                   set_finder_weights=tmp_path / "s.onnx", caption_weights=tmp_path / "t.onnx",
                                   soft_classifier_weights=tmp_path / "b.onnx",
                                   shaken_classifier_weights=tmp_path / "k.onnx", face_weights=tmp_path / "e.onnx",
-                                  row_finder_weights=tmp_path / "w.onnx"))
+                                  row_finder_weights=tmp_path / "w.onnx", refiner_weights=tmp_path / "n.onnx"))
         with TestClient(app) as c:
             assert c.get("/readyz").status_code == ready
             for _ in range(3):
@@ -57,7 +58,7 @@ def test_the_model_is_loaded_once_and_warmed_up(monkeypatch, tmp_path):
                 assert r.status_code == 503 and "warm-up" in r.json()["error"]["message"]
         assert built[-1] == (tmp_path / "f.pt", tmp_path / "c.onnx", tmp_path / "r.onnx", tmp_path / "m.onnx",
                              tmp_path / "s.onnx", tmp_path / "t.onnx", tmp_path / "b.onnx", tmp_path / "k.onnx",
-                             tmp_path / "e.onnx", tmp_path / "w.onnx")
+                             tmp_path / "e.onnx", tmp_path / "w.onnx", tmp_path / "n.onnx")
     assert len(built) == 2
     assert detector.__class__ is BrokenDetector
 
