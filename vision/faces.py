@@ -266,9 +266,10 @@ class FaceReader:
         """The classifier's ``crops`` (N, 3, S, S) of the tiles at ``boxes``, cut by ``tilt``, and ``looked``, its
         ``look`` at them (names, up directions, looks); or, where it names them unsurely (below
         ``config.faces_below``) and ``config.faces_standing`` of the tiles or more stand, their faces cut flat
-        (``face_crops``; as the network for rows standing finds them, where the file holds one) and its look at those,
-        when it names them surer by ``config.faces_gain``. And the faces, where it asked the network for them (None
-        where it did not), ``flat`` where their crops were taken."""
+        (``face_crops``; as the network for rows standing finds them, where the file holds one, the thin ones found
+        again by the refiner: ``config.faces_refined``) and its look at those, when it names them surer by
+        ``config.faces_gain``. And the faces, where it asked the network for them (None where it did not), ``flat``
+        where their crops were taken."""
         c = config
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
             return crops, looked, None
