@@ -99,6 +99,12 @@ def test_a_run_not_there_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
         cli.main(["ship-corners", "--rows", "--runs", str(tmp_path), "--corners-run", "rows1", "--models",
                   str(tmp_path / "m")])
     assert "which is not there (ship one first)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # the refiner learns to find again the faces of a face network that is not there
+        cli.main(["refiner", "--runs", str(tmp_path), "--faces", str(tmp_path / "none.onnx")])
+    assert f"--faces {tmp_path / 'none.onnx'}: no such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["ship-refiner", "--runs", str(tmp_path), "--refiner-run", "gone", "--models", str(tmp_path / "m")])
+    assert f"{tmp_path / 'gone' / 'summary.json'} not found" in capsys.readouterr().err
 
 
 def test_styles_there_but_none_asked_for_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
