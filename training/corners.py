@@ -14,7 +14,7 @@ import json
 import logging
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -117,6 +117,50 @@ def checkpoint(ckpt: Path, parts: tuple, step: int, steps: int, history: list) -
                 "history": history}, ckpt)
 
 
+def train_steps(net: object, parts: tuple, ckpt: Path, x: np.ndarray, loss_of: Callable, check: Callable,
+                steps: int, start: int, history: list, batch: int, rng: np.random.Generator) -> None:
+    """Batches ``start`` + 1 to ``steps`` of ``batch`` crops of ``x`` (N, S, S, 3 uint8) drawn by ``rng``, lightly
+    jittered (the classifier's ``augment``), each step's loss ``loss_of(net(crops), indices)``; every 250 steps and
+    at the last, ``check()`` (the val figures) recorded in ``history``, logged, and the run checkpointed (``parts``, as
+    ``resumed`` takes them: the network, optimiser and schedule)."""
+    import torch
+
+    from training.classifier import augment
+
+    (_, _), (opt, _), (sched, _) = parts
+    gen = torch.Generator().manual_seed(start)
+    net.train()
+    te = time.time()
+    for step in range(start + 1, steps + 1):
+        idx = np.sort(rng.integers(0, len(x), batch))
+        xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen, strong=False)
+        loss = loss_of(net(xb), idx)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 250 == 0 or step == steps:
+            rec = {"step": step, "loss": round(loss.item(), 5), "seconds": round(time.time() - te, 1), "val": check()}
+            net.train()
+            history.append(rec)
+            log.info(json.dumps(rec))
+            checkpoint(ckpt, parts, step, steps, history)
+            te = time.time()
+
+
+def export_onnx(net: object, dest: Path, size: int, inputs: str, outputs: list[str]) -> Path:
+    """The float network ``net`` as ONNX at ``dest``: ``inputs`` (n, 3, size, size) in, ``outputs`` out, n free."""
+    import torch
+
+    net.eval()
+    with warnings.catch_warnings():  # the crop size is fixed in the export, as the tracer warns it will be
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        torch.onnx.export(net, (torch.zeros(1, 3, size, size),), str(dest), input_names=[inputs],
+                          output_names=outputs, dynamic_axes={k: {0: "n"} for k in (inputs, *outputs)},
+                          opset_version=17, dynamo=False)
+    return dest
+
+
 def _errors(net: object, x: np.ndarray, corners: np.ndarray, across: np.ndarray, stands: np.ndarray) -> dict:
     """The network on crops: the median and 90th percentile of its corners' error (the crop's units) and how often it
     tells across and standing right."""
@@ -144,7 +188,6 @@ def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, bat
     from (fine-tuned; None: from scratch)."""
     import torch
 
-    from training.classifier import augment
     from training.net import CornerNet
 
     torch.set_num_threads(threads)
@@ -170,30 +213,16 @@ def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, bat
     if start:
         rng = np.random.default_rng(start)
         log.info(f"resuming the face network at step {start}")
-    gen = torch.Generator().manual_seed(start)
     smooth = torch.nn.SmoothL1Loss(beta=0.02)
     bce = torch.nn.BCEWithLogitsLoss()
-    net.train()
-    te = time.time()
-    for step in range(start + 1, steps + 1):
-        idx = np.sort(rng.integers(0, len(x), batch))
-        xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen, strong=False)
-        corners, across, stands = net(xb)
-        loss = smooth(corners, torch.from_numpy(y[idx])) + FLAG_WEIGHT * (
+
+    def loss_of(out: tuple, idx: np.ndarray) -> object:
+        corners, across, stands = out
+        return smooth(corners, torch.from_numpy(y[idx])) + FLAG_WEIGHT * (
             bce(across.reshape(-1), torch.from_numpy(a[idx]).float()) +
             bce(stands.reshape(-1), torch.from_numpy(st[idx]).float()))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 250 == 0 or step == steps:
-            rec = {"step": step, "loss": round(loss.item(), 5), "seconds": round(time.time() - te, 1),
-                   "val": _errors(net, xv, yv, av, sv)}
-            net.train()
-            history.append(rec)
-            log.info(json.dumps(rec))
-            checkpoint(ckpt, parts, step, steps, history)
-            te = time.time()
+
+    train_steps(net, parts, ckpt, x, loss_of, lambda: _errors(net, xv, yv, av, sv), steps, start, history, batch, rng)
     export_corners(net, run / "face_corners.onnx")
     summary = {"steps": steps, "batch": batch, "lr": lr, "crop": SIZE, "data": " + ".join(str(d) for d in data),
                "init": init.name if init is not None else None,
@@ -206,17 +235,7 @@ def train_corners(data: list[Path], run: Path, steps: int, lr: float = 2e-3, bat
 def export_corners(net: object, dest: Path, size: int = SIZE) -> Path:
     """The face network as float ONNX: ``crops`` (n, 3, size, size) in, ``corners`` (n, 8), ``across`` and ``stands``
     (n, 1 each) out."""
-    import torch
-
-    net.eval()
-    with warnings.catch_warnings():  # the crop size is fixed in the export, as the tracer warns it will be
-        warnings.simplefilter("ignore", torch.jit.TracerWarning)
-        torch.onnx.export(net, (torch.zeros(1, 3, size, size),), str(dest), input_names=["crops"],
-                          output_names=["corners", "across", "stands"],
-                          dynamic_axes={k: {0: "n"} for k in ("crops", "corners", "across", "stands")},
-                          opset_version=17,
-                          dynamo=False)
-    return dest
+    return export_onnx(net, dest, size, "crops", ["corners", "across", "stands"])
 
 
 def ship_corners(run: Path, dest: Path, rows: bool = False) -> Path:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import logging
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 
-from training.corners import checkpoint, faced_photos, jittered_boxes, resumed
+from training.corners import export_onnx, faced_photos, jittered_boxes, resumed, train_steps
 from vision.crops import tilts
 from vision.faces import FaceReader, canonical, refine_crops, refine_frames, through
 
@@ -82,7 +81,6 @@ def train_refiner(data: list[Path], run: Path, faces: Path, steps: int, lr: floa
     to check); checkpoints every 250 steps; exports the float network to ``run/face_refiner.onnx``."""
     import torch
 
-    from training.classifier import augment
     from training.net import RefineNet
     from vision.sessions import session, session_options
 
@@ -104,26 +102,9 @@ def train_refiner(data: list[Path], run: Path, faces: Path, steps: int, lr: floa
     if start:
         rng = np.random.default_rng(start)
         log.info(f"resuming the refiner at step {start}")
-    gen = torch.Generator().manual_seed(start)
     smooth = torch.nn.SmoothL1Loss(beta=0.02)
-    net.train()
-    te = time.time()
-    for step in range(start + 1, steps + 1):
-        idx = np.sort(rng.integers(0, len(x), batch))
-        xb = augment(torch.from_numpy(x[idx]).permute(0, 3, 1, 2).float() / 255, gen, strong=False)
-        loss = smooth(net(xb), torch.from_numpy(y[idx]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 250 == 0 or step == steps:
-            rec = {"step": step, "loss": round(loss.item(), 5), "seconds": round(time.time() - te, 1),
-                   "val": _errors(net, xv, yv, sv)}
-            net.train()
-            history.append(rec)
-            log.info(json.dumps(rec))
-            checkpoint(ckpt, parts, step, steps, history)
-            te = time.time()
+    train_steps(net, parts, ckpt, x, lambda out, idx: smooth(out, torch.from_numpy(y[idx])),
+                lambda: _errors(net, xv, yv, sv), steps, start, history, batch, rng)
     export_refiner(net, run / "face_refiner.onnx")
     summary = {"steps": steps, "batch": batch, "lr": lr, "crop": SIZE, "data": " + ".join(str(d) for d in data),
                "faces": str(faces), "train_crops": int(len(x)), "val_crops": int(len(xv)), "history": history,
@@ -143,15 +124,7 @@ def _found_errors(x: np.ndarray, corners: np.ndarray, stands: np.ndarray) -> dic
 
 def export_refiner(net: object, dest: Path, size: int = SIZE) -> Path:
     """The face refiner as float ONNX: ``faces`` (n, 3, size, size) in, ``corners`` (n, 8) out."""
-    import torch
-
-    net.eval()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", torch.jit.TracerWarning)
-        torch.onnx.export(net, (torch.zeros(1, 3, size, size),), str(dest), input_names=["faces"],
-                          output_names=["corners"], dynamic_axes={"faces": {0: "n"}, "corners": {0: "n"}},
-                          opset_version=17, dynamo=False)
-    return dest
+    return export_onnx(net, dest, size, "faces", ["corners"])
 
 
 def ship_refiner(run: Path, dest: Path) -> Path:
