@@ -348,8 +348,8 @@ class TileDetector:
                     best = sureness(looked[0]), angle, img, faces, Seen(x, tilt, looked, named.classifier)
         found, flat = named.faces, None  # (kept: which tiles stand, ``Detection.stands``)
         if c.faces_look and self._faces is not None and self._faces.sees(boxes, c):  # each face cut flat: a look more
-            found = found if found is not None else self._faces.faces(rgb, boxes, named.tilt, c.faces_refined,
-                                                                             c.refine_thinner)
+            found = found if found is not None else self._faces.refined(
+                rgb, self._faces.faces(rgb, boxes, named.tilt), c)
             x = self._faces.flat(rgb, found, self._crop)
             looked = flat = self._looked_at(x, named.classifier)
             if best is None or sureness(looked[0]) > best[0]:

@@ -220,11 +220,8 @@ class FaceReader:
         seen close, boxed one by one, hold no face."""
         return median_side(boxes) >= config.faces_side
 
-    def faces(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, refined: int = 0,
-              thinner: float = 1.0) -> Faces:
-        """The faces of the tiles at ``boxes``, cut straight by ``tilt`` as the classifier's crops are (``Faces``);
-        those found thinner than ``thinner`` found again ``refined`` times by the refiner, where there is one
-        (``refined``)."""
+    def faces(self, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray) -> Faces:
+        """The faces of the tiles at ``boxes``, cut straight by ``tilt`` as the classifier's crops are (``Faces``)."""
         if len(boxes) == 0:
             return Faces(np.zeros((0, 4, 2)), np.zeros(0, bool), np.zeros(0))
         m = crop_matrices(boxes, self.size, MARGIN, tilt)
@@ -236,25 +233,23 @@ class FaceReader:
             inside = found.reshape(-1, 4, 2).astype(np.float64) * self.size
             return np.einsum("nij,nkj->nki", back[:, :, :2], inside) + back[:, None, :, 2]
 
-        return self.refined(rgb, Faces(in_photo(corners), across.reshape(-1) > 0,
-                                       1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))),
-                                       rows=(in_photo(rows[0]), rows[1].reshape(-1) > 0) if rows else None),
-                            refined, thinner)
+        return Faces(in_photo(corners), across.reshape(-1) > 0,
+                     1 / (1 + np.exp(-stands.reshape(-1).astype(np.float64))),
+                     rows=(in_photo(rows[0]), rows[1].reshape(-1) > 0) if rows else None)
 
-    def refined(self, rgb: np.ndarray, faces: Faces, passes: int, thinner: float = 1.0) -> Faces:
-        """``faces`` (both networks', where the file holds two) found again ``passes`` times by the refiner, in one
-        run each time, those of them whose short side is under ``thinner`` of their long one (``thinness``); as
-        they are where there is no refiner."""
-        if self.refiner is None or passes < 1 or not len(faces.quads):
+    def refined(self, rgb: np.ndarray, faces: Faces, config: object) -> Faces:
+        """``faces`` with those whose short side is under ``config.refine_thinner`` of their long one (``thinness``)
+        found again ``config.faces_refined`` times by the refiner (the faces taken: ``Faces.quads``; the rows
+        network's, where the photo's tiles stand, once ``Faces.as_rows`` took them); as they are where there is no
+        refiner."""
+        if self.refiner is None or config.faces_refined < 1 or not len(faces.quads):
             return faces
-        quads = faces.quads if faces.rows is None else np.concatenate([faces.quads, faces.rows[0]])
-        thin = thinness(quads) < thinner
+        thin = thinness(faces.quads) < config.refine_thinner
         if not thin.any():
             return faces
-        quads = quads.copy()
-        quads[thin] = self.refiner.refined(rgb, quads[thin], passes)
-        n = len(faces.quads)
-        return faces._replace(quads=quads[:n], rows=None if faces.rows is None else (quads[n:], faces.rows[1]))
+        quads = faces.quads.copy()
+        quads[thin] = self.refiner.refined(rgb, quads[thin], config.faces_refined)
+        return faces._replace(quads=quads)
 
     def flat(self, rgb: np.ndarray, faces: Faces, size: int) -> np.ndarray:
         """The ``faces`` of the photo ``rgb`` cut flat, as the classifier takes crops of ``size`` (N, 3, size,
@@ -273,10 +268,10 @@ class FaceReader:
         c = config
         if len(boxes) == 0 or sureness(looked[0]) >= c.faces_below:
             return crops, looked, None
-        faces = self.faces(rgb, boxes, tilt, c.faces_refined, c.refine_thinner)
+        faces = self.faces(rgb, boxes, tilt)
         if faces.standing < c.faces_standing:
-            return crops, looked, faces
-        faces = faces.as_rows()
+            return crops, looked, self.refined(rgb, faces, c)
+        faces = self.refined(rgb, faces.as_rows(), c)
         flat = self.flat(rgb, faces, crops.shape[-1])
         again = look(flat)
         if sureness(again[0]) > sureness(looked[0]) + c.faces_gain:

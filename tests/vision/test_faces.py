@@ -498,7 +498,7 @@ def test_a_face_found_off_its_place_is_found_again_where_it_lies() -> None:
     assert np.array_equal(refiner.refined(rgb, off, passes=0), off) and refiner.refined(rgb, off[:0]).shape == (0, 4, 2)
 
 
-def test_the_face_reader_refines_both_networks_thin_faces_in_one_run_when_asked() -> None:
+def test_the_face_reader_refines_the_thin_faces_it_takes_when_asked() -> None:
     boxes = np.array([[100.0, 50.0, 160.0, 130.0], [170.0, 50.0, 230.0, 130.0]])
     rgb = np.random.default_rng(0).integers(0, 255, (300, 300, 3), np.uint8)
     # the first network's faces 0.67 as wide as tall (about square on), the rows network's 0.25 as tall as wide (thin)
@@ -507,22 +507,25 @@ def test_the_face_reader_refines_both_networks_thin_faces_in_one_run_when_asked(
     reader = FaceReader(RowCorners(corners, rows), refiner=FaceRefiner(white))
     found = reader.faces(rgb, boxes, np.zeros(2))
     assert thinness(found.quads).round(2).tolist() == [0.67, 0.67] and thinness(found.rows[0]).max() < 0.3
-    every = reader.faces(rgb, boxes, np.zeros(2), refined=1)  # every face: both networks' in one run
-    assert white.runs == 1 and every.rows is not None
-    assert not np.allclose(every.quads, found.quads) and not np.allclose(every.rows[0], found.rows[0])
-    assert np.array_equal(every.across, found.across) and np.array_equal(every.stands, found.stands)
-    assert np.array_equal(every.rows[1], found.rows[1])
-    thin = reader.faces(rgb, boxes, np.zeros(2), refined=1, thinner=0.6)  # the thin ones alone
-    assert white.runs == 2 and np.array_equal(thin.quads, found.quads) and np.allclose(thin.rows[0], every.rows[0])
-    none = reader.faces(rgb, boxes, np.zeros(2), refined=1, thinner=0.1)  # no face thinner: the refiner not asked
-    assert white.runs == 2 and np.array_equal(none.quads, found.quads) and np.array_equal(none.rows[0], found.rows[0])
+    every = DetectorConfig(refine_thinner=1.0)
+    for faces in (found, found.as_rows()):  # either network's faces, in one run
+        again = reader.refined(rgb, faces, every)
+        assert not np.allclose(again.quads, faces.quads) and np.array_equal(again.across, faces.across)
+        assert np.array_equal(again.stands, faces.stands)
+    assert white.runs == 2
+    rows_again = reader.refined(rgb, found.as_rows(), every).quads
+    thin = reader.refined(rgb, found.as_rows(), DetectorConfig())  # the thin ones alone (0.6): all of the rows'
+    assert white.runs == 4 and np.allclose(thin.quads, rows_again)
+    assert reader.refined(rgb, found, DetectorConfig()) is found and white.runs == 4  # none thin: not asked
+    none = reader.refined(rgb, found.as_rows(), DetectorConfig(refine_thinner=0.1))  # no face thinner: not asked
+    assert white.runs == 4 and np.array_equal(none.quads, found.rows[0])
     # the detector asks it as its settings say: faces_refined=0 leaves the faces as found
     crops, c = np.zeros((2, 3, 96, 96), np.float32), DetectorConfig()
     _, _, faces = reader.flatter(rgb, boxes, np.zeros(2), crops, looks(0.5)(crops), looks(0.8), c)
-    assert white.runs == 3 and np.allclose(faces.quads, thin.rows[0])
+    assert white.runs == 5 and np.allclose(faces.quads, thin.quads)
     _, _, faces = reader.flatter(rgb, boxes, np.zeros(2), crops, looks(0.5)(crops), looks(0.8),
                                  DetectorConfig(faces_refined=0))
-    assert white.runs == 3 and np.allclose(faces.quads, found.rows[0])
+    assert white.runs == 5 and np.allclose(faces.quads, found.rows[0])
 
 
 def test_a_network_that_is_no_face_refiner_is_a_typed_error(tmp_path: Path) -> None:
