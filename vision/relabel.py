@@ -35,6 +35,7 @@ from typing import Any
 from vision.layout import Complete, Layout, group_melds
 from vision.layout.frame import Frame, frame_of, reframe
 from vision.layout.melds import MISSED_BACK
+from vision.layout.result import FLOWER_COPY
 from vision.layout.table import table_parts
 from vision.layout.tuning import TABLE_TILES
 from vision.names import BACK, WHITE
@@ -72,8 +73,10 @@ PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of 
 
 def acceptable(layout: Layout, complete: Complete, gold_known: bool = False) -> bool:
     """Legal, and complete (as ``complete`` judges) when it has 14 tiles (kongs counted as 3), or 17 and
-    ``gold_known`` (``complete`` then judges a Fuzhou hand with its golds wild)."""
-    if layout.problem is not None or layout.win_tile is None:
+    ``gold_known`` (``complete`` then judges a Fuzhou hand with its golds wild). A hand with a flower read twice is
+    taken with that problem: no hand tells which flower was misread (any completes a hand as well), so renaming one
+    is never checked (the fresh photos' four such hands each took a wrong flower)."""
+    if layout.problem is not None and layout.problem.code != FLOWER_COPY or layout.win_tile is None:
         return False
     return (_seventeen(layout) and not gold_known) or complete([*layout.concealed, layout.win_tile])
 

@@ -326,6 +326,15 @@ def test_fifth_copy() -> None:
     assert layout.to_dict()["problem"]["detections"] == [0, 1, 2, 3, 4]
 
 
+def test_a_flower_read_twice_is_no_hand() -> None:
+    tiles = lay("123m456p789s1122z", "3z", "1f6f6f", gaps=(0.8, 1.2))
+    layout = read_layout(shoot(tiles))
+    assert layout.problem is not None and layout.problem.code == "flower_copy", layout.to_dict()
+    assert layout.problem.detections == (15, 16)  # the two read 6f
+    assert "6f is read 2 times" in layout.problem.message
+    assert read_layout(shoot(lay("123m456p789s1122z", "3z", "1f6f7f", gaps=(0.8, 1.2)))).problem is None
+
+
 def test_a_fifth_copy_counted_in_a_concealed_kong_names_its_backs_too() -> None:
     # (back 3z 3z back) is four 3z: with the pung of 3z among the concealed tiles, seven
     tiles = lay("123m456p333z7s", "7s", "back", "33z", "back", gaps=(0.8, 0.8, 0.0, 0.0), gap_in=1.0)

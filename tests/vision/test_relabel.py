@@ -74,6 +74,20 @@ def test_a_fifth_copy_is_renamed() -> None:
     assert layout.renamed == (4,)
 
 
+def test_a_flower_read_twice_is_not_renamed() -> None:
+    # the 5f (detection 14) read 7f, unsurely: no hand tells which of the two 7f is wrong, nor what it is
+    hand = lay("123m456p789s1155z", "5z", "5f7f", gaps=(0.8, 1.2))
+    dets = ranked(shoot(hand), {14: [("7f", 0.45), ("5f", 0.3), ("6f", 0.2)]})
+    layout, _ = relabel(dets)
+    assert layout.problem.code == "flower_copy" and layout.problem.detections == (14, 15)
+    assert layout.renamed == () and layout.reading() == COMPLETE_TEXT + " 77f"
+    # ... and a hand that needs a tile renamed besides is renamed so, its flowers as read
+    dets = ranked(shoot(hand), {1: [("3m", 0.55), ("2m", 0.40)], 14: [("7f", 0.45), ("5f", 0.3)]})
+    layout, _ = relabel(dets)
+    assert layout.renamed == (1,) and layout.problem.code == "flower_copy"
+    assert layout.reading() == COMPLETE_TEXT + " 77f"
+
+
 def test_no_renaming_helps_keeps_the_first_reading_and_its_problem() -> None:
     dets = ranked(shoot(lay("123m456p789s1122z", "3z", gaps=(0.8,))), {})
     first, _ = relabel([replace(d, ranked=()) for d in dets])

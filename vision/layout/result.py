@@ -52,11 +52,14 @@ class Row:
         return {"role": self.role, "detections": list(self.detections), "groups": [list(g) for g in self.groups]}
 
 
+FLOWER_COPY = "flower_copy"  # a flower read twice: the hand is read as if it were not, its flowers are not renamed
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Why the tiles make no legal hand: ``code`` (tile_count, fifth_copy, bad_group, no_tiles) and a message;
-    ``detections``: the tiles it is about, where some are (the group that is no meld, the face-down tiles among the
-    concealed ones, every tile read as the fifth copy's name)."""
+    """Why the tiles make no legal hand: ``code`` (tile_count, fifth_copy, flower_copy, bad_group, no_tiles) and a
+    message; ``detections``: the tiles it is about, where some are (the group that is no meld, the face-down tiles
+    among the concealed ones, every tile read as the fifth copy's name or as the flower read twice)."""
 
     code: str
     message: str

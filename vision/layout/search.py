@@ -23,7 +23,7 @@ from vision.layout.geometry import (
 from vision.layout.melds import MISSED_BACK, back_apart, classify, kong_tiles
 from vision.layout.notation import plain_name, tile_key
 from vision.layout.reading import Complete, Parse, drop_ways, rank_reading, read_rows, tile_count
-from vision.layout.result import Layout, Meld, Problem, Row, assumed_note
+from vision.layout.result import FLOWER_COPY, Layout, Meld, Problem, Row, assumed_note
 from vision.layout.table import is_wall, kongs_joined, wall_ends
 from vision.layout.tuning import (
     ASKEW_WIN,
@@ -165,14 +165,14 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
     concealed = tuple(plain_name(t.labels[i]) for i in p.concealed)
     win = plain_name(t.labels[p.win]) if p.win is not None else None
 
-    problem = _problem(t, p, melds, concealed, win)
+    problem = _problem(t, p, melds, concealed, win, flowers)
     if problem is not None:
         problem = replace(problem, detections=tuple(g_idx[i] for i in problem.detections))
     conc_dets = [g_idx[i] for i in p.concealed]
     win_det = g_idx[p.win] if p.win is not None else None
     candidates_w: tuple[str, ...] = ()
     assumed = False
-    if problem is None and win is None:
+    if (problem is None or problem.code == FLOWER_COPY) and win is None:
         assumed = True
         candidates_w = tuple(sorted(set(concealed), key=lambda s: (tile_key(s), s)))
         win = concealed[-1]  # the default assumption: the last tile in reading order
@@ -212,7 +212,7 @@ def group_melds(dets: Sequence[DetectionLike], *, complete: Complete, frame: Fra
 
 
 def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, ...],
-             win: str | None) -> Problem | None:
+             win: str | None, flowers: Sequence[int]) -> Problem | None:
     if p.bad_groups:
         g = p.bad_groups[0]
         names = " ".join(t.labels[i] + ("*" if t.side[i] else "") for i in g)
@@ -246,4 +246,10 @@ def _problem(t: Tiles, p: Parse, melds: tuple[Meld, ...], concealed: tuple[str, 
                      or kind == "concealed_kong" and t.labels[i] == BACK and name in faces]
         return Problem("fifth_copy", f"{name} is read {every[name]} times; there are only 4 of each tile",
                        detections=tuple(sorted(read)))
+    shown = Counter(t.labels[i] for i in flowers)
+    twice = sorted((k for k, v in shown.items() if v > 1), key=tile_key)
+    if twice:
+        name = twice[0]
+        return Problem(FLOWER_COPY, f"{name} is read {shown[name]} times among the flowers; a set has one of each",
+                       detections=tuple(sorted(i for i in flowers if t.labels[i] == name)))
     return None
