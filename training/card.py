@@ -291,7 +291,10 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
             f"{config.reader_sure:g} is "
             "read again, once, turned upright by the classifier's up head, and " + (
                 "each name is weighed by how likely the reading is for a tile of that name: the numeral it prints, "
-                "or none (`vision/readers.py`, `mix_marks`)" if marks else "its flower probability is shared again "
+                "or none (`vision/readers.py`, `mix_marks`); the suits' tiles named surely are read too, and those "
+                f"read with a numeral not their name's so weighed where {config.marks_least} or more of them and "
+                f"{config.marks_agree:g} of them read their own name's numeral: the set prints indices "
+                "(`marks_printed`, `marks_doubt`)" if marks else "its flower probability is shared again "
                 "among the flowers, each weighed by its seat's probability, what the reader gives other shared "
                 "evenly (`vision/readers.py`, `mix_seats`)" if seats else "the reader's names are averaged half "
                 "and half with the classifier's (`vision/detector.py`, `DetectorConfig.reader_gate`, "

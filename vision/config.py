@@ -263,6 +263,16 @@ class DetectorConfig:
     # read from 0.5): 1 / 0.2 / 0.05 / 0.01: 0.7927 / 0.8031 / 0.8238 / 0.8238 (the networks alone 0.5285)
     character_gate: float = 0.05
     mark_weight: float = 1.0  # the power the mark reader's reading is taken to (``mix_marks``)
+    # ... and the suits' tiles named surely (``reader_sure`` or more) are read by it too, and those it reads with a
+    # numeral not their name's weighed by it, where the set prints indices: ``marks_least`` or more such tiles, and
+    # ``marks_agree`` of them (above 1: never asked) read with their own name's numeral (``readers.marks_printed``),
+    # as the first ``marks_sample`` read it (the others are read only then: a set without indices costs one short run)
+    # A held-out set printing six as 陸 beside an index 6 had its 6m named 5m at 0.86 to 0.99, unread; asked of every
+    # tile named surely, in every set, the reader read 6s as 8 and 3f as 1 in a jade set without indices
+    # (``docs/photo.md``)
+    marks_agree: float = 0.8
+    marks_least: int = 4
+    marks_sample: int = 8
     seat_weight: float = 1.0  # ... and the seat reader's (``mix_seats``)
     # each tile is cut turned straight by its tilt (``vision/crops.py``): on the true boxes of the held-out style 11 ->
     # 6 mistakes of 1101 (its white dragons read 8s 6 -> 1, 8m read 9m 3 -> 0), of the training styles 116 -> 66 of 8979
@@ -380,6 +390,10 @@ class DetectorConfig:
             raise ValueError(msg)
         if not all(len(v) == 2 and v[0] > 0.0 and v[1] > 0.0 for v in self.sharpen):
             msg = f"DetectorConfig.sharpen must be (amount, sigma) pairs, each above 0, got {self.sharpen!r}"
+            raise ValueError(msg)
+        if not 1 <= self.marks_least <= self.marks_sample:
+            msg = (f"DetectorConfig.marks_least must be 1 or more and marks_sample at least as many, got "
+                   f"{self.marks_least!r} and {self.marks_sample!r}")
             raise ValueError(msg)
         if self.faces_refined < 0:
             msg = f"DetectorConfig.faces_refined must be 0 (never) or more, got {self.faces_refined!r}"

@@ -61,7 +61,18 @@ from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.naming import Named, Seen
-from vision.readers import FLOWERS, MARK_OF, Reader, crop_side, mix_marks, mix_reading, mix_seats
+from vision.readers import (
+    FLOWERS,
+    MARK_OF,
+    NUMBERED,
+    Reader,
+    crop_side,
+    marks_doubt,
+    marks_printed,
+    mix_marks,
+    mix_reading,
+    mix_seats,
+)
 from vision.rectify import rectified
 from vision.regions import with_regions
 from vision.sessions import classifier_session, fault_session, session, session_options
@@ -411,24 +422,48 @@ class TileDetector:
         (NaN for the others).
 
         Each is read once, turned upright by the classifier's up direction. That head is wrong by half a turn on a
-        third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``)."""
+        third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``).
+        The mark reader reads the suits' tiles named surely too, where the set prints indices (``_indexed``)."""
         c = self.config
         ask = self._asked(p, MARK_OF >= 0 if reader.marks else reader.ids)
         if reader.seats:  # a tile named a flower: its flowers' share, gathered on one, would outweigh a back's
             ask = ask[np.isin(p[ask].argmax(1), FLOWERS)]
         upside = np.full(len(p), np.nan)
-        if len(ask) == 0:
-            return p, upside
-        x = crops[ask] if reader.side == self._crop else network_input(
-            crop_tiles(rgb, boxes[ask], reader.side, tilt=tilt[ask]))
-        # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
-        names, turns = reader.session.run(None, {"crops": quarter_turned(x, up[ask].argmax(1))})
-        q, turns = _softmax(names), _softmax(turns)
-        upside[ask] = turns[:, 2] / (turns[:, 0] + turns[:, 2])
         out = p.copy()
-        out[ask] = (mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_seats(p[ask], q, c.seat_weight)
-                    if reader.seats else mix_reading(p[ask], q, reader.ids, c.reader_weight))
+        if len(ask):
+            q, turns = self._reading(reader, rgb, boxes, tilt, crops, up, ask)
+            upside[ask] = turns[:, 2] / (turns[:, 0] + turns[:, 2])
+            out[ask] = (mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_seats(p[ask], q, c.seat_weight)
+                        if reader.seats else mix_reading(p[ask], q, reader.ids, c.reader_weight))
+        if reader.marks:
+            self._indexed(reader, rgb, boxes, tilt, crops, up, p, out, ask)
         return out, upside
+
+    def _reading(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
+                 up: np.ndarray, read: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``reader``'s names and up directions (softmaxed) of the tiles ``read``, each turned upright by ``up``."""
+        x = crops[read] if reader.side == self._crop else network_input(
+            crop_tiles(rgb, boxes[read], reader.side, tilt=tilt[read]))
+        # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
+        names, turns = reader.session.run(None, {"crops": quarter_turned(x, up[read].argmax(1))})
+        return _softmax(names), _softmax(turns)
+
+    def _indexed(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
+                 up: np.ndarray, p: np.ndarray, out: np.ndarray, asked: np.ndarray) -> None:
+        """The mark reader's reading mixed into ``out`` for the suits' tiles ``p`` names surely (not ``asked``) that
+        it reads with a numeral not their name's, where the photo's set prints indices (``marks_printed``), as the
+        first ``marks_sample`` of them read it; the others read only then."""
+        c = self.config
+        sure = np.setdiff1d(np.flatnonzero(NUMBERED[p.argmax(1)] & (p.max(1) >= c.reader_sure)), asked)
+        if c.marks_agree > 1 or len(sure) < c.marks_least:
+            return
+        q = self._reading(reader, rgb, boxes, tilt, crops, up, sure[:c.marks_sample])[0]
+        if not marks_printed(p[sure[:c.marks_sample]], q, c.marks_agree, c.marks_least):
+            return
+        if len(sure) > c.marks_sample:
+            q = np.concatenate([q, self._reading(reader, rgb, boxes, tilt, crops, up, sure[c.marks_sample:])[0]])
+        doubted = marks_doubt(p[sure], q)
+        out[sure[doubted]] = mix_marks(p[sure[doubted]], q[doubted], c.mark_weight)
 
     def _asked(self, p: np.ndarray, family: np.ndarray, gate: float | None = None) -> np.ndarray:
         """The tiles a reader of ``family`` (names' ids or a mask) reads: those the names ``p`` give the family

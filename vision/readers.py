@@ -20,6 +20,7 @@ FLOWERS = np.array([NAMES.index(f) for f in FLOWER_NAMES])
 MARK_NAMES = (*"123456789", "other")
 MARK_OF = np.array([int(n[0]) - 1 if n[1] in "mps" else (int(n[0]) - 1) % 4 if n[1] == "f" else -1
                     for n in NAMES[:-1]] + [-1])
+NUMBERED = np.array([n[1] in "mps" for n in NAMES])  # the suits' tiles, which print their number where a set indexes
 # the seat reader's names: a flower's seat, 1 to 4 (spring and plum 1 ... winter and bamboo 4), read by its seat
 # numeral, character, caption or picture, or ``other`` for a tile not a flower; the seat of each flower (0..3, the
 # numeral a set prints on it)
@@ -92,6 +93,38 @@ def mix_marks(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
     seen = np.where(MARK_OF >= 0, q[:, MARK_OF.clip(0)] + q[:, -1:], q[:, -1:])
     m = p * seen ** weight
     return m / np.maximum(m.sum(1, keepdims=True), 1e-12)
+
+
+def marks_printed(p: np.ndarray, q: np.ndarray, agree: float, least: int) -> bool:
+    """Whether a photo's set prints index numerals, as the mark reader reads (``q``, N, 10) its suits' tiles the
+    classifier names surely (``p``, N, 43): ``least`` such tiles or more, and ``agree`` of them or more read with their
+    name's numeral (at 0.5 or more). A set without indices shows none, and the reader, asked of tiles it need not
+    read, may see one in a bamboo or a jade tile's veins.
+
+    >>> p = np.zeros((5, len(NAMES))); p[:4, NAMES.index("5m")] = 0.99; p[4, NAMES.index("5m")] = 0.9  # 6m as 5m
+    >>> q = np.zeros((5, 10)); q[:4, 4] = 0.99; q[4, 5] = 0.97  # "5" four times, then a "6"
+    >>> marks_printed(p, q, 0.75, 4), marks_printed(p, q, 0.9, 4), marks_printed(p[:2], q[:2], 0.75, 4)
+    (True, False, False)
+    """
+    return len(p) >= least and bool(np.mean(_read_as_named(p, q) >= 0.5) >= agree)
+
+
+def marks_doubt(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Which tiles the mark reader (``q``, N, 10) reads with a numeral, at 0.5 or more, not that of their name in ``p``
+    (N, 43).
+
+    >>> p = np.zeros((3, len(NAMES))); p[:, NAMES.index("5m")] = 0.9
+    >>> q = np.zeros((3, 10)); q[0, 4] = q[1, 5] = q[2, 9] = 0.9  # "5", "6", none
+    >>> marks_doubt(p, q).tolist()
+    [False, True, False]
+    """
+    return (_read_as_named(p, q) < 0.5) & (q[:, :-1].max(1) >= 0.5)
+
+
+def _read_as_named(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The probability the mark reader (``q``) gives each tile's name's numeral in ``p`` (0 for a name with none)."""
+    k = MARK_OF[p.argmax(1)]
+    return q[np.arange(len(q)), k.clip(0)] * (k >= 0)
 
 
 def mix_seats(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:

@@ -371,8 +371,42 @@ def test_the_mark_reader_weighs_the_unsure_tiles_names_by_the_numeral_it_reads()
     det = TileDetector.from_parts(Classifier(), crop=64, readers=[none], config=DetectorConfig(turns=1))
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
     assert p[:, NAMES.index("7p")] == pytest.approx(0.7, abs=1e-6)
-    # 7p at 0.7 is named surely enough: not read
+    # 7p at 0.7 is named surely enough: not read (two tiles, too few to tell whether the set prints indices)
     det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader],
                                   config=DetectorConfig(turns=1, reader_sure=0.6))
     p, _ = det.classify(np.zeros((64, 64, 3), np.uint8), boxes)
     assert reader.session.batches == [2] and NAMES[int(p[0].argmax())] == "7p"
+
+
+def test_in_a_set_that_prints_indices_a_tile_named_surely_is_weighed_by_a_numeral_not_its_own() -> None:
+    from vision.detector import NAMES, DetectorConfig, TileDetector
+    from vision.readers import MARK_NAMES, Reader
+
+    class Classifier:  # 6p surely, but the last crop 7p surely (a set's 6 drawn unlike the sets learnt), 6p beside it
+        def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            p = np.full((len(feeds["crops"]), len(NAMES)), 1e-9)
+            p[:, NAMES.index("6p")] = 0.99
+            p[-1, NAMES.index("6p")], p[-1, NAMES.index("7p")] = 0.05, 0.95
+            return [np.log(p), np.tile(np.eye(4)[0] * 9, (len(p), 1)), _unlike(len(p))]
+
+    def named(reader: Reader, n: int, **config: float) -> list[str]:
+        det = TileDetector.from_parts(Classifier(), crop=64, readers=[reader], config=DetectorConfig(turns=1, **config))
+        boxes = np.array([[40.0 * i, 0.0, 40.0 * i + 30, 40.0] for i in range(n)])
+        p, _ = det.classify(np.zeros((64, 64 * n, 3), np.uint8), boxes)
+        return [NAMES[int(k)] for k in p.argmax(1)]
+
+    six = Reader.load(_Meta(",".join(MARK_NAMES), pick=5), Path("mark.onnx"))  # a "6" on every tile, surely
+    none = Reader.load(_Meta(",".join(MARK_NAMES), pick=9), Path("mark.onnx"))  # no numeral: a set without indices
+    assert named(six, 5) == ["6p"] * 5  # four of five read as named: the set prints its indices
+    assert six.session.batches == [5]  # every tile read once, none of them unsure
+    assert named(six, 3) == ["6p", "6p", "7p"]  # three tiles: too few to tell
+    assert named(six, 5, marks_agree=0.9) == ["6p"] * 4 + ["7p"]  # four of five agree, not nine in ten
+    assert named(six, 5, marks_agree=2.0) == ["6p"] * 4 + ["7p"]  # (above 1: not asked)
+    assert named(none, 5) == ["6p"] * 4 + ["7p"] and none.session.batches == [5]
+    # the first ``marks_sample`` tell; the others are read only where they tell the set prints indices
+    six.session.batches.clear()
+    assert named(six, 5, marks_sample=4) == ["6p"] * 5 and six.session.batches == [4, 1]
+    assert named(none, 5, marks_sample=4) == ["6p"] * 4 + ["7p"] and none.session.batches == [5, 4]
+    for least, sample in ((0, 8), (5, 4)):
+        with pytest.raises(ValueError, match="marks_least"):
+            DetectorConfig(marks_least=least, marks_sample=sample)
