@@ -436,7 +436,7 @@ class TileDetector:
             out[ask] = (mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_seats(p[ask], q, c.seat_weight)
                         if reader.seats else mix_reading(p[ask], q, reader.ids, c.reader_weight))
         if reader.marks:
-            self._indexed(reader, rgb, boxes, tilt, crops, up, p, out, ask)
+            out = self._indexed(reader, rgb, boxes, tilt, crops, up, p, out, ask)
         return out, upside
 
     def _reading(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
@@ -449,21 +449,23 @@ class TileDetector:
         return _softmax(names), _softmax(turns)
 
     def _indexed(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
-                 up: np.ndarray, p: np.ndarray, out: np.ndarray, asked: np.ndarray) -> None:
-        """The mark reader's reading mixed into ``out`` for the suits' tiles ``p`` names surely (not ``asked``) that
-        it reads with a numeral not their name's, where the photo's set prints indices (``marks_printed``), as the
-        first ``marks_sample`` of them read it; the others read only then."""
+                 up: np.ndarray, p: np.ndarray, out: np.ndarray, asked: np.ndarray) -> np.ndarray:
+        """``out`` with the mark reader's reading mixed in for the suits' tiles ``p`` names surely (not ``asked``)
+        that it reads with a numeral not their name's, where the photo's set prints indices (``marks_printed``), as
+        the first ``marks_sample`` of them read it; the others read only then."""
         c = self.config
         sure = np.setdiff1d(np.flatnonzero(NUMBERED[p.argmax(1)] & (p.max(1) >= c.reader_sure)), asked)
         if c.marks_agree > 1 or len(sure) < c.marks_least:
-            return
+            return out
         q = self._reading(reader, rgb, boxes, tilt, crops, up, sure[:c.marks_sample])[0]
         if not marks_printed(p[sure[:c.marks_sample]], q, c.marks_agree, c.marks_least):
-            return
+            return out
         if len(sure) > c.marks_sample:
             q = np.concatenate([q, self._reading(reader, rgb, boxes, tilt, crops, up, sure[c.marks_sample:])[0]])
         doubted = marks_doubt(p[sure], q)
+        out = out.copy()
         out[sure[doubted]] = mix_marks(p[sure[doubted]], q[doubted], c.mark_weight)
+        return out
 
     def _asked(self, p: np.ndarray, family: np.ndarray, gate: float | None = None) -> np.ndarray:
         """The tiles a reader of ``family`` (names' ids or a mask) reads: those the names ``p`` give the family

@@ -76,7 +76,7 @@ def acceptable(layout: Layout, complete: Complete, gold_known: bool = False) -> 
     ``gold_known`` (``complete`` then judges a Fuzhou hand with its golds wild). A hand with a flower read twice is
     taken with that problem: no hand tells which flower was misread (any completes a hand as well), so renaming one
     is never checked (the fresh photos' four such hands each took a wrong flower)."""
-    if layout.problem is not None and layout.problem.code != FLOWER_COPY or layout.win_tile is None:
+    if (layout.problem is not None and layout.problem.code != FLOWER_COPY) or layout.win_tile is None:
         return False
     return (_seventeen(layout) and not gold_known) or complete([*layout.concealed, layout.win_tile])
 
