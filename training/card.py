@@ -6,7 +6,8 @@ datasets they read (each run's own record) and ``bench/eval_vision.py``'s output
 hand but the targets; the card's last part, from ``## Notes`` on (the notes, measurements made beside the runs,
 dated, and the reproduce commands), is written by hand in the card itself and kept as it is each time the card is
 written. A shipped run's records are also kept in the repository (``models/runs``, ``keep_records``), and read from
-there when its run folder is gone (a new machine's cache is empty).
+there when its run folder is gone (a new machine's cache is empty); a run named whose records are in neither place
+stops the card, by name (``MissingRecords``), rather than lose what the card says of it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,16 @@ RECORD_FILES = ("summary.json", "results.csv", "args.yaml")  # what the card rea
 FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scale", "degrees", "fliplr",
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
 
+class MissingRecords(Exception):
+    """Runs named for the card whose records are neither in their run folder nor kept in the repository."""
+
+    def __init__(self, names: list[str], runs: Path) -> None:
+        super().__init__(f"the records of {', '.join(names)} are neither under {runs} nor kept in {RECORDS}: the card "
+                         "written now would say only that no such run was recorded, losing what it says of them "
+                         "(--allow-missing writes it so all the same)")
+        self.names = names
+
+
 def keep_records(runs: Path, name: str, records: Path = RECORDS) -> list[Path]:
     """Copy what the card reads of run ``name`` (its ``RECORD_FILES`` and a fine-tune's data list ``NAME.yaml``) from
     ``runs`` to ``records``, to be committed with the weights it shipped; returns the files copied."""
@@ -42,6 +53,12 @@ def _record(runs: Path, relative: str) -> Path:
     """A run's record: in ``runs`` while the run is there, else as kept in the repository (``keep_records``)."""
     path = runs / relative
     return path if path.exists() else RECORDS / relative
+
+
+def unrecorded(runs: Path, names: list[str]) -> list[str]:
+    """The runs among ``names`` of which nothing the card reads (``RECORD_FILES``) is under ``runs`` or kept in the
+    repository (``keep_records``): a card written now would say only that no such run was recorded."""
+    return [n for n in names if not any(_record(runs, f"{n}/{f}").exists() for f in RECORD_FILES)]
 
 
 def _summary(runs: Path, name: str) -> dict | None:
@@ -461,9 +478,16 @@ def write_card(models: Path, runs: Path, finetune: list[str] | tuple[str, ...] =
                readers: list[str] | tuple[str, ...] = (), set_finder: str | None = None,
                soft: str | None = None, shaken: str | None = None, corners: str | None = None,
                row_finder: list[str] | tuple[str, ...] = (), row_corners: str | None = None,
-               refiner: str | None = None) -> Path:
+               refiner: str | None = None, allow_missing: bool = False) -> Path:
     """Write the card ``models/README.md`` from the runs' records under ``runs`` (or kept in ``models/runs``) and
-    ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``)."""
+    ``bench_file`` (default: ``paths.bench_file()``), keeping its hand-written part (``kept_part``). A run named
+    whose records are nowhere (``unrecorded``; the base finder's, ``finder``, among them) raises ``MissingRecords``
+    rather than lose what the card says of it, unless ``allow_missing``."""
+    named = ["finder", *finetune, *row_finder, *classifiers, *readers,
+             *filter(None, (set_finder, soft, shaken, corners, row_corners, refiner))]
+    missing = unrecorded(runs, named)
+    if missing and not allow_missing:
+        raise MissingRecords(missing, runs)
     bench_file = paths.bench_file() if bench_file is None else bench_file
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     styles = _trained_styles(runs, classifiers)

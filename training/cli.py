@@ -280,11 +280,15 @@ def _compact(args: argparse.Namespace) -> int:
 
 
 def _card(args: argparse.Namespace) -> int:
-    from training.card import write_card
+    from training.card import MissingRecords, write_card
 
-    card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
-                      args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_runs,
-                      args.row_corners_run, args.refiner_run)
+    try:
+        card = write_card(args.models, args.runs, args.finetune, args.classifiers, args.bench, args.reader_runs,
+                          args.set_finder_run, args.soft_run, args.shaken_run, args.corners_run, args.row_finder_runs,
+                          args.row_corners_run, args.refiner_run, allow_missing=args.allow_missing)
+    except MissingRecords as exc:
+        print(f"card: {exc}", file=sys.stderr)
+        return 2
     print(f"card: {card}")
     return 0
 
@@ -367,6 +371,8 @@ def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--refiner-run", help="the face refiner's run shipped (python -m training refiner)")
     p.add_argument("--bench", type=Path, default=paths.bench_file(),
                    help="bench/eval_vision.py's output (default: %(default)s)")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="write the card even where a run named has no records left (it then says only that)")
 
 
 def parser() -> argparse.ArgumentParser:

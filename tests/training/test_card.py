@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from training import card
 
 
@@ -148,3 +150,19 @@ def test_the_face_refiner_gets_its_section_from_its_run(tmp_path: Path) -> None:
            "the tiles lying 0.0119 (0.0640), 0.0516 as found" in text
     assert "under 0.6 of its long one" in text and "`DetectorConfig.faces_refined`" in text
     assert card._refiner(tmp_path, "none")[1] == "- no face refiner run recorded under `none`"
+
+
+def test_a_card_is_not_written_over_runs_whose_records_are_gone(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "README.md").write_text("# old card\n\n## Notes\nhand-written\n")
+    runs = tmp_path / "runs"  # empty: only what the repository keeps (models/runs) is found
+    with pytest.raises(card.MissingRecords) as caught:
+        card.write_card(models, runs, ["finder_ft5"], ["gone"], tmp_path / "no_bench.json", corners="face_corners3")
+    assert caught.value.names == ["finder", "gone"]  # finder_ft5 and face_corners3 are kept in the repository
+    assert "--allow-missing" in str(caught.value)
+    assert (models / "README.md").read_text().startswith("# old card")  # left as it was
+    written = card.write_card(models, runs, ["finder_ft5"], ["gone"], tmp_path / "no_bench.json",
+                              corners="face_corners3", allow_missing=True).read_text()
+    assert "- no base finder run recorded" in written and "no classifier run recorded under `gone`" in written
+    assert written.endswith("## Notes\nhand-written\n")

@@ -141,14 +141,28 @@ def test_all_runs_classifier_ship_finder_and_card_in_turn(tmp_path: Path, monkey
     monkeypatch.setattr(ship, "ship_run", lambda run, dest, calibration: steps.append(("ship", dest.name)) or dest)
     monkeypatch.setattr(finder, "train_finder", train_finder)
     monkeypatch.setattr(finder, "export_finder", lambda best, models: steps.append(("export", best.name)) or best)
-    monkeypatch.setattr(card, "write_card", lambda models, runs, *rest: steps.append(("card", *rest)) or models)
+    monkeypatch.setattr(card, "write_card",
+                        lambda models, runs, *rest, **kw: steps.append(("card", *rest, kw)) or models)
     data, models = tmp_path / "d", tmp_path / "m"
     assert cli.main(["all", "--data", str(data), "--runs", str(tmp_path / "r"), "--models", str(models),
                      "--imgsz", "320", "--classifiers", "c1", "c2"]) == 0
     assert steps == [("classifier", [data], 8), ("ship", "tile_classifier.onnx"), ("finder", data, 12, 320),
                      ("export", "best.pt"), ("card", [], ["c1", "c2"], tmp_path / "c" / "bench" / "eval_vision.json",
-                                             [], None, None, None, None, [], None, None)]
+                                             [], None, None, None, None, [], None, None, {"allow_missing": False})]
     assert "card: " in capsys.readouterr().out
+
+
+def test_the_card_refuses_by_name_runs_whose_records_are_gone(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    models = tmp_path / "m"
+    models.mkdir()
+    assert cli.main(["card", "--runs", str(tmp_path / "r"), "--models", str(models), "--classifiers", "gone"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("card: the records of finder, gone are neither under") and "--allow-missing" in err
+    assert not (models / "README.md").exists()
+    assert cli.main(["card", "--runs", str(tmp_path / "r"), "--models", str(models), "--classifiers", "gone",
+                     "--bench", str(tmp_path / "none.json"), "--allow-missing"]) == 0
+    assert "no classifier run recorded under `gone`" in (models / "README.md").read_text()
 
 
 def test_training_without_the_train_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
