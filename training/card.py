@@ -27,6 +27,7 @@ RECORD_FILES = ("summary.json", "results.csv", "args.yaml")  # what the card rea
 FINDER_KEYS = ("imgsz", "batch", "epochs", "time", "single_cls", "mosaic", "scale", "degrees", "fliplr",
                "close_mosaic", "optimizer", "lr0", "lrf", "cache")
 
+
 class MissingRecords(Exception):
     """Runs named for the card whose records are neither in their run folder nor kept in the repository."""
 
@@ -314,7 +315,7 @@ def _readers(runs: Path, names: list[str] | tuple[str, ...]) -> list[str]:
                 "(`marks_printed`, `marks_doubt`)" if marks else "its flower probability is shared again "
                 "among the flowers, each weighed by its seat's probability, what the reader gives other shared "
                 "evenly (`vision/readers.py`, `mix_seats`)" if seats else "the reader's names are averaged half "
-                "and half with the classifier's (`vision/detector.py`, `DetectorConfig.reader_gate`, "
+                "and half with the classifier's (`vision/readers.py`, `DetectorConfig.reader_gate`, "
                 "`reader_sure`, `reader_weight`)"),
             "",
         ]

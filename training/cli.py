@@ -354,6 +354,13 @@ def _classifier_options(p: argparse.ArgumentParser) -> None:
                    help="tiles of these names are left out of --data's crops (not --also's)")
 
 
+def _steps(p: argparse.ArgumentParser, steps: int) -> None:
+    """A face network's or the refiner's run: its batches, peak learning rate and threads."""
+    p.add_argument("--steps", type=int, default=steps, help="batches of 128 to train for")
+    p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
+    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+
+
 def _card_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--finetune", nargs="*", default=[],
                    help="the fine-tuning runs shipped on top of the base run, in the order they ran")
@@ -556,9 +563,7 @@ def parser() -> argparse.ArgumentParser:
     p = command("corners", _corners, "train (or resume) the face network: where each tile's face lies in its crop "
                 "(tiles standing or lying: synth --camera low, front, seated, phone), to cut it flat")
     p.add_argument("--corners-run", default="face_corners", help="the run's name under --runs")
-    p.add_argument("--steps", type=int, default=4000, help="batches of 128 to train for")
-    p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
-    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    _steps(p, 4000)
     p.add_argument("--init", help="a face run under --runs to start from (fine-tune it; default: from scratch)")
     _data(p)
     _runs(p)
@@ -575,9 +580,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--refiner-run", default="face_refiner", help="the run's name under --runs")
     p.add_argument("--faces", type=Path, default=paths.MODELS / "face_corners.onnx",
                    help="the face network whose faces it finds again (default: the shipped one)")
-    p.add_argument("--steps", type=int, default=6000, help="batches of 128 to train for")
-    p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
-    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    _steps(p, 6000)
     _data(p)
     _runs(p)
 

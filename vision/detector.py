@@ -61,18 +61,7 @@ from vision.image import ImageInput, load_image
 from vision.learnt import LearntSet
 from vision.names import NAMES
 from vision.naming import Named, Seen
-from vision.readers import (
-    FLOWERS,
-    MARK_OF,
-    NUMBERED,
-    Reader,
-    crop_side,
-    marks_doubt,
-    marks_printed,
-    mix_marks,
-    mix_reading,
-    mix_seats,
-)
+from vision.readers import FLOWERS, Reader, asked, crop_side, read_again, softmax
 from vision.rectify import rectified
 from vision.regions import with_regions
 from vision.sessions import classifier_session, fault_session, session, session_options
@@ -298,7 +287,7 @@ class TileDetector:
                 half = np.where(np.isnan(upside), half, upside)
         read = None
         if self._captions is not None:
-            p, read = self._captions.named(rgb, boxes, tilt, p, up, half, self._asked(p, FLOWERS, c.caption_unsure),
+            p, read = self._captions.named(rgb, boxes, tilt, p, up, half, asked(p, FLOWERS, c, c.caption_unsure),
                                            c, faces, captions)
         for reader in (r for r in self._readers if r.seats):  # after the captions, which it would make seem sure
             p = self._read(reader, rgb, boxes, tilt, x, p, up)[0]
@@ -393,7 +382,7 @@ class TileDetector:
         (N, 4) and the looks of the crops turned upright (N, F)."""
         c = self.config
         logits, up, look = classifier.run(None, {"crops": x})
-        p, up = _softmax(logits), _softmax(up)
+        p, up = softmax(logits), softmax(up)
         upright = up.argmax(1)  # quarter turns that make each crop upright
         again = np.flatnonzero(p.max(1) < c.turn_sure) if c.turns > 1 else np.zeros(0, int)
         # one more batch: the crops named unsurely seen turned (``crops.more_turns``), their names' probabilities then
@@ -408,7 +397,7 @@ class TileDetector:
             crops, turns = zip(*views, strict=True)
             logits2, _, look2 = classifier.run(None, {"crops": quarter_turned(x[list(crops)], turns)})
             if named:
-                np.add.at(p, list(crops[:named]), _softmax(logits2[:named]))
+                np.add.at(p, list(crops[:named]), softmax(logits2[:named]))
                 p[again] /= c.turns
             for (i, k), v in zip(views, look2, strict=True):
                 if k == upright[i]:
@@ -417,61 +406,14 @@ class TileDetector:
 
     def _read(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
               p: np.ndarray, up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``p`` with ``reader``'s names averaged in, for the tiles the classifier thinks may be of its family and does
-        not name surely; and, for those tiles, the probability the reader gives to their being upside down as turned
-        (NaN for the others).
+        """``p`` with ``reader``'s reading mixed in, and the probability it gives each tile read of being upside down
+        as turned (``readers.read_again``); the classifier's ``crops`` of the tiles at ``boxes`` serve a reader of its
+        crop side, others are cut by ``tilt``."""
+        def cut(read: np.ndarray, side: int) -> np.ndarray:
+            return crops[read] if side == self._crop else network_input(
+                crop_tiles(rgb, boxes[read], side, tilt=tilt[read]))
 
-        Each is read once, turned upright by the classifier's up direction. That head is wrong by half a turn on a
-        third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``).
-        The mark reader reads the suits' tiles named surely too, where the set prints indices (``_indexed``)."""
-        c = self.config
-        ask = self._asked(p, MARK_OF >= 0 if reader.marks else reader.ids)
-        if reader.seats:  # a tile named a flower: its flowers' share, gathered on one, would outweigh a back's
-            ask = ask[np.isin(p[ask].argmax(1), FLOWERS)]
-        upside = np.full(len(p), np.nan)
-        out = p.copy()
-        if len(ask):
-            q, turns = self._reading(reader, rgb, boxes, tilt, crops, up, ask)
-            upside[ask] = turns[:, 2] / (turns[:, 0] + turns[:, 2])
-            out[ask] = (mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_seats(p[ask], q, c.seat_weight)
-                        if reader.seats else mix_reading(p[ask], q, reader.ids, c.reader_weight))
-        if reader.marks:
-            out = self._indexed(reader, rgb, boxes, tilt, crops, up, p, out, ask)
-        return out, upside
-
-    def _reading(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
-                 up: np.ndarray, read: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``reader``'s names and up directions (softmaxed) of the tiles ``read``, each turned upright by ``up``."""
-        x = crops[read] if reader.side == self._crop else network_input(
-            crop_tiles(rgb, boxes[read], reader.side, tilt=tilt[read]))
-        # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
-        names, turns = reader.session.run(None, {"crops": quarter_turned(x, up[read].argmax(1))})
-        return _softmax(names), _softmax(turns)
-
-    def _indexed(self, reader: Reader, rgb: np.ndarray, boxes: np.ndarray, tilt: np.ndarray, crops: np.ndarray,
-                 up: np.ndarray, p: np.ndarray, out: np.ndarray, asked: np.ndarray) -> np.ndarray:
-        """``out`` with the mark reader's reading mixed in for the suits' tiles ``p`` names surely (not ``asked``)
-        that it reads with a numeral not their name's, where the photo's set prints indices (``marks_printed``), as
-        the first ``marks_sample`` of them read it; the others read only then."""
-        c = self.config
-        sure = np.setdiff1d(np.flatnonzero(NUMBERED[p.argmax(1)] & (p.max(1) >= c.reader_sure)), asked)
-        if c.marks_agree > 1 or len(sure) < c.marks_least:
-            return out
-        q = self._reading(reader, rgb, boxes, tilt, crops, up, sure[:c.marks_sample])[0]
-        if not marks_printed(p[sure[:c.marks_sample]], q, c.marks_agree, c.marks_least):
-            return out
-        if len(sure) > c.marks_sample:
-            q = np.concatenate([q, self._reading(reader, rgb, boxes, tilt, crops, up, sure[c.marks_sample:])[0]])
-        doubted = marks_doubt(p[sure], q)
-        out = out.copy()
-        out[sure[doubted]] = mix_marks(p[sure[doubted]], q[doubted], c.mark_weight)
-        return out
-
-    def _asked(self, p: np.ndarray, family: np.ndarray, gate: float | None = None) -> np.ndarray:
-        """The tiles a reader of ``family`` (names' ids or a mask) reads: those the names ``p`` give the family
-        ``gate`` (None: ``reader_gate``) or more, and their own name less than ``reader_sure``."""
-        gate = self.config.reader_gate if gate is None else gate
-        return np.flatnonzero((p[:, family].sum(1) >= gate) & (p.max(1) < self.config.reader_sure))
+        return read_again(reader, cut, p, up, self.config)
 
     def _missed_backs(self, rgb: np.ndarray, boxes: np.ndarray, conf: np.ndarray, named: Named
                       ) -> tuple[np.ndarray, ...]:
@@ -604,9 +546,3 @@ class TileDetector:
                                  ranked, round(float(sp), 4), None if np.isnan(st) else round(float(st), 4)))
         out.sort(key=lambda d: (d.box[0], d.box[1]))
         return out
-
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    e = np.exp(z - z.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True)

@@ -1,16 +1,18 @@
 """The readers: networks that each read again, upright, the tiles that may be of their family (characters, flowers)
-or the index numeral a set may print on them (marks), and how their readings are mixed into the classifier's names
-(``vision/detector.py`` asks them; ``python -m training reader`` trains them).
+or the index numeral a set may print on them (marks), which tiles each reads, and how their readings are mixed into
+the classifier's names (``read_again``, which ``vision/detector.py`` calls; ``python -m training reader`` trains
+them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from vision.crops import CROP
+from vision.crops import CROP, quarter_turned
 from vision.errors import ModelNotFoundError
 from vision.names import FLOWER_NAMES, NAMES
 
@@ -157,3 +159,71 @@ def crop_side(session: object) -> int:
     """The crop side an ONNX tile network was exported for (its input's last dimension)."""
     side = session.get_inputs()[0].shape[-1]
     return side if isinstance(side, int) else CROP
+
+
+Cut = Callable[[np.ndarray, int], np.ndarray]  # the tiles at these indices cut for a network of this crop side
+
+
+def asked(p: np.ndarray, family: np.ndarray, config: object, gate: float | None = None) -> np.ndarray:
+    """The tiles a reader of ``family`` (names' ids or a mask) reads: those the names ``p`` give the family ``gate``
+    (None: ``config.reader_gate``) or more, and their own name less than ``config.reader_sure``."""
+    gate = config.reader_gate if gate is None else gate
+    return np.flatnonzero((p[:, family].sum(1) >= gate) & (p.max(1) < config.reader_sure))
+
+
+def read_again(reader: Reader, cut: Cut, p: np.ndarray, up: np.ndarray, config: object
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``p`` with ``reader``'s names mixed in, for the tiles the classifier thinks may be of its family and does not
+    name surely (``asked``); and, for those tiles, the probability the reader gives to their being upside down as
+    turned (NaN for the others). ``cut``: the tiles cut as the reader takes them.
+
+    Each is read once, turned upright by the classifier's up direction (``up``). That head is wrong by half a turn on
+    a third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``).
+    The mark reader reads the suits' tiles named surely too, where the set prints indices (``_indexed``)."""
+    c = config
+    ask = asked(p, MARK_OF >= 0 if reader.marks else reader.ids, c)
+    if reader.seats:  # a tile named a flower: its flowers' share, gathered on one, would outweigh a back's
+        ask = ask[np.isin(p[ask].argmax(1), FLOWERS)]
+    upside = np.full(len(p), np.nan)
+    out = p.copy()
+    if len(ask):
+        q, turns = _reading(reader, cut, up, ask)
+        upside[ask] = turns[:, 2] / (turns[:, 0] + turns[:, 2])
+        out[ask] = (mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_seats(p[ask], q, c.seat_weight)
+                    if reader.seats else mix_reading(p[ask], q, reader.ids, c.reader_weight))
+    if reader.marks:
+        out = _indexed(reader, cut, up, p, out, ask, c)
+    return out, upside
+
+
+def _reading(reader: Reader, cut: Cut, up: np.ndarray, read: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``reader``'s names and up directions (softmaxed) of the tiles ``read``, each turned upright by ``up``."""
+    # bin k: the art's up is k quarter turns clockwise; k turns back make it upright
+    names, turns = reader.session.run(None, {"crops": quarter_turned(cut(read, reader.side), up[read].argmax(1))})
+    return softmax(names), softmax(turns)
+
+
+def _indexed(reader: Reader, cut: Cut, up: np.ndarray, p: np.ndarray, out: np.ndarray, ask: np.ndarray,
+             config: object) -> np.ndarray:
+    """``out`` with the mark reader's reading mixed in for the suits' tiles ``p`` names surely (not ``ask``) that it
+    reads with a numeral not their name's, where the photo's set prints indices (``marks_printed``), as the first
+    ``marks_sample`` of them read it; the others read only then."""
+    c = config
+    sure = np.setdiff1d(np.flatnonzero(NUMBERED[p.argmax(1)] & (p.max(1) >= c.reader_sure)), ask)
+    if c.marks_agree > 1 or len(sure) < c.marks_least:
+        return out
+    q = _reading(reader, cut, up, sure[:c.marks_sample])[0]
+    if not marks_printed(p[sure[:c.marks_sample]], q, c.marks_agree, c.marks_least):
+        return out
+    if len(sure) > c.marks_sample:
+        q = np.concatenate([q, _reading(reader, cut, up, sure[c.marks_sample:])[0]])
+    doubted = marks_doubt(p[sure], q)
+    out = out.copy()
+    out[sure[doubted]] = mix_marks(p[sure[doubted]], q[doubted], c.mark_weight)
+    return out
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    """Each row of logits ``z`` (N, K) as probabilities."""
+    e = np.exp(z - z.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
