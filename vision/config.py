@@ -266,10 +266,11 @@ class DetectorConfig:
     # ... and the suits' tiles named surely (``reader_sure`` or more) are read by it too, and those it reads with a
     # numeral not their name's weighed by it, where the set prints indices: ``marks_least`` or more such tiles, and
     # ``marks_agree`` of them (above 1: never asked) read with their own name's numeral (``readers.marks_printed``),
-    # as the first ``marks_sample`` read it (the others are read only then: a set without indices costs one short
-    # run). A held-out set printing six as 陸 beside an index 6 had its 6m named 5m at 0.86 to 0.99, unread; asked
-    # of every tile named surely, in every set, the reader read 6s as 8 and 3f as 1 in a jade set without indices
-    # (``docs/photo.md``)
+    # as the first ``marks_sample`` read it (the others are read only then; the sample's first two are read in the
+    # unsure tiles' run, and where both say no, the rest of it is not, ``readers.marks_first``: a set without indices
+    # costs two crops more). A held-out set printing six as 陸 beside an index 6 had its 6m named 5m at 0.86 to 0.99,
+    # unread; asked of every tile named surely, in every set, the reader read 6s as 8 and 3f as 1 in a jade set
+    # without indices (``docs/photo.md``)
     marks_agree: float = 0.8
     marks_least: int = 4
     marks_sample: int = 8

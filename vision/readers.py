@@ -111,6 +111,18 @@ def marks_printed(p: np.ndarray, q: np.ndarray, agree: float, least: int) -> boo
     return len(p) >= least and bool(np.mean(_read_as_named(p, q) >= 0.5) >= agree)
 
 
+def marks_first(sample: int, agree: float) -> int:
+    """How many tiles of a sample of ``sample`` tell, when none of them reads with its name's numeral, that fewer
+    than ``agree`` of the sample can (``marks_printed``): one more than the sample may hold so. A set without indices
+    is told so by that many tiles read, not the whole sample.
+
+    >>> marks_first(8, 0.8), marks_first(4, 0.8), marks_first(5, 0.75), marks_first(8, 0.0), marks_first(8, 2.0)
+    (2, 1, 2, 8, 1)
+    """
+    need = next((k for k in range(sample + 1) if k / max(sample, 1) >= agree), sample + 1)
+    return max(1, min(sample, sample - need + 1))
+
+
 def marks_doubt(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Which tiles the mark reader (``q``, N, 10) reads with a numeral, at 0.5 or more, not that of their name in ``p``
     (N, 43).
@@ -179,20 +191,26 @@ def read_again(reader: Reader, cut: Cut, p: np.ndarray, up: np.ndarray, config: 
 
     Each is read once, turned upright by the classifier's up direction (``up``). That head is wrong by half a turn on
     a third of an unseen style's flowers, so the readers learnt to read tiles either way up (``models/README.md``).
-    The mark reader reads the suits' tiles named surely too, where the set prints indices (``_indexed``)."""
+    The mark reader reads the suits' tiles named surely too, where the set prints indices (``_indexed``): the first
+    of them in the same run as the tiles asked."""
     c = config
     ask = asked(p, MARK_OF >= 0 if reader.marks else reader.ids, c)
     if reader.seats:  # a tile named a flower: its flowers' share, gathered on one, would outweigh a back's
         ask = ask[np.isin(p[ask].argmax(1), FLOWERS)]
+    sure = _sample_of(p, c) if reader.marks else np.zeros(0, int)
+    first = sure[:marks_first(min(len(sure), c.marks_sample), c.marks_agree)]
     upside = np.full(len(p), np.nan)
     out = p.copy()
+    if len(ask) + len(first) == 0:
+        return out, upside
+    q, turns = _reading(reader, cut, up, np.concatenate([ask, first]))
     if len(ask):
-        q, turns = _reading(reader, cut, up, ask)
+        qa, turns = q[:len(ask)], turns[:len(ask)]
         upside[ask] = turns[:, 2] / (turns[:, 0] + turns[:, 2])
-        out[ask] = (mix_marks(p[ask], q, c.mark_weight) if reader.marks else mix_seats(p[ask], q, c.seat_weight)
-                    if reader.seats else mix_reading(p[ask], q, reader.ids, c.reader_weight))
-    if reader.marks:
-        out = _indexed(reader, cut, up, p, out, ask, c)
+        out[ask] = (mix_marks(p[ask], qa, c.mark_weight) if reader.marks else mix_seats(p[ask], qa, c.seat_weight)
+                    if reader.seats else mix_reading(p[ask], qa, reader.ids, c.reader_weight))
+    if len(first):
+        out = _indexed(reader, cut, up, p, out, sure, q[len(ask):], c)
     return out, upside
 
 
@@ -203,20 +221,31 @@ def _reading(reader: Reader, cut: Cut, up: np.ndarray, read: np.ndarray) -> tupl
     return softmax(names), softmax(turns)
 
 
-def _indexed(reader: Reader, cut: Cut, up: np.ndarray, p: np.ndarray, out: np.ndarray, ask: np.ndarray,
-             config: object) -> np.ndarray:
-    """``out`` with the mark reader's reading mixed in for the suits' tiles ``p`` names surely (not ``ask``) that it
-    reads with a numeral not their name's, where the photo's set prints indices (``marks_printed``), as the first
-    ``marks_sample`` of them read it; the others read only then."""
+def _sample_of(p: np.ndarray, config: object) -> np.ndarray:
+    """The suits' tiles ``p`` names surely (``reader_sure`` or more), which tell whether the set prints indices:
+    none where they are fewer than ``marks_least``, or where the mark reader is not asked (``marks_agree`` above 1)."""
     c = config
-    sure = np.setdiff1d(np.flatnonzero(NUMBERED[p.argmax(1)] & (p.max(1) >= c.reader_sure)), ask)
-    if c.marks_agree > 1 or len(sure) < c.marks_least:
+    sure = np.flatnonzero(NUMBERED[p.argmax(1)] & (p.max(1) >= c.reader_sure))
+    return np.zeros(0, int) if c.marks_agree > 1 or len(sure) < c.marks_least else sure
+
+
+def _indexed(reader: Reader, cut: Cut, up: np.ndarray, p: np.ndarray, out: np.ndarray, sure: np.ndarray,
+             q: np.ndarray, config: object) -> np.ndarray:
+    """``out`` with the mark reader's reading mixed in for the suits' tiles ``p`` names surely (``sure``) that it
+    reads with a numeral not their name's, where the photo's set prints indices (``marks_printed``), as the first
+    ``marks_sample`` of them read it. The first ``marks_first`` of those are read already (``q``): where they all read
+    otherwise, the set prints none, and the rest of the sample is not read. The others are read only where it
+    prints them."""
+    c = config
+    sample = sure[:c.marks_sample]
+    if len(q) < len(sample):
+        if not (_read_as_named(p[sample[:len(q)]], q) >= 0.5).any():
+            return out  # however the rest of the sample read, too few would agree
+        q = np.concatenate([q, _reading(reader, cut, up, sample[len(q):])[0]])
+    if not marks_printed(p[sample], q, c.marks_agree, c.marks_least):
         return out
-    q = _reading(reader, cut, up, sure[:c.marks_sample])[0]
-    if not marks_printed(p[sure[:c.marks_sample]], q, c.marks_agree, c.marks_least):
-        return out
-    if len(sure) > c.marks_sample:
-        q = np.concatenate([q, _reading(reader, cut, up, sure[c.marks_sample:])[0]])
+    if len(sure) > len(sample):
+        q = np.concatenate([q, _reading(reader, cut, up, sure[len(sample):])[0]])
     doubted = marks_doubt(p[sure], q)
     out = out.copy()
     out[sure[doubted]] = mix_marks(p[sure[doubted]], q[doubted], c.mark_weight)

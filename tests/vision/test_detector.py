@@ -398,15 +398,21 @@ def test_in_a_set_that_prints_indices_a_tile_named_surely_is_weighed_by_a_numera
     six = Reader.load(_Meta(",".join(MARK_NAMES), pick=5), Path("mark.onnx"))  # a "6" on every tile, surely
     none = Reader.load(_Meta(",".join(MARK_NAMES), pick=9), Path("mark.onnx"))  # no numeral: a set without indices
     assert named(six, 5) == ["6p"] * 5  # four of five read as named: the set prints its indices
-    assert six.session.batches == [5]  # every tile read once, none of them unsure
+    assert six.session.batches == [2, 3]  # every tile read once, none of them unsure (two first: see below)
     assert named(six, 3) == ["6p", "6p", "7p"]  # three tiles: too few to tell
     assert named(six, 5, marks_agree=0.9) == ["6p"] * 4 + ["7p"]  # four of five agree, not nine in ten
     assert named(six, 5, marks_agree=2.0) == ["6p"] * 4 + ["7p"]  # (above 1: not asked)
-    assert named(none, 5) == ["6p"] * 4 + ["7p"] and none.session.batches == [5]
+    # two of five read with no numeral of their own: fewer than 0.8 of the five could, so the rest are not read
+    assert named(none, 5) == ["6p"] * 4 + ["7p"] and none.session.batches == [2]
     # the first ``marks_sample`` tell; the others are read only where they tell the set prints indices
     six.session.batches.clear()
-    assert named(six, 5, marks_sample=4) == ["6p"] * 5 and six.session.batches == [4, 1]
-    assert named(none, 5, marks_sample=4) == ["6p"] * 4 + ["7p"] and none.session.batches == [5, 4]
+    assert named(six, 5, marks_sample=4) == ["6p"] * 5 and six.session.batches == [1, 3, 1]
+    assert named(none, 5, marks_sample=4) == ["6p"] * 4 + ["7p"] and none.session.batches == [2, 1]
+    assert named(none, 5, marks_agree=0.0) == ["6p"] * 4 + ["7p"] and none.session.batches == [2, 1, 5]
+    # the last tile, named unsurely, is asked: the first of the four sure ones is read in its run
+    six.session.batches.clear(), none.session.batches.clear()
+    assert named(six, 5, reader_sure=0.96) == ["6p"] * 5 and six.session.batches == [2, 3]
+    assert named(none, 5, reader_sure=0.96) == ["6p"] * 4 + ["7p"] and none.session.batches == [2]
     for least, sample in ((0, 8), (5, 4)):
         with pytest.raises(ValueError, match="marks_least"):
             DetectorConfig(marks_least=least, marks_sample=sample)
