@@ -1,20 +1,22 @@
 """Second choices: when the classifier's first reading makes no legal, complete hand, try its next likeliest ones.
 
 ``read_hand(detections, complete=scorer.is_complete_tiles) -> (layout, detections)``. The layout is read from the
-first names and sideways flags; if it is legal and complete (as ``complete`` judges; a 17-tile Fuzhou hand
-only needs to be legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose
+first names and sideways flags; if it is legal and complete (as ``complete`` judges; a 17-tile Fuzhou hand only
+needs to be legal, since a gold tile may stand in for any tile), that is the answer. Otherwise the tiles whose
 second (or third) name, or whose other sideways flag (``Detection.sideways_p``), is nearly as likely are changed,
 the boxes the finder was unsure of (``DROP_BELOW``: a spurious back between a kong and the winning tile, a tile's
 shadow at the hand's end) left out (not in a whole table), and a white-backed set's group of backs read as blank
 white dragons or the reverse (``WHITE_COST``), one, two or three at a time (tiles in or near the first reading's
-rows only), the likeliest change first (the product of the probabilities taken; leaving a box out costs its being
-no tile, ``1 - confidence``), and the first change whose layout is legal and complete is the answer, with a note
-naming each tile changed; a box left out is loose. A change whose reading leaves a concealed kong's tile unknown
-yields to one dearer by at most ``KNOWN_COST`` that reads it. A photo whose tiles make no hand under any of them
-keeps the first reading and its problem, so that a client can show it. Two legal readings are read again: a 17-tile
-hand not complete as it lies, by the renamings at most ``SEVENTEEN_COST`` that complete it; and an exposed kong of
-blank white dragons, none turned, in a white-backed set, as a concealed kong of four backs; and a concealed kong
-read from three backs (its fourth missed) in a white-backed set, as a pung of blank white dragons.
+rows only), the likeliest change first (the product of the probabilities taken; leaving a box out costs its being no
+tile, ``1 - confidence``), and the first change whose layout is legal and complete is the answer, with a note naming
+each tile changed; a box left out is loose. A change whose reading leaves a concealed kong's tile unknown yields to
+one dearer by at most ``KNOWN_COST`` that reads it. A photo whose tiles make no hand under any of them keeps the
+first reading and its problem, so that a client can show it. A flower read twice is first named apart
+(``distinct_flowers``: a set holds one of each), and no tile is renamed to a flower another shows. Two legal
+readings are read again: a 17-tile hand not complete as it lies, by the renamings at most ``SEVENTEEN_COST`` that
+complete it; and an exposed kong of blank white dragons, none turned, in a white-backed set, as a concealed kong of
+four backs; and a concealed kong read from three backs (its fourth missed) in a white-backed set, as a pung of blank
+white dragons.
 The boxes are measured once (``vision.layout.frame``): a renaming that changes no sideways flag and no confidence
 that decided a duplicate or an overlap reads the same rows again with the new names; each part left after boxes are
 left out, and each set of sideways flags, is measured once too (``_Frames``).
@@ -38,7 +40,7 @@ from vision.layout.melds import MISSED_BACK
 from vision.layout.result import FLOWER_COPY
 from vision.layout.table import table_parts
 from vision.layout.tuning import TABLE_TILES
-from vision.names import BACK, WHITE
+from vision.names import BACK, FLOWER_NAMES, WHITE
 
 MAX_CHANGES = 3  # tiles renamed at once
 MAX_OPTIONS = 12  # the likeliest single renamings considered
@@ -73,9 +75,10 @@ PART_LEAST = 8  # a table's part of fewer tiles holds no hand (eight: a hand of 
 
 def acceptable(layout: Layout, complete: Complete, gold_known: bool = False) -> bool:
     """Legal, and complete (as ``complete`` judges) when it has 14 tiles (kongs counted as 3), or 17 and
-    ``gold_known`` (``complete`` then judges a Fuzhou hand with its golds wild). A hand with a flower read twice is
-    taken with that problem: no hand tells which flower was misread (any completes a hand as well), so renaming one
-    is never checked (the fresh photos' four such hands each took a wrong flower)."""
+    ``gold_known`` (``complete`` then judges a Fuzhou hand with its golds wild). A hand with a flower read twice that
+    no naming of its flowers reads apart (``distinct_flowers``) is taken with that problem: no hand tells which flower
+    was misread (any completes a hand as well), so a renaming by second choices is never checked (the fresh photos'
+    four such hands each took a wrong flower so)."""
     if (layout.problem is not None and layout.problem.code != FLOWER_COPY) or layout.win_tile is None:
         return False
     return (_seventeen(layout) and not gold_known) or complete([*layout.concealed, layout.win_tile])
@@ -100,6 +103,13 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False, g
 
     frame = frame_of(dets)  # the boxes are measured once; a renaming that leaves them be reuses it
     first = group_melds(dets, complete=complete, frame=frame)
+    distinct = distinct_flowers(first, dets)
+    if distinct:  # a flower read twice: the hand read with its flowers named apart
+        renamed = [_rename(d, distinct[i]) if i in distinct else d for i, d in enumerate(dets)]
+        layout, named = read_hand(renamed, complete=complete, table=table, gold_known=gold_known)
+        said = ", ".join(f"tile {i} as {name} (not {dets[i].label})" for i, name in sorted(distinct.items()))
+        note = (f"{first.problem.message}: read {said}, the likeliest naming of the flowers that reads none twice")
+        return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted({*layout.renamed, *distinct}))), named
     if ok(first):
         if _seventeen(first) and not complete([*first.concealed, first.win_tile]):
             # a Fuzhou hand is legal with any tiles (its gold stands in for any), and most are complete as they are
@@ -121,6 +131,38 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False, g
     return _second_choices(dets, first, frame, complete, ok, drops=not (table or whole)) or (first, dets)
 
 
+def distinct_flowers(layout: Layout, dets: Sequence[Any]) -> dict[int, str]:
+    """Where ``layout`` reads a flower twice (``FLOWER_COPY``): its flowers named apart, each by one of the flowers of
+    its ranking at least ``MIN_RATIO`` as likely as its first name, the likeliest such naming (the product of their
+    probabilities; of equals, the one that renames the later tiles): {detection: its new name} for those renamed; {}
+    where the layout reads none twice, or no naming reads none twice.
+
+    A set holds one of each flower, so one of the two is misread; the tile less sure of the name, with another flower
+    nearly as likely, is the one misread (``bench.eval_tile_sets``' picture-flower hands: three of its five such
+    hands read right so, the other two stayed wrong, their flowers otherwise wrong; ``docs/photo.md``)."""
+    if layout.problem is None or layout.problem.code != FLOWER_COPY:
+        return {}
+    tiles = list(layout.flower_detections)
+    options = [[(name, math.log(p)) for name, p in dets[i].ranked
+                if name in FLOWER_NAMES and p > 0 and p >= MIN_RATIO * dets[i].ranked[0][1]] for i in tiles]
+    best: tuple[float, tuple[str, ...]] | None = None
+
+    def named(k: int, taken: tuple[str, ...], score: float) -> None:  # each naming, no flower twice, depth first
+        nonlocal best
+        if k == len(tiles):
+            if best is None or score > best[0]:  # (strictly: the first of equals, which keeps the earlier names)
+                best = score, taken
+            return
+        for name, logp in options[k]:
+            if name not in taken:
+                named(k + 1, (*taken, name), score + logp)
+
+    named(0, (), 0.0)
+    if best is None:
+        return {}
+    return {i: name for i, name in zip(tiles, best[1], strict=True) if name != dets[i].label}
+
+
 def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Complete, ok: Callable[[Layout], bool],
                     *, drops: bool, most: float = math.inf, taken: Complete | None = None
                     ) -> tuple[Layout, list[Any]] | None:
@@ -128,7 +170,9 @@ def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Comp
     most ``most`` whose layout is acceptable (and whose hand ``taken`` takes, when given), with its note; None when
     none is."""
     hand = _near_hand(first, dets)
-    near = [o for o in sorted(_options(dets)) if o[1] in hand and o[0] <= most and (drops or o[2] != DROP)]
+    shown = {dets[j].label: j for j in first.flower_detections}  # a set has one of each: none is renamed to another's
+    near = [o for o in sorted(_options(dets)) if o[1] in hand and o[0] <= most and (drops or o[2] != DROP)
+            and shown.get(o[2], o[1]) == o[1]]
     whites = _white_groups(first, dets) if most == math.inf else []
     options = [o for o in near if o[2] != DROP][:MAX_OPTIONS] + [o for o in near if o[2] == DROP][:MAX_DROPS] + \
         [(WHITE_COST, tiles[0], WHITE_GROUP + twin) for tiles, twin in whites]

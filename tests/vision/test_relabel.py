@@ -74,18 +74,46 @@ def test_a_fifth_copy_is_renamed() -> None:
     assert layout.renamed == (4,)
 
 
-def test_a_flower_read_twice_is_not_renamed() -> None:
-    # the 5f (detection 14) read 7f, unsurely: no hand tells which of the two 7f is wrong, nor what it is
+def test_a_flower_read_twice_is_named_apart_by_the_likeliest_naming() -> None:
+    # the 5f (detection 14) read 7f, unsurely; the 7f (15) surely: the 5f takes its next flower, 5f
     hand = lay("123m456p789s1155z", "5z", "5f7f", gaps=(0.8, 1.2))
     dets = ranked(shoot(hand), {14: [("7f", 0.45), ("5f", 0.3), ("6f", 0.2)]})
+    assert read_layout(dets).problem.code == "flower_copy"
+    layout, used = relabel(dets)
+    assert layout.problem is None and layout.hand == COMPLETE_TEXT + " 57f"
+    assert layout.renamed == (14,) and used[14].label == "5f" and used[15].label == "7f"
+    assert any("7f is read 2 times" in n and "tile 14 as 5f (not 7f)" in n for n in layout.notes)
+    # ... and a hand that needs a tile renamed besides is renamed so too
+    dets = ranked(shoot(hand), {1: [("3m", 0.55), ("2m", 0.40)], 14: [("7f", 0.45), ("5f", 0.3)]})
+    layout, _ = relabel(dets)
+    assert layout.renamed == (1, 14) and layout.hand == COMPLETE_TEXT + " 57f"
+    # of two readings alike, the earlier tile keeps its name
+    dets = ranked(shoot(hand), {14: [("7f", 0.5), ("5f", 0.3)], 15: [("7f", 0.5), ("5f", 0.3)]})
+    layout, _ = relabel(dets)
+    assert layout.renamed == (15,) and layout.hand == COMPLETE_TEXT + " 57f"
+
+
+def test_a_flower_read_twice_with_no_other_flower_likely_keeps_its_problem() -> None:
+    hand = lay("123m456p789s1155z", "5z", "5f7f", gaps=(0.8, 1.2))
+    dets = ranked(shoot(hand), {14: [("7f", 0.45), ("3m", 0.3), ("5f", 0.005)]})  # 5f under MIN_RATIO of 7f
     layout, _ = relabel(dets)
     assert layout.problem.code == "flower_copy" and layout.problem.detections == (14, 15)
     assert layout.renamed == () and layout.reading() == COMPLETE_TEXT + " 77f"
-    # ... and a hand that needs a tile renamed besides is renamed so, its flowers as read
-    dets = ranked(shoot(hand), {1: [("3m", 0.55), ("2m", 0.40)], 14: [("7f", 0.45), ("5f", 0.3)]})
-    layout, _ = relabel(dets)
-    assert layout.renamed == (1,) and layout.problem.code == "flower_copy"
-    assert layout.reading() == COMPLETE_TEXT + " 77f"
+
+
+def test_distinct_flowers_takes_the_likeliest_naming_with_no_flower_twice() -> None:
+    from vision.relabel import distinct_flowers
+
+    hand = lay("123m456p789s1155z", "5z", "2f6f7f", gaps=(0.8, 1.2))
+    # 14 and 15 both read 6f; 15's second flower, 2f, is taken by neither: 15 is the one renamed, though 14 is
+    # the less sure, for 14's next flower, 7f, is 16's (surely), and 2f for 15 is likelier than 5f for 14 and 7f
+    # for 16 together
+    dets = ranked(shoot(hand), {14: [("6f", 0.4), ("7f", 0.3), ("5f", 0.05)], 15: [("6f", 0.6), ("2f", 0.35)],
+                                16: [("7f", 0.9), ("1f", 0.05)]})
+    layout = read_layout(dets)
+    assert layout.problem.code == "flower_copy"
+    assert distinct_flowers(layout, dets) == {15: "2f"}
+    assert distinct_flowers(read_layout(ranked(shoot(hand), {})), dets) == {}  # no flower read twice
 
 
 def test_no_renaming_helps_keeps_the_first_reading_and_its_problem() -> None:

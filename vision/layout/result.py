@@ -52,7 +52,8 @@ class Row:
         return {"role": self.role, "detections": list(self.detections), "groups": [list(g) for g in self.groups]}
 
 
-FLOWER_COPY = "flower_copy"  # a flower read twice: the hand is read as if it were not, its flowers are not renamed
+FLOWER_COPY = "flower_copy"  # a flower read twice (``relabel.distinct_flowers`` names them apart where it can;
+# else the hand is read as if it were not, its flowers as read)
 
 
 @dataclass(frozen=True, slots=True)
