@@ -95,26 +95,34 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False, g
     and likeliest tiles needed to make a hand ``complete`` judges complete (pass ``scorer.is_complete_tiles``);
     returns the layout and the detections it was read from. ``table``: ``dets`` are a part of a whole table.
     ``gold_known``: ``complete`` judges a 17-tile Fuzhou hand with its gold wild (``scorer.complete_with_gold``), so
-    such a hand is renamed as a 14-tile one is; without it a 17-tile hand needs only be legal."""
+    such a hand is renamed as a 14-tile one is; without it a 17-tile hand needs only be legal. Where the reading shows
+    a flower twice, the hand is read again with its flowers named apart (``distinct_flowers``)."""
     dets = list(dets)
+    layout, named = _read_hand(dets, complete, table, gold_known)
+    distinct = distinct_flowers(layout, named)
+    if not distinct:
+        return layout, named
+    again, renamed = _read_hand([_rename(d, distinct[i]) if i in distinct else d for i, d in enumerate(dets)],
+                                complete, table, gold_known, kept=frozenset(distinct))
+    said = ", ".join(f"tile {i} as {name} (not {named[i].label})" for i, name in sorted(distinct.items()))
+    note = f"{layout.problem.message}: read {said}, the likeliest naming of the flowers that reads none twice"
+    return replace(again, notes=(*again.notes, note), renamed=tuple(sorted({*again.renamed, *distinct}))), renamed
+
+
+def _read_hand(dets: list[Any], complete: Complete, table: bool, gold_known: bool, kept: frozenset[int] = frozenset()
+               ) -> tuple[Layout, list[Any]]:
+    """``read_hand``'s reading, its flowers as named; the tiles ``kept`` (flowers named apart) are not renamed."""
 
     def ok(layout: Layout) -> bool:
         return acceptable(layout, complete, gold_known)
 
     frame = frame_of(dets)  # the boxes are measured once; a renaming that leaves them be reuses it
     first = group_melds(dets, complete=complete, frame=frame)
-    distinct = distinct_flowers(first, dets)
-    if distinct:  # a flower read twice: the hand read with its flowers named apart
-        renamed = [_rename(d, distinct[i]) if i in distinct else d for i, d in enumerate(dets)]
-        layout, named = read_hand(renamed, complete=complete, table=table, gold_known=gold_known)
-        said = ", ".join(f"tile {i} as {name} (not {dets[i].label})" for i, name in sorted(distinct.items()))
-        note = (f"{first.problem.message}: read {said}, the likeliest naming of the flowers that reads none twice")
-        return replace(layout, notes=(*layout.notes, note), renamed=tuple(sorted({*layout.renamed, *distinct}))), named
     if ok(first):
         if _seventeen(first) and not complete([*first.concealed, first.win_tile]):
             # a Fuzhou hand is legal with any tiles (its gold stands in for any), and most are complete as they are
             better = _second_choices(dets, first, frame, complete, ok, drops=False, most=SEVENTEEN_COST,
-                                     taken=complete)
+                                     taken=complete, kept=kept)
             if better is not None:
                 return better
         return _white_twins(first, dets, frame, complete, ok)
@@ -128,7 +136,7 @@ def read_hand(dets: Sequence[Any], *, complete: Complete, table: bool = False, g
             return part
     # no box is left out of a whole table or its parts: its many doubtful boxes, each a frame measured anew, doubled
     # the slowest table's layout (148 -> 281 ms) and read no table more
-    return _second_choices(dets, first, frame, complete, ok, drops=not (table or whole)) or (first, dets)
+    return _second_choices(dets, first, frame, complete, ok, drops=not (table or whole), kept=kept) or (first, dets)
 
 
 def distinct_flowers(layout: Layout, dets: Sequence[Any]) -> dict[int, str]:
@@ -164,15 +172,15 @@ def distinct_flowers(layout: Layout, dets: Sequence[Any]) -> dict[int, str]:
 
 
 def _second_choices(dets: list[Any], first: Layout, frame: Frame, complete: Complete, ok: Callable[[Layout], bool],
-                    *, drops: bool, most: float = math.inf, taken: Complete | None = None
-                    ) -> tuple[Layout, list[Any]] | None:
+                    *, drops: bool, most: float = math.inf, taken: Complete | None = None,
+                    kept: frozenset[int] = frozenset()) -> tuple[Layout, list[Any]] | None:
     """The likeliest change of ``dets`` (renamings, flips, with ``drops`` boxes left out, white groups) costing at
     most ``most`` whose layout is acceptable (and whose hand ``taken`` takes, when given), with its note; None when
-    none is."""
+    none is. The tiles ``kept`` are not renamed, and no tile is renamed to a flower of the hand another shows."""
     hand = _near_hand(first, dets)
-    shown = {dets[j].label: j for j in first.flower_detections}  # a set has one of each: none is renamed to another's
+    shown = {dets[j].label: j for j in first.flower_detections}  # a set has one of each
     near = [o for o in sorted(_options(dets)) if o[1] in hand and o[0] <= most and (drops or o[2] != DROP)
-            and shown.get(o[2], o[1]) == o[1]]
+            and shown.get(o[2], o[1]) == o[1] and (o[1] not in kept or o[2] in (FLIP, DROP))]
     whites = _white_groups(first, dets) if most == math.inf else []
     options = [o for o in near if o[2] != DROP][:MAX_OPTIONS] + [o for o in near if o[2] == DROP][:MAX_DROPS] + \
         [(WHITE_COST, tiles[0], WHITE_GROUP + twin) for tiles, twin in whites]

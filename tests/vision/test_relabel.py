@@ -93,6 +93,17 @@ def test_a_flower_read_twice_is_named_apart_by_the_likeliest_naming() -> None:
     assert layout.renamed == (15,) and layout.hand == COMPLETE_TEXT + " 57f"
 
 
+def test_a_flower_read_twice_once_other_tiles_are_renamed_is_named_apart_then() -> None:
+    # the 3p read as a fifth 2p (the first reading's problem) and the 5f as 7f: the 3p renamed, the flowers named apart,
+    # and the 5f, named so, is not renamed back to its likelier 7f by the second choices that read the hand again
+    hand = lay("234p678s999s5z", "2*22p", "5z", "5f7f", gaps=(0.8, 0.8, 1.2))
+    dets = ranked(shoot(hand), {1: [("2p", 0.6), ("3p", 0.3)], 14: [("7f", 0.45), ("5f", 0.3)]})
+    assert read_layout(dets).problem.code == "fifth_copy"
+    layout, used = relabel(dets)
+    assert layout.hand == "[222p] 234p678999s5z +5z 57f" and layout.renamed == (1, 14)
+    assert used[14].label == "5f" and used[1].label == "3p"
+
+
 def test_a_flower_read_twice_with_no_other_flower_likely_keeps_its_problem() -> None:
     hand = lay("123m456p789s1155z", "5z", "5f7f", gaps=(0.8, 1.2))
     dets = ranked(shoot(hand), {14: [("7f", 0.45), ("3m", 0.3), ("5f", 0.005)]})  # 5f under MIN_RATIO of 7f
