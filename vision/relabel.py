@@ -146,20 +146,22 @@ def distinct_flowers(layout: Layout, dets: Sequence[Any]) -> dict[int, str]:
     where the layout reads none twice, or no naming reads none twice.
 
     A set holds one of each flower, so one of the two is misread; the tile less sure of the name, with another flower
-    nearly as likely, is the one misread (``bench.eval_tile_sets``' picture-flower hands: three of its five such
-    hands read right so, the other two stayed wrong, their flowers otherwise wrong; ``docs/photo.md``)."""
-    if layout.problem is None or layout.problem.code != FLOWER_COPY:
-        return {}
+    nearly as likely, is the one misread (``bench.eval_tile_sets``' picture-flower hands: four of its five such hands
+    read right so, the fifth stayed wrong, another flower wrong; ``docs/photo.md``)."""
     tiles = list(layout.flower_detections)
+    if layout.problem is None or layout.problem.code != FLOWER_COPY or len(tiles) > len(FLOWER_NAMES):
+        return {}  # (more flowers than a set holds: no naming reads them apart)
     options = [[(name, math.log(p)) for name, p in dets[i].ranked
                 if name in FLOWER_NAMES and p > 0 and p >= MIN_RATIO * dets[i].ranked[0][1]] for i in tiles]
+    rest = [sum(max((logp for _, logp in o), default=-math.inf) for o in options[k:]) for k in range(len(tiles) + 1)]
     best: tuple[float, tuple[str, ...]] | None = None
 
     def named(k: int, taken: tuple[str, ...], score: float) -> None:  # each naming, no flower twice, depth first
         nonlocal best
+        if best is not None and score + rest[k] <= best[0]:
+            return  # (the first of equals kept: it keeps the earlier tiles' names)
         if k == len(tiles):
-            if best is None or score > best[0]:  # (strictly: the first of equals, which keeps the earlier names)
-                best = score, taken
+            best = score, taken
             return
         for name, logp in options[k]:
             if name not in taken:

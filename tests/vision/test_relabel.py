@@ -125,6 +125,11 @@ def test_distinct_flowers_takes_the_likeliest_naming_with_no_flower_twice() -> N
     assert layout.problem.code == "flower_copy"
     assert distinct_flowers(layout, dets) == {15: "2f"}
     assert distinct_flowers(read_layout(ranked(shoot(hand), {})), dets) == {}  # no flower read twice
+    # nine flowers: more than a set holds, no naming reads them apart
+    nine = ranked(shoot(lay("123m456p789s1155z", "5z", "123456787f", gaps=(0.8, 1.2))), {})
+    layout = read_layout(nine)
+    assert layout.problem.code == "flower_copy" and len(layout.flower_detections) == 9
+    assert distinct_flowers(layout, nine) == {}
 
 
 def test_no_renaming_helps_keeps_the_first_reading_and_its_problem() -> None:
