@@ -48,9 +48,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from training import paths
+from training import options, paths
 from vision.crops import CROP
-from vision.names import NAMES
 
 Run = Callable[[argparse.Namespace], int]
 FAMILIES = ("flower", "character", "dot", "mark", "seat")
@@ -299,89 +298,6 @@ def _all(args: argparse.Namespace) -> int:
     return 0
 
 
-# ----------------------------------------------------------------------------------------------- arguments ----
-def _runs(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--runs", type=Path, default=paths.runs(), help="training runs' folder (default: %(default)s)")
-
-
-def _models(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--models", type=Path, default=paths.MODELS,
-                   help="where the shipped files go (default: the folder detection reads, %(default)s)")
-
-
-def _data(p: argparse.ArgumentParser, also: bool = True) -> None:
-    p.add_argument("--data", type=Path, default=paths.datasets() / "hands",
-                   help="a generated dataset (python -m training synth; default: %(default)s)")
-    if also:
-        p.add_argument("--also", type=Path, nargs="*", default=[], help="more synthetic datasets read beside --data")
-
-
-def _real(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--real", type=Path, default=paths.real(),
-                   help="the real camerash photos; their training part is trained on (default: %(default)s)")
-
-
-def _calibration(p: argparse.ArgumentParser, required: bool = False, default: str = "") -> None:
-    p.add_argument("--calibration", type=Path, required=required,
-                   help="the dataset on whose val crops the int8 network's ranges are set" + default)
-
-
-def _finder_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--imgsz", type=int, default=416, help="training image size (default: %(default)s)")
-    p.add_argument("--batch", type=int, default=16, help="images a batch (default: %(default)s)")
-    p.add_argument("--hours", type=float, default=0.0, help="train for this long (the schedule fits it)")
-
-
-def _classifier_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--classifier-run", default="classifier", help="the classifier run's name under --runs")
-    p.add_argument("--init", type=Path, help="start from this run checkpoint (a fine-tune)")
-    p.add_argument("--lr", type=float, help="the one-cycle schedule's peak (default 2e-3)")
-    p.add_argument("--crop", type=int,
-                   help=f"crop side in pixels ({CROP} by default, 96 shipped; detection reads it from the weights)")
-    p.add_argument("--marks", type=float, default=0.0, help="share of training crops given a random corner index mark")
-    p.add_argument("--faults", type=float, default=0.0,
-                   help="share of training crops given a camera's faults: out of focus, shaken or a lamp's highlight")
-    p.add_argument("--fault-kinds", type=float, nargs=3, metavar=("FOCUS", "SHAKE", "GLARE"),
-                   help="how the faults are weighed: out of focus, shaken, a lamp's highlight (default: a third each)")
-    p.add_argument("--fault-blur", type=float, nargs=2, default=[0.6, 4.0], metavar=("LEAST", "MOST"),
-                   help="the out-of-focus Gaussians' sigmas in crop pixels (default: 0.6 4)")
-    p.add_argument("--distil", type=float, default=0.0,
-                   help="with --init: the weight of a loss holding each crop's names to those the --init network "
-                        "gives it without faults")
-    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
-    p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
-    p.add_argument("--leave-out", nargs="*", default=[], choices=NAMES, metavar="NAME",
-                   help="tiles of these names are left out of --data's crops (not --also's)")
-
-
-def _steps(p: argparse.ArgumentParser, steps: int) -> None:
-    """A face network's or the refiner's run: its batches, peak learning rate and threads."""
-    p.add_argument("--steps", type=int, default=steps, help="batches of 128 to train for")
-    p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
-    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
-
-
-def _card_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--finetune", nargs="*", default=[],
-                   help="the fine-tuning runs shipped on top of the base run, in the order they ran")
-    p.add_argument("--set-finder-run", help="the fine-tuning run shipped as the set finder")
-    p.add_argument("--row-finder-runs", nargs="*", default=[],
-                   help="the fine-tuning runs of the row finder, in the order they ran (the last shipped)")
-    p.add_argument("--classifiers", nargs="*", default=["classifier"],
-                   help="the shipped classifier's runs, in the order they ran")
-    p.add_argument("--reader-runs", nargs="*", default=[], help="the shipped readers' runs under --runs")
-    p.add_argument("--soft-run", help="the classifier run shipped as the soft classifier")
-    p.add_argument("--shaken-run", help="the classifier run shipped as the shaken classifier")
-    p.add_argument("--corners-run", help="the face network's run shipped (python -m training corners)")
-    p.add_argument("--row-corners-run", help="the face network's run shipped beside it for rows standing "
-                   "(ship-corners --rows)")
-    p.add_argument("--refiner-run", help="the face refiner's run shipped (python -m training refiner)")
-    p.add_argument("--bench", type=Path, default=paths.bench_file(),
-                   help="bench/eval_vision.py's output (default: %(default)s)")
-    p.add_argument("--allow-missing", action="store_true",
-                   help="write the card even where a run named has no records left (it then says only that)")
-
-
 def parser() -> argparse.ArgumentParser:
     """The command line: one sub-command per step, each with its own ``--help``."""
     ap = argparse.ArgumentParser(prog="python -m training",
@@ -482,21 +398,21 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("out", type=Path, help="the picture to write")
 
     p = command("finder", _finder, "train (or resume) the tile finder's base run from scratch, then ship it")
-    _data(p, also=False)
-    _runs(p)
-    _models(p)
+    options.data(p, also=False)
+    options.runs(p)
+    options.models(p)
     p.add_argument("--epochs", type=int, default=0, help="0: 12")
-    _finder_options(p)
+    options.finder_options(p)
 
     p = command("finetune", _finetune, "go on training the finder on --data and --real-data at a low learning rate")
-    _data(p, also=False)
+    options.data(p, also=False)
     p.add_argument("--real-data", type=Path, nargs="+", default=[paths.datasets() / "hands_real"],
                    help="the datasets added to --data (default: %(default)s)")
     p.add_argument("--name", default="finder_ft", help="the fine-tuning run's name under --runs")
     p.add_argument("--init", type=Path, help="the finder weights it starts from (default: the base run's best)")
     p.add_argument("--epochs", type=int, default=0, help="0: 2")
-    _runs(p)
-    _finder_options(p)
+    options.runs(p)
+    options.finder_options(p)
 
     p = command("export", _export, "ship a finder run: its weights and ONNX export -> models/tile_finder.{pt,onnx}")
     p.add_argument("--name", default="finder_ft", help="the run's name under --runs")
@@ -504,16 +420,16 @@ def parser() -> argparse.ArgumentParser:
                    help="ship the run as the set finder (models/set_finder.onnx), not as the tile finder")
     p.add_argument("--row-finder", action="store_true",
                    help="ship the run as the finder of rows of tiles standing (models/row_finder.onnx, int8 rows)")
-    _runs(p)
-    _models(p)
+    options.runs(p)
+    options.models(p)
 
     p = command("classifier", _classifier, "train (or resume) the tile classifier on crops of --data (and --also) "
                 "and the real photos' training part; exports its run's float ONNX")
-    _data(p)
-    _real(p)
-    _runs(p)
+    options.data(p)
+    options.real(p)
+    options.runs(p)
     p.add_argument("--epochs", type=int, default=0, help="0: 8")
-    _classifier_options(p)
+    options.classifier_options(p)
 
     p = command("ship", _ship, "ship a classifier run as int8 -> models/tile_classifier.onnx")
     p.add_argument("--classifier-run", default="classifier", help="the classifier run's name under --runs")
@@ -521,9 +437,9 @@ def parser() -> argparse.ArgumentParser:
                    help="ship it as the classifier of soft photos, models/soft_classifier.onnx")
     p.add_argument("--shaken", dest="fault", action="store_const", const="shaken",
                    help="ship it as the classifier of shaken photos, models/shaken_classifier.onnx")
-    _calibration(p, default=" (default: the first the run trained on)")
-    _runs(p)
-    _models(p)
+    options.calibration(p, default=" (default: the first the run trained on)")
+    options.runs(p)
+    options.models(p)
 
     p = command("reader", _reader, "train (or resume) a family's reader on upright crops, from a classifier run's "
                 "checkpoint or a reader run's")
@@ -549,50 +465,50 @@ def parser() -> argparse.ArgumentParser:
                    help="the real training photos count this many times among the crops (default: %(default)s)")
     p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
     p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
-    _data(p)
-    _real(p)
-    _runs(p)
+    options.data(p)
+    options.real(p)
+    options.runs(p)
 
     p = command("ship-reader", _ship_reader, "ship a reader run as int8 -> models/<family>_reader.onnx")
     p.add_argument("--reader-run", help="the reader's run under --runs (default '<family>_reader')")
     p.add_argument("--family", choices=FAMILIES, default="flower", help="the family, for the default run's name")
-    _calibration(p, default=" (default: the first the run trained on)")
-    _runs(p)
-    _models(p)
+    options.calibration(p, default=" (default: the first the run trained on)")
+    options.runs(p)
+    options.models(p)
 
     p = command("corners", _corners, "train (or resume) the face network: where each tile's face lies in its crop "
                 "(tiles standing or lying: synth --camera low, front, seated, phone), to cut it flat")
     p.add_argument("--corners-run", default="face_corners", help="the run's name under --runs")
-    _steps(p, 4000)
+    options.steps(p, 4000)
     p.add_argument("--init", help="a face run under --runs to start from (fine-tune it; default: from scratch)")
-    _data(p)
-    _runs(p)
+    options.data(p)
+    options.runs(p)
 
     p = command("ship-corners", _ship_corners, "ship a face network run as int8 -> models/face_corners.onnx")
     p.add_argument("--corners-run", default="face_corners", help="the run's name under --runs")
     p.add_argument("--rows", action="store_true", help="put it beside the network shipped, as the one taken for "
                    "photos of tiles standing (replacing one shipped before)")
-    _runs(p)
-    _models(p)
+    options.runs(p)
+    options.models(p)
 
     p = command("refiner", _refiner, "train (or resume) the face refiner: each face the face network finds (tiles "
                 "standing or lying: synth --camera low, front, seated, phone), cut flat with a margin, found again")
     p.add_argument("--refiner-run", default="face_refiner", help="the run's name under --runs")
     p.add_argument("--faces", type=Path, default=paths.MODELS / "face_corners.onnx",
                    help="the face network whose faces it finds again (default: the shipped one)")
-    _steps(p, 6000)
-    _data(p)
-    _runs(p)
+    options.steps(p, 6000)
+    options.data(p)
+    options.runs(p)
 
     p = command("ship-refiner", _ship_refiner, "ship a face refiner run, its weights int8 -> models/face_refiner.onnx")
     p.add_argument("--refiner-run", default="face_refiner", help="the run's name under --runs")
-    _runs(p)
-    _models(p)
+    options.runs(p)
+    options.models(p)
 
     p = command("requantize", _requantize, "quantize the shipped int8 networks again, as ship does today, from "
                 "their float twins")
-    _calibration(p, required=True, default=" (a dataset of the training styles)")
-    _models(p)
+    options.calibration(p, required=True, default=" (a dataset of the training styles)")
+    options.models(p)
 
     p = command("compact", _compact, "store float ONNX networks (the finders' exports) in about half the bytes, in "
                 "place: each weight's rows as float16 times a float32 scale where that gives the same weights bit "
@@ -610,20 +526,20 @@ def parser() -> argparse.ArgumentParser:
 
     p = command("card", _card, "write the model card, models/README.md, from the runs' records and the benchmark "
                 "(its notes and reproduce commands kept as they are)")
-    _card_options(p)
-    _runs(p)
-    _models(p)
+    options.card_options(p)
+    options.runs(p)
+    options.models(p)
 
     p = command("all", _all, "classifier, ship, finder and card in turn, each resuming where it stopped")
-    _data(p)
-    _real(p)
-    _runs(p)
-    _models(p)
+    options.data(p)
+    options.real(p)
+    options.runs(p)
+    options.models(p)
     p.add_argument("--epochs", type=int, default=0, help="the classifier's and the finder's epochs (0: 8 and 12)")
-    _classifier_options(p)
-    _calibration(p, default=" (default: the first the run trained on)")
-    _finder_options(p)
-    _card_options(p)
+    options.classifier_options(p)
+    options.calibration(p, default=" (default: the first the run trained on)")
+    options.finder_options(p)
+    options.card_options(p)
     return ap
 
 

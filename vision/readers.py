@@ -108,7 +108,7 @@ def marks_printed(p: np.ndarray, q: np.ndarray, agree: float, least: int) -> boo
     >>> marks_printed(p, q, 0.75, 4), marks_printed(p, q, 0.9, 4), marks_printed(p[:2], q[:2], 0.75, 4)
     (True, False, False)
     """
-    return len(p) >= least and bool(np.mean(_read_as_named(p, q) >= 0.5) >= agree)
+    return len(p) >= least and bool(np.mean(_as_named(p, q)) >= agree)
 
 
 def marks_first(sample: int, agree: float) -> int:
@@ -132,13 +132,14 @@ def marks_doubt(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     >>> marks_doubt(p, q).tolist()
     [False, True, False]
     """
-    return (_read_as_named(p, q) < 0.5) & (q[:, :-1].max(1) >= 0.5)
+    return ~_as_named(p, q) & (q[:, :-1].max(1) >= 0.5)
 
 
-def _read_as_named(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The probability the mark reader (``q``) gives each tile's name's numeral in ``p`` (0 for a name with none)."""
+def _as_named(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Whether the mark reader (``q``) reads each tile with its name's numeral in ``p``, at 0.5 or more (never for a
+    name that prints none)."""
     k = MARK_OF[p.argmax(1)]
-    return q[np.arange(len(q)), k.clip(0)] * (k >= 0)
+    return (q[np.arange(len(q)), k.clip(0)] >= 0.5) & (k >= 0)
 
 
 def mix_seats(p: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
@@ -239,7 +240,7 @@ def _indexed(reader: Reader, cut: Cut, up: np.ndarray, p: np.ndarray, out: np.nd
     c = config
     sample = sure[:c.marks_sample]
     if len(q) < len(sample):
-        if not (_read_as_named(p[sample[:len(q)]], q) >= 0.5).any():
+        if not _as_named(p[sample[:len(q)]], q).any():
             return out  # however the rest of the sample read, too few would agree
         q = np.concatenate([q, _reading(reader, cut, up, sample[len(q):])[0]])
     if not marks_printed(p[sample], q, c.marks_agree, c.marks_least):
