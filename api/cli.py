@@ -336,13 +336,13 @@ def _detector(path: str, weights: str | None) -> Detector:
     """The detector of the weights folder ``weights`` (None: the shipped one), loaded once ``path`` proves to be a
     photo (a bad file fails before the model loads)."""
     from api.pipeline import default_detector, image_size
-    from vision.errors import VisionError
+    from vision.errors import BadImageError, VisionError
 
     try:
         image_size(path)
         return default_detector(weights)
     except VisionError as exc:
-        if exc.code == "bad_image":
+        if isinstance(exc, BadImageError):  # (too large, too)
             raise _Failed(exc.code, str(exc)) from exc
         where = "" if weights else "; the tile detector's weights are not installed (see models/)"
         raise _Failed(exc.code, f"{exc}{where}") from exc

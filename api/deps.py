@@ -180,6 +180,7 @@ def check_photo(data: bytes, max_pixels: int, max_bytes: int | None = None) -> t
     _register_heif()
     from PIL import Image, UnidentifiedImageError
 
+    from vision.errors import ImageTooLargeError
     from vision.image import open_image
 
     try:
@@ -189,8 +190,8 @@ def check_photo(data: bytes, max_pixels: int, max_bytes: int | None = None) -> t
             width, height = img.size
             fmt = img.format
             decoded = decoded_bytes(img, data)
-    except Image.DecompressionBombError as exc:
-        msg = f"the photo has too many pixels: {exc}"
+    except ImageTooLargeError as exc:
+        msg = f"the photo has too many pixels: {exc.__cause__}"
         raise ApiError(413, "image_too_large", msg) from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, ImportError) as exc:
         what = "not an image Pillow knows" if isinstance(exc, UnidentifiedImageError) else type(exc).__name__

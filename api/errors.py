@@ -19,7 +19,7 @@ from api.datasets.errors import DatasetError
 from api.deps import ApiError
 from api.jsonio import FastJSONResponse
 from scorer.errors import ScorerError
-from vision.errors import BadImageError, ModelNotFoundError, VisionError
+from vision.errors import BadImageError, ImageTooLargeError, ModelNotFoundError, VisionError
 
 log = logging.getLogger("api")
 
@@ -75,7 +75,7 @@ def add_handlers(app: FastAPI) -> None:
         assert isinstance(exc, VisionError)
         if isinstance(exc, ModelNotFoundError):
             return error_response(503, exc.code, str(exc), {"Retry-After": str(app.state.settings.retry_after_seconds)})
-        status = 400 if isinstance(exc, BadImageError) else 422
+        status = 413 if isinstance(exc, ImageTooLargeError) else 400 if isinstance(exc, BadImageError) else 422
         return error_response(status, exc.code, str(exc))
 
     async def dataset_error(request: Request, exc: Exception) -> Response:

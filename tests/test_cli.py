@@ -18,7 +18,7 @@ from api import pipeline
 from api.cli import main, run_batch
 from bench.eval_layout import normal
 from scorer.request import score_request
-from tests.api.support import FixedDetector, png, row
+from tests.api.support import FixedDetector, png, png_header_only, row
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = row("123m456p789s2233z 3z")  # 13 concealed tiles and the winning tile set apart
@@ -231,6 +231,21 @@ def test_bad_files_one_line_error(tmp_path: Path, fake: FixedDetector, capsys: p
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("mjscore: bad_image: ") and "Traceback" not in err
     assert fake.calls == 0
+
+
+def test_a_decompression_bomb_is_a_one_line_error_and_a_batch_goes_on(tmp_path: Path, fake: FixedDetector,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(png_header_only(60_000, 60_000))
+    assert main([str(bomb)], detector=fake) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mjscore: image_too_large: the image has more pixels than this reader decodes")
+    assert len(err.strip().splitlines()) == 1 and fake.calls == 0
+    good = png(tmp_path)
+    assert main(["detect", str(bomb), str(good), "--json"], detector=fake) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["photo"] for line in lines] == [str(bomb), str(good)]
+    assert lines[0]["error"]["code"] == "image_too_large" and len(lines[1]["detections"]) == len(HAND)
 
 
 def test_bad_file_json_error(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:

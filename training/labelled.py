@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import yaml
-from PIL import Image
 
+from vision.image import open_image
 from vision.names import CLASS_ID, NAMES
 
 SPLITS = ("train", "val")
@@ -281,13 +281,10 @@ def _read_folder(folder: Path, split: str, names: tuple[str | None, ...],
 
 def _read_photo(image: Path, split: str, names: tuple[str | None, ...]) -> Photo:
     try:
-        with Image.open(image) as img:
+        with open_image(image) as img:  # (a decompression bomb: an ImageTooLargeError, a ValueError)
             width, height = img.size
     except (OSError, SyntaxError, ValueError) as exc:
         msg = f"{image} cannot be read as a photo: {exc}"
-        raise DatasetError(msg) from exc
-    except ImportError as exc:  # ultralytics' Image.open (once imported) wants a HEIF plugin for what Pillow can't read
-        msg = f"{image} cannot be read as a photo: no image format Pillow reads"
         raise DatasetError(msg) from exc
     label = beside(image, "labels", ".txt")
     tiles = _read_labels(label, names, width, height) if label.exists() else []

@@ -9,13 +9,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from vision.detection import Detection
-from vision.errors import BadImageError, ModelNotFoundError, VisionError
+from vision.errors import BadImageError, ImageTooLargeError, ModelNotFoundError, VisionError
 
 if TYPE_CHECKING:
     from vision.detector import TileDetector
     from vision.image import ImageInput
 
-__all__ = ["BadImageError", "Detection", "ModelNotFoundError", "VisionError", "default_detector", "detect"]
+__all__ = ["BadImageError", "Detection", "ImageTooLargeError", "ModelNotFoundError", "VisionError", "default_detector",
+           "detect"]
 
 
 @lru_cache(maxsize=2)

@@ -4,6 +4,7 @@ Tree (each has a stable ``code`` for the API)::
 
     VisionError (ValueError)        code = "vision_error"
     ├── BadImageError               code = "bad_image"        the bytes are no image we can read
+    │   └── ImageTooLargeError      code = "image_too_large"  more pixels than Pillow will decode (a decompression bomb)
     └── ModelNotFoundError          code = "model_not_found"  shipped weights are missing
 """
 
@@ -20,6 +21,13 @@ class BadImageError(VisionError):
     """The input is not an image that can be decoded."""
 
     code = "bad_image"
+
+
+class ImageTooLargeError(BadImageError):
+    """The image declares more pixels than Pillow decodes (``PIL.Image.MAX_IMAGE_PIXELS`` twice over): a decompression
+    bomb, refused from its header before any pixel is decoded."""
+
+    code = "image_too_large"
 
 
 class ModelNotFoundError(VisionError):

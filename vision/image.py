@@ -18,7 +18,7 @@ import numpy as np
 import simplejpeg
 from PIL import ExifTags, Image, UnidentifiedImageError
 
-from vision.errors import BadImageError
+from vision.errors import BadImageError, ImageTooLargeError
 
 ORIENTATION = ExifTags.Base.Orientation
 # EXIF orientation -> the view of the stored pixels that shows them upright (as PIL's ImageOps.exif_transpose)
@@ -43,9 +43,15 @@ except ImportError:  # pragma: no cover - optional
 
 def open_image(fp: object) -> Image.Image:
     """PIL's own ``Image.open``: ultralytics replaces it with one that tries to install a HEIF plugin when a file is
-    not an image; we register pillow-heif ourselves and want a plain error instead."""
+    not an image; we register pillow-heif ourselves and want a plain error instead. An image whose header declares
+    more pixels than PIL decodes is an ``ImageTooLargeError`` (PIL's own ``DecompressionBombError`` is no ``OSError``,
+    and would escape the readers' handling of bad images)."""
     original = getattr(sys.modules.get("ultralytics.utils.patches"), "_image_open", None)
-    return (original or Image.open)(fp)
+    try:
+        return (original or Image.open)(fp)
+    except Image.DecompressionBombError as exc:
+        msg = f"the image has more pixels than this reader decodes ({exc})"
+        raise ImageTooLargeError(msg) from exc
 
 
 def load_image(src: ImageInput, max_side: int | None = None) -> tuple[np.ndarray, float]:

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from api.datasets.export import write_tree, write_zip
 from tests.api.datasets.support import ROW, labels, photo, store_with
@@ -151,6 +152,14 @@ def test_a_set_read_to_measure_on_lists_the_photos_it_cannot_read_and_needs_no_t
     assert [(image.name, "cannot be read as a photo" in why or "not a box" in why) for image, why in data.skipped] == \
         [("b.jpg", True), ("c.jpg", True)]
     with pytest.raises(DatasetError, match="b.jpg cannot be read as a photo"):  # to train on: refused, as before
+        read_dataset(str(root), tmp_path / "work")
+
+
+def test_a_photo_with_more_pixels_than_pillow_decodes_is_refused_naming_it(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _ultralytics(tmp_path / "ds")
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 10)  # every photo here is a decompression bomb to PIL
+    with pytest.raises(DatasetError, match="a.jpg cannot be read as a photo: the image has more pixels than this"):
         read_dataset(str(root), tmp_path / "work")
 
 

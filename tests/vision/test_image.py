@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from vision.errors import BadImageError, VisionError
+from vision.errors import BadImageError, ImageTooLargeError, VisionError
 from vision.image import load_image
 
 
@@ -131,3 +131,19 @@ def test_bad_image_is_a_typed_error() -> None:
         load_image(b"not an image")
     assert isinstance(info.value, VisionError)
     assert info.value.code == "bad_image"
+
+
+@pytest.mark.parametrize("kind", ["bytes", "path"])
+def test_a_decompression_bomb_is_a_typed_error_from_its_header(kind: str, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)  # PIL refuses twice this: a 100 x 100 photo is a bomb here
+    buf = io.BytesIO()
+    Image.new("RGB", (100, 100)).save(buf, "PNG")
+    src: bytes | Path = buf.getvalue()
+    if kind == "path":
+        src = tmp_path / "bomb.png"
+        src.write_bytes(buf.getvalue())
+    said = r"more pixels than this reader decodes \(Image size \(10000 pixels\)"
+    with pytest.raises(ImageTooLargeError, match=said) as info:
+        load_image(src)
+    assert isinstance(info.value, BadImageError) and info.value.code == "image_too_large"

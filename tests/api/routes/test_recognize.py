@@ -19,6 +19,7 @@ from tests.api.support import (
     make_app,
     png_header_only,
 )
+from vision.errors import BadImageError, ImageTooLargeError
 
 REQUEST = json.dumps({"rules": "mcr", "discarder": "S"})
 
@@ -291,6 +292,26 @@ def test_a_failing_model_is_500_with_the_error_object():
         assert error_of(r) == (500, "internal_error")
         assert r.headers["x-request-id"] in r.json()["error"]["message"]
         assert "Traceback" not in r.text and "fell over" not in r.text
+
+
+class RefusingDetector:
+    """A detector whose photo reader refuses the photo as ``error`` says."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def detect(self, image: object) -> list:
+        raise self.error
+
+
+@pytest.mark.parametrize(("error", "status", "code"), [
+    (BadImageError("cannot read the image: broken"), 400, "bad_image"),
+    (ImageTooLargeError("the image has more pixels than this reader decodes"), 413, "image_too_large"),
+])
+def test_a_photo_the_reader_refuses_is_its_typed_error(error: Exception, status: int, code: str) -> None:
+    with TestClient(make_app(RefusingDetector(error)), raise_server_exceptions=False) as c:
+        r = c.post("/v1/recognize", files=upload(jpeg()))
+        assert error_of(r) == (status, code) and r.json()["error"]["message"] == str(error)
 
 
 def test_excess_photos_wait_then_get_503_with_retry_after():
