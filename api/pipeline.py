@@ -41,6 +41,7 @@ from scorer import (
     parse_hand,
     parse_tiles,
 )
+from scorer.fuzhou import HONOURS_ASIDE
 from scorer.request import RULE_SETS, error_object, score_parsed
 from vision.detection import Detection
 from vision.errors import BadImageError
@@ -206,7 +207,7 @@ def score_reading(reading: Reading, request: dict[str, Any]) -> Scored:
         best = next((s for s in scored if s[0] == layout.win_tile), scored[0])
     win, hand, score, answer = best
     if score is None and answer["error"]["code"] == InvalidHandError.code:
-        hint = count_hint(hand, str(base.get("rules")))
+        hint = count_hint(hand, str(base.get("rules")), honours_said=HONOURS_ASIDE in answer["error"]["message"])
         if hint:
             answer = error_object(answer["error"]["code"], f"{hint}; {answer['error']['message']}")
     chosen = layout
@@ -239,10 +240,11 @@ def fitting_rules(hand: str) -> list[str]:
     return out
 
 
-def count_hint(hand: str, rules: str) -> str | None:
-    """What a hand the scorer calls invalid under ``rules`` holds, what was set aside as flowers and why, and the
-    rule sets it fits, e.g. "the photo shows 17 tiles (16 + 1, kongs counted as 3); it fits Fuzhou (rules fuzhou),
-    not MCR, Riichi or Guangdong"; None when the notation cannot be read."""
+def count_hint(hand: str, rules: str, honours_said: bool = False) -> str | None:
+    """What a hand the scorer calls invalid under ``rules`` holds, what was set aside as flowers and why (unless
+    ``honours_said``: the scorer's message says it), and the rule sets it fits, e.g. "the photo shows 17 tiles (16 +
+    1, kongs counted as 3); it fits Fuzhou (rules fuzhou), not MCR, Riichi or Guangdong"; None when the notation
+    cannot be read."""
     try:
         parsed = parse_hand(hand)
     except ScorerError:
@@ -255,8 +257,8 @@ def count_hint(hand: str, rules: str) -> str | None:
     honours = loose + [str(t) for m in melded for t in m.tiles]
     parts = [f"the photo shows {n} tiles ({n - 1} + 1, kongs counted as 3)"
              + (f" beside the flowers {flowers}" if flowers else "")]
-    if honours and (rules == "fuzhou" or not fits):
-        parts.append(f"in Fuzhou honours are flowers: {' '.join(honours)} set aside as flowers leave "
+    if honours and (rules == "fuzhou" or not fits) and not honours_said:
+        parts.append(f"{HONOURS_ASIDE}: {' '.join(honours)} set aside as flowers leave "
                      f"{n - len(loose) - 3 * len(melded)}" + (" and an honour cannot be the winning tile"
                                                              if str(parsed.win_tile).endswith("z") else ""))
     names = [RULE_NAMES[r] for r in fits]

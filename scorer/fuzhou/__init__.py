@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT",
     "FuzhouConfig",
     "FuzhouFacts",
+    "HONOURS_ASIDE",
     "SPECIALS",
     "rank_key",
     "score",
@@ -54,6 +55,7 @@ SETS = 5
 SEATS = ("E", "S", "W", "N")
 DEALER = Wind.EAST
 MAX_GOLDS = 3
+HONOURS_ASIDE = "in Fuzhou honours are flowers"  # how a wrong count's message says that honours were set aside
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,13 @@ def score(
     if dealer_streak is not None:
         facts = FuzhouFacts(facts.gold, dealer_streak, facts.robbing_gold, facts.heavenly)
     core, honours = _set_honours_aside(hand)
-    core.check_size(SETS)
+    try:
+        core.check_size(SETS)
+    except InvalidHandError as exc:
+        if not honours:
+            raise
+        msg = f"{exc}; {HONOURS_ASIDE}: {' '.join(map(str, honours))} set aside as flowers"
+        raise InvalidHandError(msg) from exc
     ctx.check(core)
     golds = _check_golds(core, ctx, facts)
     special_win = facts.robbing_gold or facts.heavenly

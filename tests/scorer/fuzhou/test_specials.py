@@ -162,7 +162,11 @@ def test_full_flush_over_half_flush_when_golds_can_stand_for_themselves() -> Non
         ("456m789m456p789p12s99s+3s", None, {"self_draw": True, "seat_wind": "S"}, {"heavenly": True},
          "bad_request", "dealer"),
         ("456m789m456p789p12s99s+3s", None, {}, {"robbing_gold": True, "heavenly": True}, "bad_request", "both"),
-        ("456m789m456p12s99s+3s", None, {"discarder": "S"}, {}, "invalid_hand", "wrong tile count"),
+        ("456m789m456p12s99s+3s", None, {"discarder": "S"}, {}, "invalid_hand", "wrong tile count.*it has 14$"),
+        # honours are flowers: a count that is wrong without them says which were set aside
+        ("[555z]123p789s456m5s+5s", None, {"discarder": "S"}, {}, "invalid_hand",
+         "wrong tile count: 11 tiles .* it has 11; in Fuzhou honours are flowers: 5z 5z 5z set aside as flowers$"),
+        ("123p789s456m11z5s+5s", None, {"discarder": "S"}, {}, "invalid_hand", "it has 11; .*: 1z 1z set aside"),
         ("123m456m789m123p456p9s+8s", None, {"discarder": "S"}, {}, "not_winning", "not a winning hand"),
     ],
 )
