@@ -338,7 +338,8 @@ def _read(text: str) -> Parts:
             loose.extend(parse_tiles(text[i:end], i))
             i = end
     if not win:
-        msg = "no winning tile: mark it with '+', e.g. 123p789s5s +5s"
+        msg = ("the hand is empty: write its tiles, the winning one marked with '+', e.g. 123p789s5s +5s"
+               if not text.strip() else "no winning tile: mark it with '+', e.g. 123p789s5s +5s")
         raise NotationError(msg, len(text))
     if len(win) > 1:
         msg = f"a second winning tile at column {win[1][1] + 1}: a hand wins on exactly one"

@@ -52,6 +52,8 @@ def test_flowers_may_stand_anywhere() -> None:
         ("[1f2f3f]+1m", 0, "flower inside"),
         ("123m+1m+2m", 7, "second winning tile"),
         ("123m", 4, "no winning tile"),
+        ("", 0, "the hand is empty"),
+        ("  ", 2, "the hand is empty"),
         ("123m+1f", 4, "is a flower"),
         ("8z+1m", 0, "no tile 8z"),
         ("0z+1m", 0, "red five"),
