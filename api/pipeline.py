@@ -305,7 +305,12 @@ def _candidates(layout: Layout, photo: dict[str, Any]) -> list[tuple[str | None,
         n = layout.unknown_kongs
         raise UnknownTileError(f"{n} concealed kong(s) show four backs, so their tile cannot be read; give it as "
                                f"\"concealed_kongs\" (e.g. [\"9p\"]) or correct the hand: {layout.reading()}")
+    if len(kongs) > layout.unknown_kongs:  # a tile given for a kong the photo does not show: not silently dropped
+        raise ContextError(f"'concealed_kongs' gives {len(kongs)} tile(s), but the photo shows "
+                           f"{layout.unknown_kongs} concealed kong(s) of four backs: {layout.reading()}")
     win = _tiles_field(photo.get("win_tile"), "win_tile")
+    if len(win) > 1:
+        raise ContextError(f"'win_tile' names one tile, not {len(win)}: {' '.join(win)}")
     if win:
         hand = layout.hand_with(win=win[0], kong_tiles=kongs)
         if hand is None:

@@ -121,6 +121,9 @@ def test_four_backs_need_the_tile_from_the_request(tmp_path: Path) -> None:
     answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "concealed_kongs": ["9p"]})
     assert answer["recognition"]["hand"] == "(9999p) 123m456p789s7z +7z"
     assert answer["result"]["ok"]
+    two = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "concealed_kongs": ["9p", "1m"]})
+    assert two["result"]["error"] == {"code": "bad_request", "message": "'concealed_kongs' gives 2 tile(s), but the "
+                                      "photo shows 1 concealed kong(s) of four backs: (????) 123m456p789s7z +7z"}
 
 
 def test_a_hand_in_the_request_is_scored_instead(tmp_path: Path) -> None:
@@ -171,6 +174,10 @@ def test_photo_fields_are_notation(tmp_path: Path, fields: dict, hand: str) -> N
         pytest.param({"win_tile": "9p"}, "bad_request", "'win_tile' 9p", id="not_among_the_tiles"),
         pytest.param({"concealed_kongs": ["9q"]}, "bad_request", "'concealed_kongs'", id="kong_unknown_letter"),
         pytest.param({"concealed_kongs": [9]}, "bad_request", "'concealed_kongs'", id="kong_not_a_string"),
+        pytest.param({"concealed_kongs": ["9p"]}, "bad_request",
+                     "'concealed_kongs' gives 1 tile(s), but the photo shows 0 concealed kong(s)", id="kong_not_shown"),
+        pytest.param({"win_tile": "2z3z"}, "bad_request", "'win_tile' names one tile, not 2: 2z 3z", id="two_wins"),
+        pytest.param({"win_tile": ["2z", "3z"]}, "bad_request", "'win_tile' names one tile", id="two_wins_listed"),
     ],
 )
 def test_bad_photo_fields_are_error_objects_naming_the_field(tmp_path: Path, fields: dict, code: str,
