@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the photo pipeline (numpy, Pillow, ONNX Runtime) loads only
 
 COMMANDS = ("score", "batch", "photo", "detect", "serve", "train")
 MAX_LINE = 65_536  # the longest line of a batch read (a request is a few hundred characters)
+MAX_PORT = 65_535
 TRAIN_EXTRA = ("torch", "ultralytics", "onnx")  # what `mjscore train` needs beyond the runtime
 
 
@@ -423,10 +424,18 @@ def _train(argv: list[str]) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from .config import get_settings
+    from .config import MAX_WORKERS, SettingsError, get_settings
     from .protocols import protocol
 
-    workers = args.workers if args.workers is not None else get_settings().workers
+    try:  # read here, before uvicorn starts a worker that would fail on them
+        settings = get_settings()
+    except SettingsError as exc:
+        return fail(exc.code, str(exc), False)
+    workers = args.workers if args.workers is not None else settings.workers
+    if not 1 <= workers <= MAX_WORKERS:  # (uvicorn would start one for 0, and try a thousand)
+        return fail("bad_request", f"--workers must be from 1 to {MAX_WORKERS}, not {workers}", False)
+    if not 1 <= args.port <= MAX_PORT:  # (uvicorn would say it runs on port 99999, bound to another)
+        return fail("bad_request", f"--port must be from 1 to {MAX_PORT}, not {args.port}", False)
     try:
         http = protocol(args.http)
     except ImportError as exc:  # --http httptools where it is not installed

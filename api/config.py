@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from vision.shipped import (
@@ -28,6 +28,7 @@ from vision.shipped import (
 )
 
 MIN_TOKEN = 16  # characters of MJ_ANNOTATE_TOKEN
+MAX_WORKERS = 64  # worker processes of `mjscore serve`: each loads the model (about 160 MB), so more exhaust memory
 
 
 class Settings(BaseSettings):
@@ -85,7 +86,8 @@ class Settings(BaseSettings):
     retry_after_seconds: int = Field(2, ge=0, description="the Retry-After header of a 503")
     # HTTP
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list, description="allowed CORS origins")
-    workers: int = Field(1, ge=1, description="worker processes for `mjscore serve` (documented; see docs/api.md)")
+    workers: int = Field(1, ge=1, le=MAX_WORKERS,
+                         description="worker processes for `mjscore serve` (documented; see docs/api.md)")
     log_level: str = Field("INFO", description="level of the service's own log lines")
     access_log: bool = Field(True, description="one JSON log line per request on stderr")
     # datasets of labelled photos (the annotation page, docs/annotate.md)
@@ -120,7 +122,30 @@ class Settings(BaseSettings):
         return value
 
 
+class SettingsError(ValueError):
+    """The environment (or ``.env``) holds a setting the service cannot take; the message names each, by its
+    variable."""
+
+    code = "bad_request"
+
+
 @lru_cache
 def get_settings() -> Settings:
-    """The settings of this process (read once; tests override the dependency or clear the cache)."""
-    return Settings()
+    """The settings of this process (read once; tests override the dependency or clear the cache); a
+    ``SettingsError`` where a variable is wrong."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SettingsError(settings_message(exc)) from exc
+
+
+def settings_message(exc: ValidationError) -> str:
+    """Each wrong setting of ``exc`` as ``MJ_NAME='value': what is wrong`` (a secret's value not shown)."""
+    wrong = []
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error["loc"] else ""
+        field = Settings.model_fields.get(name)
+        secret = field is not None and "SecretStr" in str(field.annotation)
+        value = "" if secret or "input" not in error else f"={str(error['input'])[:60]!r}"
+        wrong.append(f"MJ_{name.upper()}{value}: {error['msg']}")
+    return "the service's settings (MJ_* in the environment or .env) are wrong: " + "; ".join(wrong)

@@ -491,3 +491,41 @@ def test_serve_with_a_parser_not_installed_says_so(monkeypatch: pytest.MonkeyPat
     assert main(["serve", "--http", "httptools", "--port", "1"]) == 2
     err = capsys.readouterr().err
     assert err == "mjscore serve: httptools is not installed (pip install 'uvicorn[standard]')\n"
+
+
+@pytest.mark.parametrize(("flags", "said"), [
+    (["--port", "99999"], "--port must be from 1 to 65535, not 99999"),  # uvicorn said it ran there, bound elsewhere
+    (["--port", "0"], "--port must be from 1 to 65535, not 0"),
+    (["--workers", "0"], "--workers must be from 1 to 64, not 0"),
+    (["--workers", "1000"], "--workers must be from 1 to 64, not 1000"),  # a thousand processes, each with the model
+])
+def test_serve_refuses_a_port_or_workers_out_of_range_before_starting(
+        flags: list[str], said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the service was started"))
+    assert main(["serve", *flags]) == 1
+    assert capsys.readouterr().err == f"mjscore: bad_request: {said}\n"
+
+
+def test_serve_names_each_wrong_setting_of_the_environment_without_a_secret(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+
+    from api.config import get_settings
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the service was started"))
+    monkeypatch.setenv("MJ_WORKERS", "500")
+    monkeypatch.setenv("MJ_MAX_PIXELS", "many")
+    monkeypatch.setenv("MJ_ANNOTATE_TOKEN", "short-secret")
+    get_settings.cache_clear()
+    try:
+        assert main(["serve", "--workers", "2"]) == 1  # the flag does not hide a wrong environment
+    finally:
+        get_settings.cache_clear()
+    err = capsys.readouterr().err
+    assert err.startswith("mjscore: bad_request: the service's settings (MJ_* in the environment or .env) are wrong: ")
+    assert "MJ_WORKERS='500': Input should be less than or equal to 64" in err
+    assert "MJ_MAX_PIXELS='many': Input should be a valid integer" in err
+    assert "MJ_ANNOTATE_TOKEN: Value error" in err and "short-secret" not in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
