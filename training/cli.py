@@ -449,7 +449,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--init", type=Path, required=True,
                    help="the checkpoint it starts from (a classifier run's or a reader run's last.pt)")
     p.add_argument("--reader-run", help="the reader's run under --runs (default '<family>_reader')")
-    p.add_argument("--steps", type=int, default=5000, help="batches of 128 to train for")
+    p.add_argument("--steps", type=options.bounded(int, 1, 10**7), default=5000, help="batches of 128 to train for")
     p.add_argument("--lr", type=float, help="the one-cycle schedule's peak (default 1e-3)")
     p.add_argument("--crop", type=int, help="crop side in pixels (default 96)")
     p.add_argument("--hard-others", type=float, default=0.0,
@@ -463,7 +463,8 @@ def parser() -> argparse.ArgumentParser:
                         "other tile of the data (default 0: once, by --init)")
     p.add_argument("--real-times", type=int, default=1,
                    help="the real training photos count this many times among the crops (default: %(default)s)")
-    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    p.add_argument("--threads", type=options.bounded(int, 1, options.MOST_THREADS), default=2,
+                   help="PyTorch threads (default: %(default)s)")
     p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
     options.data(p)
     options.real(p)

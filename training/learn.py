@@ -41,6 +41,7 @@ from training.finetune import SAVE_SECONDS
 from training.guard import RULE, Checks, make_checks, read, verdict
 from training.labelled import DatasetError, Labelled, Photo, read_dataset, read_tree
 from training.measure import score_photos
+from training.options import MOST_THREADS, bounded
 from training.progress import Bar
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ FINDER_SHARE = 0.4  # ... and then its share of the training time
 FINDER_REPLAY = 2  # replay photos (of --replay's) per labelled photo in its training set
 OTHERS = 300  # replay photos whose tiles' looks the learnt set keeps as other sets' (``vision/learnt.py``)
 MOST_STEPS = 3000  # the classifier's steps at most, whatever the budget
+MOST_MINUTES = 7 * 24 * 60  # the longest budget a run is given (a week)
 CALIBRATION = 512  # crops the int8 classifier's ranges are set on
 WRITE_SECONDS = 30  # about what exporting and quantizing the classifier take
 MARGIN = 0.95  # the share of the time left that training is planned to fill
@@ -81,7 +83,8 @@ def parser() -> argparse.ArgumentParser:
                          "exported, or an ultralytics dataset (a folder with data.yaml)")
     ap.add_argument("--out", type=Path, help="the weights folder to write (default: weights/<dataset>)")
     ap.add_argument("--resume", action="store_true", help="go on with the run stopped in --out")
-    ap.add_argument("--minutes", type=float, default=15.0, help="the time budget, all phases (default: %(default)s)")
+    ap.add_argument("--minutes", type=bounded(float, 0, MOST_MINUTES, above=True), default=15.0,
+                    help="the time budget, all phases (default: %(default)s; at most a week)")
     ap.add_argument("--replay", type=Path, nargs="*", default=[], metavar="DIR",
                     help="generated datasets of the training styles (python -m training synth) whose tiles are mixed "
                          "into every batch, so that the other sets stay read (default: none)")
@@ -93,19 +96,21 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--finder", choices=("auto", "always", "never"), default="auto",
                     help="fine-tune the finder: auto (when it finds less than --finder-recall of the train photos' "
                          "tiles), always or never (default: %(default)s)")
-    ap.add_argument("--finder-recall", type=float, default=FINDER_RECALL, help="default: %(default)s")
+    ap.add_argument("--finder-recall", type=bounded(float, 0, 1), default=FINDER_RECALL, help="default: %(default)s")
     ap.add_argument("--features", action="store_true",
                     help="fine-tune the classifier's convolutional features too, not only the layers that read them "
                          "(the other sets then read worse; docs/annotate.md)")
     ap.add_argument("--no-guard", action="store_true",
                     help="write the fine-tuned networks even where they read the checks' photos worse than the "
                          "shipped ones (the checks are still measured and reported)")
-    ap.add_argument("--steps", type=int, default=MOST_STEPS,
+    ap.add_argument("--steps", type=bounded(int, 1, 10 * MOST_STEPS), default=MOST_STEPS,
                     help="the classifier's steps at most (the budget may allow fewer; default: %(default)s)")
-    ap.add_argument("--save-every", type=float, default=SAVE_SECONDS, metavar="SECONDS",
+    ap.add_argument("--save-every", type=bounded(float, 0, MOST_MINUTES * 60, above=True), default=SAVE_SECONDS,
+                    metavar="SECONDS",
                     help="the classifier's checkpoint, from which --resume goes on, this often (default: %(default)s)")
-    ap.add_argument("--threads", type=int, default=os.cpu_count() or 2, help="PyTorch threads (default: %(default)s)")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=bounded(int, 1, MOST_THREADS), default=os.cpu_count() or 2,
+                    help="PyTorch threads (default: %(default)s)")
+    ap.add_argument("--seed", type=bounded(int, 0, 2**32 - 1), default=0)
     return ap
 
 

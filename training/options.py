@@ -5,11 +5,42 @@ runs."""
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable
 from pathlib import Path
 
 from training import paths
 from vision.crops import CROP
 from vision.names import NAMES
+
+MOST_THREADS = 256  # PyTorch threads: beyond, the machine cannot start them (an ImportError deep in a library)
+
+
+def bounded(kind: type[int] | type[float], least: float, most: float, above: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite ``kind`` from ``least`` (above it, where ``above``) to ``most``; anything else is
+    argparse's one-line error naming the flag and the range, before any work starts.
+
+    >>> bounded(float, 0, 10080, above=True)("2.5"), bounded(int, 1, 8)("8")
+    (2.5, 8)
+    >>> bounded(float, 0, 1)("nan")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a number from 0 to 1, not 'nan'
+    """
+    what = "a whole number" if kind is int else "a number"
+    low, high = (f"{v:g}" if v != int(v) else str(int(v)) for v in (least, most))
+    said = f"must be {what} above {low} up to {high}" if above else f"must be {what} from {low} to {high}"
+
+    def read(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        low_ok = value is not None and math.isfinite(value) and (least < value if above else least <= value)
+        if not low_ok or value > most:
+            raise argparse.ArgumentTypeError(f"{said}, not {text!r}")
+        return value
+
+    return read
 
 
 def runs(p: argparse.ArgumentParser) -> None:
@@ -60,7 +91,8 @@ def classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--distil", type=float, default=0.0,
                    help="with --init: the weight of a loss holding each crop's names to those the --init network "
                         "gives it without faults")
-    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    p.add_argument("--threads", type=bounded(int, 1, MOST_THREADS), default=2,
+                   help="PyTorch threads (default: %(default)s)")
     p.add_argument("--device", default="cpu", help="where PyTorch trains (cpu, cuda; default: %(default)s)")
     p.add_argument("--leave-out", nargs="*", default=[], choices=NAMES, metavar="NAME",
                    help="tiles of these names are left out of --data's crops (not --also's)")
@@ -68,9 +100,10 @@ def classifier_options(p: argparse.ArgumentParser) -> None:
 
 def steps(p: argparse.ArgumentParser, steps: int) -> None:
     """A face network's or the refiner's run: its batches, peak learning rate and threads."""
-    p.add_argument("--steps", type=int, default=steps, help="batches of 128 to train for")
+    p.add_argument("--steps", type=bounded(int, 1, 10**7), default=steps, help="batches of 128 to train for")
     p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
-    p.add_argument("--threads", type=int, default=2, help="PyTorch threads (default: %(default)s)")
+    p.add_argument("--threads", type=bounded(int, 1, MOST_THREADS), default=2,
+                   help="PyTorch threads (default: %(default)s)")
 
 
 def card_options(p: argparse.ArgumentParser) -> None:

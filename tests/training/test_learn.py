@@ -146,6 +146,26 @@ def test_a_run_that_cannot_start_says_why(data_dir: Path, tmp_path: Path, args: 
     assert not (tmp_path / "w").exists()
 
 
+@pytest.mark.parametrize(("flag", "value", "said"), [
+    ("--minutes", "-5", "must be a number above 0 up to 10080"),  # ran a finder fine-tune all the same
+    ("--minutes", "nan", "must be a number above 0 up to 10080"),  # a traceback: NaN to integer
+    ("--minutes", "1e999", "must be a number above 0 up to 10080"),  # a traceback: infinity to integer
+    ("--steps", "0", "must be a whole number from 1 to 30000"),
+    ("--threads", "100000", "must be a whole number from 1 to 256"),  # an ImportError: threads not started
+    ("--finder-recall", "7", "must be a number from 0 to 1"),
+    ("--save-every", "-1", "must be a number above 0 up to 604800"),
+    ("--seed", "-1", "must be a whole number from 0 to 4294967295"),  # a traceback from numpy
+])
+def test_a_flag_out_of_range_is_refused_before_the_run_starts(flag: str, value: str, said: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from training.learn import parser
+
+    with pytest.raises(SystemExit) as exited:
+        parser().parse_args(["--data", "tiny", flag, value])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"mjscore train: error: argument {flag}: {said}, not '{value}'"
+
+
 def test_an_output_folder_in_use_is_refused(data_dir: Path, tmp_path: Path) -> None:
     (tmp_path / "w").mkdir()
     (tmp_path / "w" / "mine.txt").write_text("x")
