@@ -16,7 +16,7 @@ from api import schemas
 from api.datasets.errors import BadLabelsError
 from api.datasets.labels import Labels, reading
 from api.routes import datasets_docs as docs
-from api.routes.score import ERRORS, read_json
+from api.routes.score import ERRORS, read_json, score_pool
 from scorer import is_complete_tiles
 from vision.detection import Detection
 from vision.layout import Layout
@@ -53,12 +53,19 @@ def why_no_hand(layout: Layout, count: int) -> str | None:
     422: {"model": schemas.ErrorPublic, "description": "the boxes are not valid (`bad_labels`)"}, **ERRORS},
     openapi_extra=docs.json_body({"a concealed hand in one row": docs.LAYOUT_REQUEST}, docs.LAYOUT_SCHEMA))
 async def layout(request: Request) -> dict[str, Any]:
-    """Boxes in (``{"image": {width, height}, "detections": [...], "win": index or null}``); the hand out."""
+    """Boxes in (``{"image": {width, height}, "detections": [...], "win": index or null}``); the hand out. The layout
+    is read on a scoring thread (``api.scoring``: its queue and time budget): 500 boxes piled up take seconds, which
+    on the event loop stalled every other request of the worker, ``/healthz`` too."""
     body = await read_json(request)
     if not isinstance(body, dict) or not isinstance(body.get("detections"), list):
         raise BadLabelsError('the body must be {"image": {"width", "height"}, "detections": [...]}')
     fields = {"image": body.get("image"), "boxes": body["detections"], "win": body.get("win")}
     boxes = Labels.from_json(fields, boxes_named="detections")
+    return await score_pool(request).run(lambda deadline: hand_of(boxes))
+
+
+def hand_of(boxes: Labels) -> dict[str, Any]:
+    """The answer of ``POST /v1/layout`` for ``boxes``."""
     lay = read_layout(boxes)
     hand = lay.hand
     if boxes.win is not None:  # the winning tile named by the annotator, not set apart

@@ -84,7 +84,9 @@ def _answer(status_and_body: tuple[int, bytes]) -> Response:
     return Response(body, status_code=status, media_type=JSON)
 
 
-def _pool(request: Request) -> ScorePool:
+def score_pool(request: Request) -> ScorePool:
+    """The worker's pool of scoring threads (``api.scoring``): the CPU-bound work of a request runs there, off the
+    event loop, in its queue and time budget."""
     pool: ScorePool = request.app.state.score_pool
     return pool
 
@@ -121,7 +123,7 @@ def _pool(request: Request) -> ScorePool:
 async def score(request: Request) -> Response:
     """Score one hand: a request object in, the result object out (an error object with 422 on a bad hand)."""
     body = await read_body(request)
-    return _answer(await _pool(request).run(partial(score_body, body)))
+    return _answer(await score_pool(request).run(partial(score_body, body)))
 
 
 @router.post(
@@ -143,4 +145,4 @@ async def score_batch(request: Request) -> Response:
     """Score many hands: one result or error object per hand, in order; 200 even where single hands fail."""
     body = await read_body(request)
     max_batch = request.app.state.settings.max_batch
-    return _answer(await _pool(request).run(partial(score_batch_body, body, max_batch=max_batch)))
+    return _answer(await score_pool(request).run(partial(score_batch_body, body, max_batch=max_batch)))

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
+from fastapi.testclient import TestClient
 
 from tests.api.datasets.support import HEIGHT, ROW, WIDTH, boxes
-from tests.api.support import error_of
+from tests.api.support import error_of, make_app
 
 IMAGE = {"width": WIDTH, "height": HEIGHT}
 
@@ -85,3 +89,35 @@ def test_a_recognitions_detections_read_as_it_read_them(client):
     r = client.post("/v1/layout", json={"image": image, "detections": dets})
     assert error_of(r) == (422, "bad_labels") and "detections[0].stands" in r.json()["error"]["message"], r.text
 
+
+
+def _slow_layout(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """The layout stage made to take ``seconds`` (as 500 boxes piled up take, blocking its thread)."""
+    import api.routes.layout
+
+    read = api.routes.layout.read_layout
+
+    def slow(boxes):  # noqa: ANN001, ANN202
+        time.sleep(seconds)
+        return read(boxes)
+
+    monkeypatch.setattr(api.routes.layout, "read_layout", slow)
+
+
+def test_a_slow_layout_leaves_the_other_requests_answered(monkeypatch: pytest.MonkeyPatch) -> None:
+    _slow_layout(monkeypatch, 1.5)
+    with TestClient(make_app()) as c, ThreadPoolExecutor(1) as pool:
+        slow = pool.submit(c.post, "/v1/layout", json={"image": IMAGE, "detections": boxes()})
+        time.sleep(0.2)  # the layout in work
+        t = time.perf_counter()
+        assert c.get("/healthz").status_code == 200
+        waited = time.perf_counter() - t
+        assert not slow.done() and waited < 0.5, waited  # on the event loop it waited for the layout's 1.5 s
+        assert slow.result().json()["hand"] == "234m456p3456799s +8s"
+
+
+def test_a_layout_past_the_time_budget_is_503_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    _slow_layout(monkeypatch, 1.0)
+    with TestClient(make_app(score_seconds=0.3)) as c:
+        r = c.post("/v1/layout", json={"image": IMAGE, "detections": boxes()})
+        assert error_of(r) == (503, "timeout") and r.headers["retry-after"]
