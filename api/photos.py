@@ -21,7 +21,9 @@ class NoPhotosError(ValueError):
 
 
 def photo_paths(names: list[str]) -> tuple[list[str], bool]:
-    """The photos ``names`` stand for, a folder standing for the photos in it (not its subfolders), and whether
+    """The photos ``names`` stand for, a folder standing for the photos in it (not its subfolders, nor its hidden
+    files: a Mac's ``._IMG_1.jpg`` beside each photo copied from it is no photo, and ``*`` in a shell or ultralytics'
+    ``predict`` passes them over too; a link to a photo that is gone is listed, its line saying so), and whether
     they are several (more than one name, or a folder): each answer then carries the photo's path.
     ``NoPhotosError`` for a folder without photos."""
     out: list[str] = []
@@ -32,7 +34,8 @@ def photo_paths(names: list[str]) -> tuple[list[str], bool]:
             out.append(name)
             continue
         several = True
-        found = sorted(str(p) for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES)
+        found = sorted(str(p) for p in path.iterdir() if (p.is_file() or p.is_symlink() and not p.exists())
+                       and p.suffix.lower() in SUFFIXES and not p.name.startswith("."))
         if not found:
             msg = f"the folder {name} holds no photo (looked for {', '.join(SUFFIXES)})"
             raise NoPhotosError(msg)

@@ -373,6 +373,17 @@ def test_several_photos_by_name(tmp_path: Path, fake: FixedDetector, capsys: pyt
     assert sorted(p.name for p in (tmp_path / "drawn").iterdir()) == ["one.jpg", "two.jpg"]
 
 
+def test_a_folder_passes_over_hidden_files_and_names_a_link_to_a_photo_gone(
+        tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    (folder / "._b.jpg").write_bytes(b"\x00\x05\x16\x07 AppleDouble")  # a Mac's resource fork beside b.jpg
+    (folder / "d.jpg").symlink_to(tmp_path / "gone.jpg")
+    assert main(["detect", str(folder), "--json"], detector=fake) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(line["photo"]).name for line in lines] == ["a.png", "b.jpg", "c.jpg", "d.jpg"]
+    assert lines[3]["error"]["code"] == "bad_image" and "no such file" in lines[3]["error"]["message"]
+
+
 def test_a_folder_read_as_text(tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
     """Without --json: each photo's summary under its path; a photo that fails is named on stderr."""
     assert main(["detect", str(_folder(tmp_path))], detector=fake) == 1
