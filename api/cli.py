@@ -69,15 +69,22 @@ def _main(argv: list[str], detector: Detector | None) -> int:
     if getattr(args, "annotated", None):
         from api.render import FORMATS, picture_format
 
+        target = Path(args.annotated)
         if len(args.photo) > 1 or Path(args.photo[0]).is_dir():
-            if Path(args.annotated).suffix.lower() in FORMATS:
+            if target.suffix.lower() in FORMATS:
                 parser.error(f"--annotated: with several photos, a folder to write their pictures into, not "
                              f"{args.annotated!r}")
+            try:  # made before any photo is read
+                target.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                parser.error(f"--annotated: cannot make the folder {args.annotated!r}: {exc.strerror or exc}")
         else:
             try:
                 picture_format(args.annotated)
             except ValueError as exc:
                 parser.error(f"--annotated: {exc}")
+            if not target.parent.is_dir():
+                parser.error(f"--annotated: no folder {str(target.parent)!r} to write {target.name!r} into")
     if args.command == "photo":
         return _photo(args, detector)
     if args.command == "detect":
@@ -381,12 +388,13 @@ def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detec
         scored = score_reading(reading, request)
         rec, result = scored.recognition, scored.result
         annotated = _annotated_path(args.annotated, path, several=len(args.photo) > 1 or Path(args.photo[0]).is_dir())
+        written = True
         if annotated:
             try:
                 annotate(path, rec, annotated)
-            except (OSError, ValueError, VisionError) as exc:
+            except (OSError, ValueError, VisionError) as exc:  # asked for and not written: the run fails (exit 1)
                 print(f"mjscore: cannot write {annotated}: {exc}", file=sys.stderr)
-                annotated = None
+                annotated, written = None, False
         lines = [describe(rec, path), ""]
         if scored.score is not None:
             lines.append(score_table(scored.score))
@@ -394,19 +402,17 @@ def run_photo(args: argparse.Namespace, request: dict[str, Any], detector: Detec
             lines.append(f"not scored: {result['error']['code']}: {result['error']['message']}")
         if annotated:
             lines.append(f"\nannotated photo: {annotated}")
-        return {"recognition": rec, "result": result}, "\n".join(lines), bool(result["ok"])
+        return {"recognition": rec, "result": result}, "\n".join(lines), bool(result["ok"]) and written
 
     return _each_photo(args, detector, answer, request)
 
 
 def _annotated_path(annotated: str | None, photo: str, several: bool) -> str | None:
     """Where the annotated picture of ``photo`` goes: ``annotated`` itself, or with several photos the folder
-    ``annotated`` (made when missing) and the photo's name as a JPEG."""
+    ``annotated`` (made before the first photo was read) and the photo's name as a JPEG."""
     if not annotated or not several:
         return annotated
-    folder = Path(annotated)
-    folder.mkdir(parents=True, exist_ok=True)
-    return str(folder / (Path(photo).stem + ".jpg"))
+    return str(Path(annotated) / (Path(photo).stem + ".jpg"))
 
 
 def _train(argv: list[str]) -> int:

@@ -323,6 +323,43 @@ def test_annotated_unknown_suffix_is_a_usage_error(tmp_path: Path, fake: FixedDe
     assert fake.calls == 0 and not (tmp_path / "out.gif").exists()
 
 
+@pytest.mark.parametrize(("where", "said"), [
+    ("missing/out.png", "--annotated: no folder '{tmp}/missing' to write 'out.png' into"),
+    ("a-file/out.png", "--annotated: no folder '{tmp}/a-file' to write 'out.png' into"),
+])
+def test_annotated_without_its_folder_is_refused_before_the_photo_is_read(
+        tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str], where: str, said: str) -> None:
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(SystemExit) as stop:
+        main([str(png(tmp_path)), "--annotated", str(tmp_path / where)], detector=fake)
+    assert stop.value.code == 2 and fake.calls == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "mjscore: error: " + said.format(tmp=tmp_path)
+
+
+def test_several_photos_pictures_folder_that_cannot_be_made_is_refused_first(
+        tmp_path: Path, fake: FixedDetector, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a-file").write_text("x")  # a traceback (NotADirectoryError) after the first photo was read
+    with pytest.raises(SystemExit) as stop:
+        main([str(_folder(tmp_path)), "--annotated", str(tmp_path / "a-file" / "drawn")], detector=fake)
+    assert stop.value.code == 2 and fake.calls == 0
+    assert "--annotated: cannot make the folder" in capsys.readouterr().err
+
+
+def test_a_picture_asked_for_and_not_written_fails_the_run(tmp_path: Path, fake: FixedDetector,
+                                                           capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import api.render
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(api.render, "annotate", full)
+    assert main([str(png(tmp_path)), "--annotated", str(tmp_path / "out.png")], detector=fake) == 1  # scored, 0 before
+    captured = capsys.readouterr()
+    assert captured.err == f"mjscore: cannot write {tmp_path / 'out.png'}: [Errno 28] No space left on device\n"
+    assert "total" in captured.out and "annotated photo:" not in captured.out
+
+
 def test_annotated_picture_has_a_legend(tmp_path: Path, fake: FixedDetector) -> None:
     """The legend in the bottom left corner shows a swatch of each role drawn: here the concealed tiles and the
     winning tile, no meld and no flower."""
