@@ -105,7 +105,7 @@ def parser() -> argparse.ArgumentParser:
                          "shipped ones (the checks are still measured and reported)")
     ap.add_argument("--steps", type=bounded(int, 1, 10 * MOST_STEPS), default=MOST_STEPS,
                     help="the classifier's steps at most (the budget may allow fewer; default: %(default)s)")
-    ap.add_argument("--save-every", type=bounded(float, 0, MOST_MINUTES * 60, above=True), default=SAVE_SECONDS,
+    ap.add_argument("--save-every", type=bounded(float, 0, MOST_MINUTES * 60), default=SAVE_SECONDS,
                     metavar="SECONDS",
                     help="the classifier's checkpoint, from which --resume goes on, this often (default: %(default)s)")
     ap.add_argument("--threads", type=bounded(int, 1, MOST_THREADS), default=os.cpu_count() or 2,

@@ -153,7 +153,7 @@ def test_a_run_that_cannot_start_says_why(data_dir: Path, tmp_path: Path, args: 
     ("--steps", "0", "must be a whole number from 1 to 30000"),
     ("--threads", "100000", "must be a whole number from 1 to 256"),  # an ImportError: threads not started
     ("--finder-recall", "7", "must be a number from 0 to 1"),
-    ("--save-every", "-1", "must be a number above 0 up to 604800"),
+    ("--save-every", "-1", "must be a number from 0 to 604800"),  # (0: a checkpoint every step)
     ("--seed", "-1", "must be a whole number from 0 to 4294967295"),  # a traceback from numpy
 ])
 def test_a_flag_out_of_range_is_refused_before_the_run_starts(flag: str, value: str, said: str,
