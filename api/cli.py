@@ -39,15 +39,21 @@ TRAIN_EXTRA = ("torch", "ultralytics", "onnx")  # what `mjscore train` needs bey
 
 def main(argv: list[str] | None = None, *, detector: Detector | None = None) -> int:
     """Run one command; ``detector`` reads the photos (default: the shipped weights, loaded on first use). A
-    reader that closes the pipe early (``mjscore detect DIR --json | head``) ends the run quietly."""
+    reader that closes the pipe early (``mjscore detect DIR --json | head``) ends the run quietly; so does Ctrl-C,
+    saying so, the photos and hands answered so far written."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        code = _main(list(sys.argv[1:] if argv is None else argv), detector)
+        code = _main(args, detector)
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader is gone: send what is left to nowhere, so that Python's own flush at exit does not fail too
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141  # as a shell reports a command ended by SIGPIPE
+    except KeyboardInterrupt:
+        resume = " (mjscore train ... --resume goes on from its last checkpoint)" if args[:1] == ["train"] else ""
+        print(f"\nmjscore: interrupted{resume}", file=sys.stderr)
+        return 130  # as a shell reports a command ended by SIGINT
     return code
 
 

@@ -577,3 +577,34 @@ def test_serve_names_each_wrong_setting_of_the_environment_without_a_secret(
     assert "MJ_MAX_PIXELS='many': Input should be a valid integer" in err
     assert "MJ_ANNOTATE_TOKEN: Value error" in err and "short-secret" not in err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+class InterruptedDetector(FixedDetector):
+    """Ctrl-C pressed while it reads its second photo."""
+
+    def detect(self, image: object) -> list:
+        if self.calls == 1:
+            raise KeyboardInterrupt
+        return super().detect(image)
+
+
+def test_ctrl_c_ends_a_folder_run_quietly_with_the_photos_answered_so_far(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    assert main(["detect", str(folder), "--json"], detector=InterruptedDetector(HAND)) == 130  # as a shell says it
+    captured = capsys.readouterr()
+    assert [Path(json.loads(line)["photo"]).name for line in captured.out.splitlines()] == ["a.png"]
+    assert captured.err.endswith("\nmjscore: interrupted\n") and "Traceback" not in captured.err
+
+
+def test_ctrl_c_in_training_says_how_to_go_on(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import api.cli
+
+    def interrupted(argv: list[str]) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api.cli, "_train", interrupted)
+    assert main(["train", "--data", "x"]) == 130
+    assert capsys.readouterr().err == "\nmjscore: interrupted (mjscore train ... --resume goes on from its last " \
+                                      "checkpoint)\n"
