@@ -178,6 +178,9 @@ def score_reading(reading: Reading, request: dict[str, Any]) -> Scored:
     base = {k: v for k, v in request.items() if k not in PHOTO_FIELDS and k != "hand"}
     if request.get("hand"):
         note = "the hand given in the request was scored instead of the reading"
+        unused = [k for k in PHOTO_FIELDS if photo.get(k) not in (None, [], "")]
+        if unused:  # (they read the photo; the hand given needs neither)
+            note += f"; its {' and '.join(unused)} not used"
         rec = {**rec, "layout": {**rec["layout"], "notes": [*rec["layout"]["notes"], note]}}
         try:
             result = score_parsed({**base, "hand": request["hand"]})

@@ -130,6 +130,13 @@ def test_a_hand_in_the_request_is_scored_instead(tmp_path: Path) -> None:
     dets = row("123m456p789s112z 3z")
     answer = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "hand": HAND_TEXT})
     assert answer["result"] == score_request({"rules": "mcr", "hand": HAND_TEXT})
+    assert answer["recognition"]["layout"]["notes"][-1] == \
+        "the hand given in the request was scored instead of the reading"
+    both = pipeline.score_photo(png(tmp_path), FixedDetector(dets), {"rules": "mcr", "hand": HAND_TEXT,
+                                                                     "win_tile": "3z", "concealed_kongs": ["9p"]})
+    assert both["result"] == answer["result"]
+    assert both["recognition"]["layout"]["notes"][-1] == \
+        "the hand given in the request was scored instead of the reading; its concealed_kongs and win_tile not used"
 
 
 def test_bad_request_is_an_error_object(tmp_path: Path) -> None:
