@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, File, Form, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 
 from api import pipeline, schemas
 from api.deps import ApiError, DetectorDep, SettingsDep, SlotsDep, check_photo, read_upload
@@ -36,6 +36,17 @@ PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
 FileField = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP or HEIC; EXIF orientation is applied")]
 
 
+async def one_part_each(http: Request) -> None:
+    """One ``file`` part and at most one ``request`` part: a second would be read by no one (the form keeps one of
+    each name), so it is refused rather than silently dropped."""
+    form = await http.form()  # (parsed already for the parts: this is that form)
+    for name in ("file", "request"):
+        count = len(form.getlist(name))
+        if count > 1:
+            msg = f"the body holds {count} '{name}' parts; a request reads one photo: send each in its own request"
+            raise ApiError(422, "bad_request", msg)
+
+
 async def _photo_bytes(file: UploadFile, settings: Any) -> bytes:
     data = await read_upload(file, settings.max_upload_bytes)
     await anyio.to_thread.run_sync(check_photo, data, settings.max_pixels, settings.max_decode_bytes)
@@ -47,6 +58,7 @@ async def _photo_bytes(file: UploadFile, settings: Any) -> bytes:
     response_model=schemas.RecognitionPublic,
     summary="Read the tiles of a photo",
     responses={200: {"content": {"application/json": {"example": schemas.RECOGNITION_EXAMPLE}}}, **PHOTO_ERRORS},
+    dependencies=[Depends(one_part_each)],
 )
 async def recognize(
     file: FileField, settings: SettingsDep, detector: DetectorDep, slots: SlotsDep
@@ -91,6 +103,7 @@ def parse_photo_request(text: str) -> dict[str, Any]:
         }}}},
         **PHOTO_ERRORS,
     },
+    dependencies=[Depends(one_part_each)],
 )
 async def score_photo(
     file: FileField,

@@ -368,3 +368,18 @@ def test_malformed_multipart_is_an_error_object(client, fake, content_type, body
     status, _ = error_of(r)
     assert 400 <= status < 500
     assert fake.calls == 0
+
+
+@pytest.mark.parametrize("path", ["/v1/recognize", "/v1/score-photo"])
+def test_two_photos_in_one_request_are_refused_not_one_dropped(client, fake, path):
+    files = [("file", ("a.jpg", jpeg(), "image/jpeg")), ("file", ("b.jpg", jpeg(320, 240), "image/jpeg"))]
+    r = client.post(path, files=files, data={"request": REQUEST})
+    assert error_of(r) == (422, "bad_request") and fake.calls == 0
+    assert r.json()["error"]["message"].startswith("the body holds 2 'file' parts; a request reads one photo")
+
+
+def test_two_request_parts_are_refused(client, fake):
+    r = client.post("/v1/score-photo", files=[("file", ("a.jpg", jpeg(), "image/jpeg")), ("request", (None, REQUEST)),
+                                              ("request", (None, '{"rules": "riichi"}'))])
+    assert error_of(r) == (422, "bad_request") and "2 'request' parts" in r.json()["error"]["message"]
+    assert fake.calls == 0
