@@ -209,17 +209,24 @@ def request_from_args(args: argparse.Namespace, hand: str | None) -> dict[str, A
             options[name] = value
     if options:
         request["options"] = options
-    if args.rules == "riichi":
-        riichi: dict[str, Any] = {k[2:]: v for k, v in vars(args).items() if k.startswith("r_")}
-        riichi.update(dora_indicators=args.dora, ura_indicators=args.ura, honba=args.honba,
-                      riichi_sticks=args.riichi_sticks)
-        request["riichi"] = riichi
-    if args.rules == "fuzhou":
-        request["fuzhou"] = {"gold": args.gold, "dealer_streak": args.dealer_streak,
-                             "robbing_gold": args.robbing_gold, "heavenly": args.heavenly}
-    if args.rules == "guangdong":
-        request["guangdong"] = {"heavenly": args.heavenly, "earthly": args.earthly, "human": args.human,
-                                "kong_feeder": args.kong_feeder, "twelve_feeder": args.twelve_feeder}
+    facts: dict[str, dict[str, Any]] = {
+        "riichi": {**{k[2:]: v for k, v in vars(args).items() if k.startswith("r_")}, "dora_indicators": args.dora,
+                   "ura_indicators": args.ura, "honba": args.honba, "riichi_sticks": args.riichi_sticks},
+        "fuzhou": {"gold": args.gold, "dealer_streak": args.dealer_streak, "robbing_gold": args.robbing_gold,
+                   "heavenly": args.heavenly},
+        "guangdong": {"heavenly": args.heavenly, "earthly": args.earthly, "human": args.human,
+                      "kong_feeder": args.kong_feeder, "twelve_feeder": args.twelve_feeder},
+    }
+    for rules, fields in facts.items():
+        if rules == args.rules:
+            request[rules] = fields
+            continue
+        # another rule set's flags, given: passed on for the request to refuse by name (they were dropped unsaid);
+        # --heavenly is both Guangdong's and Fuzhou's
+        given = {k: v for k, v in fields.items() if v not in (False, "", None) and v != 0
+                 and not (k == "heavenly" and args.rules in ("fuzhou", "guangdong"))}
+        if given:
+            request[rules] = given
     return request
 
 
@@ -280,6 +287,9 @@ def _batch(args: argparse.Namespace) -> int:
 
 
 def _photo(args: argparse.Namespace, detector: Detector | None) -> int:
+    from api.pipeline import PHOTO_FIELDS
+    from scorer.request import check_request
+
     request = request_from_args(args, None)
     if args.win_tile:
         request["win_tile"] = args.win_tile
@@ -287,6 +297,10 @@ def _photo(args: argparse.Namespace, detector: Detector | None) -> int:
         request["concealed_kongs"] = args.concealed_kong
     if args.hand_override:
         request["hand"] = args.hand_override
+    try:  # the flags checked once, before any photo is read (as the service checks its request part)
+        check_request(request, frozenset(PHOTO_FIELDS))
+    except ScorerError as exc:
+        return fail(exc.code, str(exc), args.json)
     return run_photo(args, request, detector)
 
 

@@ -608,3 +608,30 @@ def test_ctrl_c_in_training_says_how_to_go_on(monkeypatch: pytest.MonkeyPatch,
     assert main(["train", "--data", "x"]) == 130
     assert capsys.readouterr().err == "\nmjscore: interrupted (mjscore train ... --resume goes on from its last " \
                                       "checkpoint)\n"
+
+
+@pytest.mark.parametrize(("flags", "named"), [
+    (["--rules", "mcr", "--riichi"], "'riichi.riichi' is a fact of the riichi rules, which mcr does not read"),
+    (["--rules", "mcr", "--dora", "1m"], "'riichi.dora_indicators' is a fact of the riichi rules"),
+    (["--rules", "guangdong", "--gold", "2m"], "'fuzhou.gold' is a fact of the fuzhou rules, which guangdong"),
+    (["--rules", "fuzhou", "--kong-feeder", "S"], "'guangdong.kong_feeder' is a fact of the guangdong rules"),
+    (["--rules", "riichi", "--heavenly"], "'fuzhou.heavenly' is a fact of the fuzhou rules, which riichi"),
+])
+def test_another_rule_sets_flag_is_refused_not_dropped(flags: list[str], named: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "[555z]123p789s456m5s+5s", *flags]) == 1  # scored without it before, saying nothing
+    assert capsys.readouterr().err.startswith(f"mjscore: bad_request: {named}")
+
+
+def test_heavenly_is_guangdongs_and_fuzhous_alike(capsys: pytest.CaptureFixture[str]) -> None:
+    for rules in ("guangdong", "fuzhou"):
+        main(["score", "[555z]123p789s456m5s+5s", "--rules", rules, "--heavenly", "--self-draw"])
+        assert "is a fact of the" not in capsys.readouterr().err
+
+
+def test_a_photos_flags_are_checked_before_any_photo_is_read(tmp_path: Path, fake: FixedDetector,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(_folder(tmp_path)), "--rules", "riichi", "--honba", "-5"], detector=fake) == 1
+    assert capsys.readouterr().err == "mjscore: bad_request: 'riichi.honba' must be a whole number from 0 to 99, " \
+                                      "not -5\n"
+    assert fake.calls == 0  # each photo was read, then refused the same way, before
