@@ -449,7 +449,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--init", type=Path, required=True,
                    help="the checkpoint it starts from (a classifier run's or a reader run's last.pt)")
     p.add_argument("--reader-run", help="the reader's run under --runs (default '<family>_reader')")
-    p.add_argument("--steps", type=options.bounded(int, 1, 10**7), default=5000, help="batches of 128 to train for")
+    p.add_argument("--steps", type=options.bounded(int, 1, options.MOST_BATCHES), default=5000,
+                   help="batches of 128 to train for")
     p.add_argument("--lr", type=float, help="the one-cycle schedule's peak (default 1e-3)")
     p.add_argument("--crop", type=int, help="crop side in pixels (default 96)")
     p.add_argument("--hard-others", type=float, default=0.0,

@@ -14,6 +14,7 @@ from vision.crops import CROP
 from vision.names import NAMES
 
 MOST_THREADS = 256  # PyTorch threads: beyond, the machine cannot start them (an ImportError deep in a library)
+MOST_BATCHES = 10**7  # a run's --steps: some years of this machine's time
 
 
 def bounded(kind: type[int] | type[float], least: float, most: float, above: bool = False) -> Callable[[str], float]:
@@ -100,7 +101,7 @@ def classifier_options(p: argparse.ArgumentParser) -> None:
 
 def steps(p: argparse.ArgumentParser, steps: int) -> None:
     """A face network's or the refiner's run: its batches, peak learning rate and threads."""
-    p.add_argument("--steps", type=bounded(int, 1, 10**7), default=steps, help="batches of 128 to train for")
+    p.add_argument("--steps", type=bounded(int, 1, MOST_BATCHES), default=steps, help="batches of 128 to train for")
     p.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak (default: %(default)s)")
     p.add_argument("--threads", type=bounded(int, 1, MOST_THREADS), default=2,
                    help="PyTorch threads (default: %(default)s)")
